@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# zex: an emulated multi-tile GPU (zex.ko) and libzex.
+#
+#   make            build zex.ko against KDIR, libzex, the selftests, tools
+#   make run        boot the stock-kernel VM with zex loaded and run zex-info
+#   make check      every test layer (host, stock-kernel VM, debug-kernel VM)
+#   make vm         an interactive shell in the VM with zex loaded
+#   make lint       checkpatch --strict and sparse on the kernel code
+#   make dkms-install   install the module through DKMS
+#
+# `make run` and `make check` install what they need first (Debian 12, root).
+
+KVER_DEBIAN := $(shell ls -d /lib/modules/6.1.*-amd64/build 2>/dev/null | sort -V | tail -n1)
+KDIR ?= $(if $(wildcard /lib/modules/$(shell uname -r)/build),/lib/modules/$(shell uname -r)/build,$(KVER_DEBIAN))
+O ?= $(CURDIR)/build
+export ZEX_CACHE_DIR ?= $(HOME)/.cache/zex
+KSFT_DIR = $(shell tools/vm/linux-source.sh)/tools/testing/selftests
+VERSION := 0.1.0
+
+all: kmod libzex selftests tools
+
+kmod:
+	@test -n "$(KDIR)" || { echo "no kernel build dir: apt-get install linux-headers-amd64, or set KDIR" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod W=1 modules
+
+libzex:
+	$(MAKE) -C libzex O=$(O)
+
+selftests:
+	$(MAKE) -C selftests O=$(O) KSFT_DIR=$(KSFT_DIR)
+
+tools: libzex
+	@mkdir -p $(O)/bin
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
+		-Ilibzex/include -Iuapi $$(pkg-config --cflags libdrm) \
+		tools/zex-info/zex-info.c $(O)/lib/libzex.a -ldrm -o $(O)/bin/zex-info
+
+host-tests:
+	$(MAKE) -C libzex O=$(O) KSFT_DIR=$(KSFT_DIR) tests
+
+deps:
+	@tools/check/deps.sh
+
+check: deps
+	@KDIR=$(KDIR) O=$(O) tools/check/check.sh
+
+run: deps all
+	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh run
+
+vm: deps all
+	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh shell
+
+lint:
+	@tools/check/lint.sh
+
+dkms-install:
+	@tools/dkms.sh install $(VERSION)
+
+dkms-uninstall:
+	@tools/dkms.sh uninstall $(VERSION)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean 2>/dev/null || true
+	rm -rf $(O)
+
+.PHONY: all kmod libzex selftests tools host-tests deps check run vm lint \
+	dkms-install dkms-uninstall clean

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_drv.c - module entry, the GPU's platform device and DRM device
+ *
+ * Loading zex validates the module parameters (refusing to load, with the
+ * parameter and its rule in the log, when one is invalid), registers the
+ * tile driver and the GPU's platform driver, then creates the platform
+ * device "zex" that stands for the emulated GPU. The GPU is a platform
+ * device so that libdrm's drmGetDevices2() lists its render node (libdrm
+ * skips DRM devices whose parent is on the auxiliary bus).
+ *
+ * Probe builds the topology, publishes one auxiliary device per tile, waits
+ * for each to be bound (binding is synchronous), then registers the DRM
+ * device. Remove, or losing any tile, unplugs the DRM device: open files
+ * stay valid, their ioctls fail with -ENODEV, their mappings keep working
+ * until unmapped, and the memory is freed with the last reference.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
+
+#include "zex_bo.h"
+#include "zex_drv.h"
+
+static struct zex_params zex_module_params = {
+	.tiles = 2,
+	.tile_mem_mb = 256,
+	.enable_implicit_scaling = 1,
+	.multi_storage_policy = DRM_ZEX_MULTI_STORAGE_EVEN,
+	.multi_storage_granularity_kb = 64,
+};
+
+module_param_named(tiles, zex_module_params.tiles, uint, 0444);
+MODULE_PARM_DESC(tiles, "Number of tiles, 1 to 8 (default 2)");
+module_param_named(tile_mem_mb, zex_module_params.tile_mem_mb, uint, 0444);
+MODULE_PARM_DESC(tile_mem_mb, "Memory per tile in MiB, 1 to 65536 (default 256)");
+module_param_named(enable_implicit_scaling,
+		   zex_module_params.enable_implicit_scaling, uint, 0444);
+MODULE_PARM_DESC(enable_implicit_scaling,
+		 "Colour root-device allocations across tiles: 0 or 1 (default 1)");
+module_param_named(multi_storage_policy,
+		   zex_module_params.multi_storage_policy, uint, 0444);
+MODULE_PARM_DESC(multi_storage_policy,
+		 "Colouring policy: 0 even split, 1 chunk, 2 interleave (default 0)");
+module_param_named(multi_storage_granularity_kb,
+		   zex_module_params.multi_storage_granularity_kb, uint, 0444);
+MODULE_PARM_DESC(multi_storage_granularity_kb,
+		 "Colouring granularity in KiB, a power of two >= 64 (default 64)");
+
+static const struct drm_ioctl_desc zex_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(ZEX_QUERY, zex_query_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_BO_CREATE, zex_bo_create_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_BO_MMAP_OFFSET, zex_bo_mmap_offset_ioctl,
+			  DRM_RENDER_ALLOW),
+};
+
+DEFINE_DRM_GEM_FOPS(zex_fops);
+
+static const struct drm_driver zex_drm_driver = {
+	.driver_features = DRIVER_GEM | DRIVER_RENDER,
+	.gem_create_object = zex_bo_create_object,
+	.ioctls = zex_ioctls,
+	.num_ioctls = ARRAY_SIZE(zex_ioctls),
+	.fops = &zex_fops,
+	.name = ZEX_DRIVER_NAME,
+	.desc = ZEX_DRIVER_DESC,
+	.date = ZEX_DRIVER_DATE,
+	.major = ZEX_DRIVER_MAJOR,
+	.minor = ZEX_DRIVER_MINOR,
+};
+
+/**
+ * zex_device_unplug - unregister the DRM device, once
+ * @zdev: the device.
+ *
+ * Called by the platform driver's remove and by a tile's remove; whichever
+ * comes first unplugs, the other finds nothing to do.
+ */
+void zex_device_unplug(struct zex_device *zdev)
+{
+	mutex_lock(&zdev->unplug_lock);
+	if (zdev->registered) {
+		zdev->registered = false;
+		drm_dev_unplug(&zdev->drm);
+		drm_info(&zdev->drm, "unplugged\n");
+	}
+	mutex_unlock(&zdev->unplug_lock);
+}
+
+static void zex_unpublish_tile_action(void *data)
+{
+	zex_tile_unpublish(data);
+}
+
+static int zex_publish_tiles(struct zex_device *zdev, struct device *parent)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < zdev->topo.num_tiles; i++) {
+		struct zex_tile *tile = &zdev->tiles[i];
+		struct zex_tile_adev *tadev;
+
+		tadev = zex_tile_publish(parent, tile);
+		if (IS_ERR(tadev))
+			return dev_err_probe(parent, PTR_ERR(tadev),
+					     "cannot publish tile %u\n", i);
+		ret = devm_add_action_or_reset(parent, zex_unpublish_tile_action,
+					       tadev);
+		if (ret)
+			return ret;
+		if (!READ_ONCE(tile->online))
+			return dev_err_probe(parent, -ENODEV,
+					     "tile %u was not bound by the tile driver\n",
+					     i);
+	}
+	return 0;
+}
+
+static int zex_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct zex_device *zdev;
+	u32 i;
+	int ret;
+
+	ret = dma_coerce_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+
+	zdev = devm_drm_dev_alloc(dev, &zex_drm_driver, struct zex_device, drm);
+	if (IS_ERR(zdev))
+		return PTR_ERR(zdev);
+
+	ret = drmm_mutex_init(&zdev->drm, &zdev->unplug_lock);
+	if (ret)
+		return ret;
+
+	zex_topology_init(&zdev->topo, &zex_module_params);
+	for (i = 0; i < zdev->topo.num_tiles; i++) {
+		zdev->tiles[i].zdev = zdev;
+		zdev->tiles[i].id = i;
+		zex_tile_mem_init(&zdev->tiles[i].mem, zdev->topo.tile_mem_size);
+	}
+
+	ret = zex_publish_tiles(zdev, dev);
+	if (ret)
+		return ret;
+
+	ret = drm_dev_register(&zdev->drm, 0);
+	if (ret)
+		return ret;
+	zdev->registered = true;
+	platform_set_drvdata(pdev, zdev);
+
+	drm_info(&zdev->drm, "%u tiles of %u MiB, implicit scaling %s, policy %u, granularity %llu KiB\n",
+		 zdev->topo.num_tiles, zex_module_params.tile_mem_mb,
+		 zdev->topo.implicit_scaling ? "on" : "off",
+		 zdev->topo.multi_storage_policy,
+		 zdev->topo.multi_storage_granularity / 1024);
+	return 0;
+}
+
+static int zex_remove(struct platform_device *pdev)
+{
+	zex_device_unplug(platform_get_drvdata(pdev));
+	return 0;
+}
+
+static struct platform_driver zex_platform_driver = {
+	.probe = zex_probe,
+	.remove = zex_remove,
+	.driver = {
+		.name = ZEX_DRIVER_NAME,
+	},
+};
+
+static struct platform_device *zex_pdev;
+
+static int __init zex_init(void)
+{
+	struct zex_param_error err;
+	int ret;
+
+	ret = zex_params_validate(&zex_module_params, &err);
+	if (ret) {
+		pr_err("zex: invalid module parameter %s: %s\n", err.param, err.rule);
+		return ret;
+	}
+
+	ret = auxiliary_driver_register(&zex_tile_driver);
+	if (ret)
+		return ret;
+
+	ret = platform_driver_register(&zex_platform_driver);
+	if (ret)
+		goto err_tile_driver;
+
+	zex_pdev = platform_device_register_simple(ZEX_DRIVER_NAME,
+						   PLATFORM_DEVID_NONE, NULL, 0);
+	if (IS_ERR(zex_pdev)) {
+		ret = PTR_ERR(zex_pdev);
+		goto err_platform_driver;
+	}
+
+	/* Probe ran synchronously; drvdata is set only when it succeeded. */
+	if (!platform_get_drvdata(zex_pdev)) {
+		pr_err("zex: the emulated GPU failed to probe\n");
+		ret = -ENODEV;
+		goto err_platform_device;
+	}
+	return 0;
+
+err_platform_device:
+	platform_device_unregister(zex_pdev);
+err_platform_driver:
+	platform_driver_unregister(&zex_platform_driver);
+err_tile_driver:
+	auxiliary_driver_unregister(&zex_tile_driver);
+	return ret;
+}
+
+static void __exit zex_exit(void)
+{
+	platform_device_unregister(zex_pdev);
+	platform_driver_unregister(&zex_platform_driver);
+	auxiliary_driver_unregister(&zex_tile_driver);
+}
+
+module_init(zex_init);
+module_exit(zex_exit);
+
+MODULE_DESCRIPTION("zex: emulated multi-tile GPU");
+MODULE_AUTHOR("The zex authors");
+MODULE_LICENSE("Dual MIT/GPL");

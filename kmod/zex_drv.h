@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_drv.h - the zex device and what its parts share
+ *
+ * &struct zex_device is the emulated GPU: a DRM device on a platform device,
+ * with one &struct zex_tile per tile. Everything an ioctl can reach lives
+ * in it and is freed with the DRM device, after the last open file and the
+ * last mapping are gone; the platform device and the tiles' auxiliary
+ * devices may go away earlier (unplug), after which ioctls fail with
+ * -ENODEV.
+ */
+
+#ifndef _ZEX_DRV_H_
+#define _ZEX_DRV_H_
+
+#include <linux/mutex.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_print.h>
+#include <drm/zex_drm.h>
+
+#include "tiles/zex_tile.h"
+#include "zex_params.h"
+#include "zex_topology.h"
+
+#define ZEX_DRIVER_NAME		"zex"
+#define ZEX_DRIVER_DESC		"Emulated multi-tile GPU"
+#define ZEX_DRIVER_DATE		"20261121"
+#define ZEX_DRIVER_MAJOR	0
+#define ZEX_DRIVER_MINOR	1
+
+/**
+ * struct zex_device - one emulated multi-tile GPU
+ * @drm: the DRM device; its lifetime is the zex_device's.
+ * @topo: the fixed shape, from the module parameters at probe.
+ * @tiles: the tiles, @topo.num_tiles of them in use.
+ * @unplug_lock: serialises unplug between the parent's remove and a tile's.
+ * @registered: the DRM device is registered and not yet unplugged.
+ */
+struct zex_device {
+	struct drm_device drm;
+	struct zex_topology topo;
+	struct zex_tile tiles[DRM_ZEX_MAX_TILES];
+	struct mutex unplug_lock;
+	bool registered;
+};
+
+static inline struct zex_device *to_zex_device(struct drm_device *drm)
+{
+	return container_of(drm, struct zex_device, drm);
+}
+
+/**
+ * zex_ioctl_check - evaluate an ioctl validity check and log the failure
+ * @zdev: the device.
+ * @cond: true when the input is invalid.
+ *
+ * Return: @cond. When it is true, drm_dbg names the failed check, so every
+ * refused ioctl is explained in the kernel log (drm.debug=0x2).
+ */
+#define zex_ioctl_check(zdev, cond) ({					\
+	bool __bad = (cond);						\
+	if (unlikely(__bad))						\
+		drm_dbg(&(zdev)->drm, "ioctl check failed: %s\n", #cond); \
+	__bad;								\
+})
+
+void zex_device_unplug(struct zex_device *zdev);
+
+int zex_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_bo_create_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file);
+
+#endif /* _ZEX_DRV_H_ */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_params.h - the module parameters as one value
+ *
+ * &struct zex_params holds what the module parameters say: the emulated
+ * GPU's shape and its implicit-scaling keys. zex_params_validate() is the
+ * one place that decides whether a set of values is acceptable, so that an
+ * invalid load is refused with a message naming the parameter and the rule.
+ */
+
+#ifndef _ZEX_PARAMS_H_
+#define _ZEX_PARAMS_H_
+
+#include <linux/types.h>
+
+#define ZEX_TILES_MIN			1
+#define ZEX_TILES_MAX			8
+#define ZEX_TILE_MEM_MB_MIN		1
+#define ZEX_TILE_MEM_MB_MAX		65536
+#define ZEX_GRANULARITY_KB_MIN		64
+#define ZEX_GRANULARITY_KB_MAX		(1024 * 1024)
+
+/**
+ * struct zex_params - the emulated device's configuration
+ * @tiles: number of tiles, %ZEX_TILES_MIN to %ZEX_TILES_MAX.
+ * @tile_mem_mb: memory per tile in MiB.
+ * @enable_implicit_scaling: 1 to colour root-device allocations across
+ *	tiles, 0 to make the root device behave as tile 0.
+ * @multi_storage_policy: &enum drm_zex_multi_storage_policy.
+ * @multi_storage_granularity_kb: colouring granularity in KiB, a power of
+ *	two of at least 64.
+ */
+struct zex_params {
+	unsigned int tiles;
+	unsigned int tile_mem_mb;
+	unsigned int enable_implicit_scaling;
+	unsigned int multi_storage_policy;
+	unsigned int multi_storage_granularity_kb;
+};
+
+/**
+ * struct zex_param_error - why a set of parameters was refused
+ * @param: the module parameter's name.
+ * @rule: what it must satisfy.
+ */
+struct zex_param_error {
+	const char *param;
+	const char *rule;
+};
+
+int zex_params_validate(const struct zex_params *p, struct zex_param_error *err);
+
+#endif /* _ZEX_PARAMS_H_ */

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: zex/zex.h - libzex's core API
+ *
+ * The layer of libzex that sits directly on the zex kernel driver: find
+ * and open the device through libdrm, read its topology (tiles, memory,
+ * implicit scaling, engine model), and read compute-runtime's debug keys
+ * from the environment. The Level Zero entry points are built on this.
+ *
+ * Functions return 0 or a negative errno. Every function is thread-safe;
+ * a &struct zex_device may be shared between threads.
+ */
+
+#ifndef ZEX_ZEX_H
+#define ZEX_ZEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ZEX_MAX_TILES		8
+#define ZEX_MAX_ENGINES		64
+#define ZEX_DEVICE_ROOT		0xffff
+
+/** One tile: its memory now and its engines. */
+struct zex_tile_props {
+	uint32_t id;
+	uint16_t num_compute_engines;
+	uint16_t num_copy_engines;
+	uint64_t mem_size;
+	uint64_t mem_used;
+	uint64_t num_bos;
+};
+
+/** One engine as one device (a tile or %ZEX_DEVICE_ROOT) sees it. */
+struct zex_engine {
+	uint16_t engine_class;	/* DRM_ZEX_ENGINE_CLASS_* */
+	uint16_t engine_instance;
+	uint16_t device;	/* tile index or ZEX_DEVICE_ROOT */
+	uint16_t tile_mask;	/* tiles it executes on */
+};
+
+/** The device's shape, as the kernel reports it. */
+struct zex_topology {
+	uint32_t num_tiles;
+	bool implicit_scaling;
+	uint32_t multi_storage_policy;
+	uint64_t multi_storage_granularity;	/* bytes */
+	uint64_t total_mem_size;		/* bytes */
+	struct zex_tile_props tiles[ZEX_MAX_TILES];
+	uint32_t num_engines;
+	struct zex_engine engines[ZEX_MAX_ENGINES];
+};
+
+struct zex_device;
+
+int zex_device_open(struct zex_device **out);
+void zex_device_close(struct zex_device *dev);
+int zex_device_fd(const struct zex_device *dev);
+const char *zex_device_node(const struct zex_device *dev);
+int zex_device_query_topology(struct zex_device *dev, struct zex_topology *topo);
+
+int zex_topology_parse(struct zex_topology *topo,
+		       const void *device, size_t device_size,
+		       const void *tiles, size_t tiles_size,
+		       const void *engines, size_t engines_size);
+
+/**
+ * struct zex_debug_keys - compute-runtime's implicit-scaling debug keys
+ *
+ * Each field is -1 when its environment variable is unset.
+ */
+struct zex_debug_keys {
+	int enable_implicit_scaling;		/* EnableImplicitScaling: 0 or 1 */
+	int multi_storage_policy;		/* MultiStoragePolicy: 0, 1 or 2 */
+	long long multi_storage_granularity_kb;	/* MultiStorageGranularity (KB) */
+};
+
+typedef const char *(*zex_getenv_fn)(const char *name);
+
+int zex_debug_keys_read(struct zex_debug_keys *keys, zex_getenv_fn get,
+			const char **bad_key);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZEX_ZEX_H */

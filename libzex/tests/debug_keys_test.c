@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: debug_keys_test.c - host unit test of zex_debug_keys_read()
+ *
+ * A fake environment feeds each key valid, boundary and malformed values;
+ * malformed ones are refused by name.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "zex/zex.h"
+
+static const char *fake_env[3][2];
+
+static const char *fake_getenv(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		if (fake_env[i][0] && !strcmp(fake_env[i][0], name))
+			return fake_env[i][1];
+	return NULL;
+}
+
+static void set_env(const char *scaling, const char *policy, const char *gran)
+{
+	fake_env[0][0] = "EnableImplicitScaling";
+	fake_env[0][1] = scaling;
+	fake_env[1][0] = "MultiStoragePolicy";
+	fake_env[1][1] = policy;
+	fake_env[2][0] = "MultiStorageGranularity";
+	fake_env[2][1] = gran;
+}
+
+TEST(unset_keys_are_minus_one)
+{
+	struct zex_debug_keys k;
+	const char *bad = NULL;
+
+	set_env(NULL, NULL, NULL);
+	ASSERT_EQ(0, zex_debug_keys_read(&k, fake_getenv, &bad));
+	EXPECT_EQ(-1, k.enable_implicit_scaling);
+	EXPECT_EQ(-1, k.multi_storage_policy);
+	EXPECT_EQ(-1, k.multi_storage_granularity_kb);
+	EXPECT_EQ(NULL, bad);
+}
+
+TEST(valid_values)
+{
+	struct zex_debug_keys k;
+	const char *bad = NULL;
+
+	set_env("0", "2", "128");
+	ASSERT_EQ(0, zex_debug_keys_read(&k, fake_getenv, &bad));
+	EXPECT_EQ(0, k.enable_implicit_scaling);
+	EXPECT_EQ(2, k.multi_storage_policy);
+	EXPECT_EQ(128, k.multi_storage_granularity_kb);
+	set_env("1", "0", "64");
+	ASSERT_EQ(0, zex_debug_keys_read(&k, fake_getenv, &bad));
+	EXPECT_EQ(1, k.enable_implicit_scaling);
+	EXPECT_EQ(64, k.multi_storage_granularity_kb);
+	set_env(NULL, NULL, "1048576");
+	ASSERT_EQ(0, zex_debug_keys_read(&k, fake_getenv, &bad));
+	EXPECT_EQ(1048576, k.multi_storage_granularity_kb);
+}
+
+TEST(invalid_values_are_named)
+{
+	static const char *const bad_scaling[] = { "2", "-1", "", "1x", " 1", "yes" };
+	static const char *const bad_policy[] = { "3", "-0", "0x1" };
+	static const char *const bad_gran[] = { "32", "96", "0", "2097152",
+						"99999999999999999999999" };
+	struct zex_debug_keys k;
+	const char *bad;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad_scaling) / sizeof(bad_scaling[0]); i++) {
+		set_env(bad_scaling[i], NULL, NULL);
+		bad = NULL;
+		EXPECT_EQ(-EINVAL, zex_debug_keys_read(&k, fake_getenv, &bad));
+		EXPECT_STREQ("EnableImplicitScaling", bad);
+	}
+	for (i = 0; i < sizeof(bad_policy) / sizeof(bad_policy[0]); i++) {
+		set_env("1", bad_policy[i], NULL);
+		bad = NULL;
+		EXPECT_EQ(-EINVAL, zex_debug_keys_read(&k, fake_getenv, &bad));
+		EXPECT_STREQ("MultiStoragePolicy", bad);
+	}
+	for (i = 0; i < sizeof(bad_gran) / sizeof(bad_gran[0]); i++) {
+		set_env(NULL, "1", bad_gran[i]);
+		bad = NULL;
+		EXPECT_EQ(-EINVAL, zex_debug_keys_read(&k, fake_getenv, &bad));
+		EXPECT_STREQ("MultiStorageGranularity", bad);
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: zex_unplug_test.c - kselftest of unload and unplug with users
+ *
+ * rmmod is refused, not fatal, while a file or a mapping holds the module.
+ * Unbinding the GPU (or losing one of its tiles) while a file is open
+ * unplugs the DRM device: ioctls on the old file fail with -ENODEV, an
+ * existing mapping keeps its contents until unmapped, closing works, and
+ * rebinding brings up a fresh, working device. Every test leaves the device
+ * bound, so this file runs last but needs nothing after it.
+ */
+
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "zex_selftest.h"
+
+#define ZEX_PLATFORM_DRIVER	"/sys/bus/platform/drivers/zex"
+#define ZEX_TILE_DRIVER		"/sys/bus/auxiliary/drivers/zex.tile"
+
+static int try_rmmod_zex(void)
+{
+	return syscall(__NR_delete_module, "zex", O_NONBLOCK) ? -errno : 0;
+}
+
+static uint32_t *map_new_bo(int fd, size_t size, uint32_t *handle)
+{
+	struct drm_zex_bo_create c = { .size = size, .placement = 0 };
+	struct drm_zex_bo_mmap_offset m = { 0 };
+	void *p;
+
+	if (zex_ioctl(fd, DRM_IOCTL_ZEX_BO_CREATE, &c))
+		return NULL;
+	m.handle = c.handle;
+	if (zex_ioctl(fd, DRM_IOCTL_ZEX_BO_MMAP_OFFSET, &m))
+		return NULL;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)m.offset);
+	*handle = c.handle;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int query_device(int fd)
+{
+	struct drm_zex_query_device dev;
+	struct drm_zex_query q = {
+		.query = DRM_ZEX_QUERY_DEVICE,
+		.size = sizeof(dev),
+		.data = (uintptr_t)&dev,
+	};
+
+	return zex_ioctl(fd, DRM_IOCTL_ZEX_QUERY, &q);
+}
+
+/* Rebind the GPU if a test left it unbound, and check it works again. */
+static int rebind_gpu(void)
+{
+	int fd, ret;
+
+	if (access(ZEX_PLATFORM_DRIVER "/zex", F_OK) == 0)
+		zex_sysfs_write(ZEX_PLATFORM_DRIVER "/unbind", "zex");
+	ret = zex_sysfs_write(ZEX_PLATFORM_DRIVER "/bind", "zex");
+	if (ret)
+		return ret;
+	fd = zex_open_render();
+	if (fd < 0)
+		return -ENODEV;
+	ret = query_device(fd);
+	close(fd);
+	return ret;
+}
+
+TEST(rmmod_is_refused_while_a_file_is_open)
+{
+	int fd = zex_open_render();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EWOULDBLOCK, try_rmmod_zex());
+	EXPECT_EQ(0, query_device(fd));
+	close(fd);
+}
+
+TEST(rmmod_is_refused_while_a_mapping_lives)
+{
+	int fd = zex_open_render();
+	uint32_t handle, *p;
+
+	ASSERT_LE(0, fd);
+	p = map_new_bo(fd, 8192, &handle);
+	ASSERT_NE(NULL, p);
+	p[0] = 0xc0ffee;
+	close(fd);
+	EXPECT_EQ(-EWOULDBLOCK, try_rmmod_zex());
+	EXPECT_EQ(0xc0ffee, p[0]);
+	EXPECT_EQ(0, munmap(p, 8192));
+	EXPECT_EQ(0, zex_tile_attr(0, "mem_used"));
+}
+
+TEST(unbind_with_open_file_and_mapping)
+{
+	int fd = zex_open_render();
+	uint32_t handle, *p;
+	struct drm_zex_bo_create c = { .size = 4096 };
+	struct drm_gem_close gc = { 0 };
+	size_t i;
+	bool intact = true;
+
+	ASSERT_LE(0, fd);
+	p = map_new_bo(fd, 65536, &handle);
+	ASSERT_NE(NULL, p);
+	for (i = 0; i < 65536 / 4; i++)
+		p[i] = (uint32_t)i;
+
+	ASSERT_EQ(0, zex_sysfs_write(ZEX_PLATFORM_DRIVER "/unbind", "zex"));
+	EXPECT_EQ(-ENODEV, query_device(fd));
+	EXPECT_EQ(-ENODEV, zex_ioctl(fd, DRM_IOCTL_ZEX_BO_CREATE, &c));
+	gc.handle = handle;
+	EXPECT_EQ(-ENODEV, zex_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc));
+	/* No new file can reach the unplugged device. */
+	EXPECT_GT(0, zex_open_render());
+
+	/* The mapping still holds the data; writes still land. */
+	for (i = 0; i < 65536 / 4; i++)
+		intact &= p[i] == (uint32_t)i;
+	EXPECT_TRUE(intact);
+	p[7] = 77;
+	EXPECT_EQ(77, p[7]);
+	EXPECT_EQ(0, munmap(p, 65536));
+	EXPECT_EQ(0, close(fd));
+
+	ASSERT_EQ(0, rebind_gpu());
+}
+
+TEST(losing_a_tile_unplugs_the_device)
+{
+	unsigned int last = (unsigned int)zex_param("tiles") - 1;
+	char name[32];
+	int fd = zex_open_render();
+
+	ASSERT_LE(0, fd);
+	snprintf(name, sizeof(name), "zex.tile.%u", last);
+	ASSERT_EQ(0, zex_sysfs_write(ZEX_TILE_DRIVER "/unbind", name));
+	EXPECT_EQ(-ENODEV, query_device(fd));
+	/* The tile's attributes went with its driver. */
+	EXPECT_EQ(-1, zex_tile_attr(last, "mem_size"));
+	close(fd);
+
+	ASSERT_EQ(0, rebind_gpu());
+	EXPECT_LT(0, zex_tile_attr(last, "mem_size"));
+}
+
+TEST(rebind_cycles)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		int fd = zex_open_render();
+
+		ASSERT_LE(0, fd);
+		EXPECT_EQ(0, query_device(fd));
+		close(fd);
+		ASSERT_EQ(0, zex_sysfs_write(ZEX_PLATFORM_DRIVER "/unbind", "zex"));
+		EXPECT_GT(0, zex_open_render());
+		ASSERT_EQ(0, rebind_gpu());
+	}
+}
+
+ZEX_SELFTEST_MAIN

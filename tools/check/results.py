@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+"""DOC: results.py - judge test output: a VM's console log, or a TAP file.
+
+`results.py vm LOG ...` reads the "@@ZEX " lines that tools/vm/init.sh prints and the kernel log it
+dumps, and decides:
+
+- the VM reached its end marker, zex.ko loaded and `rmmod zex` succeeded;
+- every kselftest skipped (exit 4) while zex was absent;
+- every expected kselftest ran, its TAP plan matches its results, and
+  its exit code agrees with them;
+- every expected KUnit suite reported, parsed with the kernel's
+  `kunit.py parse` (debug kernel only);
+- the kernel log has no BUG, WARNING, KASAN report, lockdep splat, oops,
+  kmemleak report, and the taint is O/E/N at most.
+
+`results.py tap LAYER NAME RC FILE` judges one host-side TAP program the
+same way as a kselftest in the VM.
+
+Prints one line per problem, then `RESULT <layer> passed=N failed=N
+skipped=N`; exits 1 when anything failed.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+# Kernel log lines that fail a run whatever the tests said.
+BAD_KERNEL_LOG = [
+    r"BUG:", r"WARNING:", r"\bOops\b", r"general protection fault",
+    r"kernel BUG at", r"Kernel panic", r"UBSAN:",
+    r"possible circular locking dependency",
+    r"possible recursive locking", r"inconsistent lock state",
+    r"possible irq lock inversion", r"suspicious RCU usage",
+    r"DEBUG_LOCKS_WARN_ON", r"unreferenced object",
+    r"list_add corruption", r"list_del corruption", r"refcount_t: ",
+    r"blocked for more than", r"rcu.*self-detected stall",
+    r"Unable to handle kernel",
+]
+BAD_RE = re.compile("|".join(BAD_KERNEL_LOG))
+# Taint bits allowed: O (out-of-tree, 12), E (unsigned, 13), N (test, 18).
+ALLOWED_TAINT = (1 << 12) | (1 << 13) | (1 << 18)
+TAP_RESULT = re.compile(r"^(not ok|ok) (\d+)(?: (.*?))?(?: # (SKIP|TODO)\b.*)?$")
+TAP_PLAN = re.compile(r"^1\.\.(\d+)")
+
+
+class Verdict:
+    def __init__(self, layer):
+        self.layer = layer
+        self.passed = self.failed = self.skipped = 0
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f"FAIL [{self.layer}] {what}")
+
+    def problem(self, what):
+        self.failed += 1
+        print(f"FAIL [{self.layer}] {what}")
+
+
+def sections(lines, name):
+    """Yield (arg, body lines, end line) for @@ZEX <name>-begin/-end pairs."""
+    body, arg = None, None
+    for line in lines:
+        if line.startswith(f"@@ZEX {name}-begin"):
+            arg, body = line.split(" ", 2)[2:] or [""], []
+            arg = arg[0] if arg else ""
+        elif line.startswith(f"@@ZEX {name}-end") and body is not None:
+            yield arg, body, line
+            body = None
+        elif body is not None:
+            body.append(line)
+
+
+def judge_kselftest(v, name, body, end_line):
+    plan = None
+    results = []
+    for line in body:
+        m = TAP_PLAN.match(line)
+        if m and plan is None:
+            plan = int(m.group(1))
+        m = TAP_RESULT.match(line)
+        if m:
+            results.append(m)
+    rc = int(re.search(r"rc=(-?\d+)", end_line).group(1))
+    if plan is None:
+        v.problem(f"{name}: no TAP plan (rc={rc})")
+        print("\n".join("    " + l for l in body[-20:]))
+        return
+    for m in results:
+        test = m.group(3) or f"#{m.group(2)}"
+        if m.group(4) == "SKIP":
+            v.skipped += 1
+            print(f"SKIP [{v.layer}] {name}: {test}")
+        else:
+            v.check(m.group(1) == "ok", f"{name}: {test}")
+    if len(results) != plan:
+        v.problem(f"{name}: plan 1..{plan} but {len(results)} results")
+    any_failed = any(m.group(1) == "not ok" for m in results)
+    if rc not in (0, 4) and not any_failed:
+        v.problem(f"{name}: exit code {rc} with no failed test")
+    if rc in (0, 4) and any_failed:
+        v.problem(f"{name}: exit code {rc} despite failed tests")
+    if any_failed:
+        print("\n".join("    " + l for l in body if not TAP_RESULT.match(l)))
+
+
+def judge_kunit(v, kunit_py, suites, expected):
+    ktap = ["KTAP version 1", f"1..{len(suites)}"]
+    for _, body, _ in suites:
+        ktap.extend(body)
+    found = {arg for arg, _, _ in suites}
+    for suite in expected:
+        v.check(suite in found, f"KUnit suite {suite} reported results")
+    if not suites:
+        return
+    proc = subprocess.run([sys.executable, kunit_py, "parse"],
+                          input="\n".join(ktap) + "\n", text=True,
+                          capture_output=True)
+    out = proc.stdout + proc.stderr
+    m = re.search(r"Ran (\d+) tests?: passed: (\d+)(?:, failed: (\d+))?"
+                  r"(?:, crashed: (\d+))?(?:, skipped: (\d+))?"
+                  r"(?:, errors: (\d+))?", out)
+    if not m:
+        v.problem("kunit.py parse gave no summary")
+        print(out)
+        return
+    ran, passed = int(m.group(1)), int(m.group(2))
+    failed = sum(int(m.group(i) or 0) for i in (3, 4, 6))
+    skipped = int(m.group(5) or 0)
+    v.passed += passed
+    v.skipped += skipped
+    if failed or proc.returncode:
+        v.failed += max(failed, 1)
+        print(out)
+    print(f"kunit [{v.layer}]: ran {ran}, passed {passed}, failed {failed}, "
+          f"skipped {skipped}")
+
+
+def main_tap(argv):
+    layer, name, rc, path = argv
+    with open(path, errors="replace") as f:
+        body = [l.rstrip("\r\n") for l in f]
+    v = Verdict(layer)
+    judge_kselftest(v, name, body, f"rc={rc}")
+    print(f"RESULT {v.layer} passed={v.passed} failed={v.failed} "
+          f"skipped={v.skipped}")
+    return 1 if v.failed else 0
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "tap":
+        return main_tap(sys.argv[2:])
+    if len(sys.argv) > 1 and sys.argv[1] == "vm":
+        del sys.argv[1]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("log")
+    ap.add_argument("--layer", required=True)
+    ap.add_argument("--selftests", nargs="*", default=[])
+    ap.add_argument("--kunit-suites", nargs="*", default=[])
+    ap.add_argument("--kunit-py")
+    ap.add_argument("--mode", default="check")
+    ap.add_argument("--kmemleak", action="store_true",
+                    help="the kernel has kmemleak: its report must be empty")
+    args = ap.parse_args()
+
+    with open(args.log, errors="replace") as f:
+        lines = [l.rstrip("\r\n") for l in f]
+    v = Verdict(args.layer)
+    marks = [l[len("@@ZEX "):] for l in lines if l.startswith("@@ZEX ")]
+
+    v.check("end" in marks, "VM reached its end marker")
+    v.check("insmod rc=0" in marks, "insmod zex.ko succeeded")
+    v.check("rmmod rc=0" in marks, "rmmod zex succeeded")
+    for name in args.selftests:
+        v.check(f"absent {name} rc=4" in marks,
+                f"{name} skips (exit 4) while zex is absent")
+    for m in marks:
+        if m.startswith("fail "):
+            v.problem(m)
+
+    if args.mode == "check":
+        ran = {}
+        for name, body, end in sections(lines, "kselftest"):
+            ran[name] = True
+            judge_kselftest(v, name, body, end)
+        for name in args.selftests:
+            v.check(name in ran, f"{name} ran")
+        if args.kunit_suites:
+            judge_kunit(v, args.kunit_py, list(sections(lines, "kunit")),
+                        args.kunit_suites)
+    elif args.mode == "run":
+        v.check("zex-info rc=0" in marks, "zex-info succeeded")
+
+    if args.kmemleak:
+        reports = list(sections(lines, "kmemleak"))
+        leaks = [l for _, body, _ in reports for l in body if l.strip()]
+        v.check(reports and not leaks, "kmemleak scanned and found no leak")
+        if leaks:
+            print("\n".join("    " + l for l in leaks[:60]))
+
+    taint = [m for m in marks if m.startswith("taint ")]
+    if taint:
+        t = int(taint[-1].split()[1])
+        v.check(t & ~ALLOWED_TAINT == 0, f"kernel taint {t} is O/E/N at most")
+    else:
+        v.problem("no taint reported")
+
+    bad = [l for l in lines if not l.startswith("@@ZEX ") and BAD_RE.search(l)]
+    v.check(not bad, "kernel log clean (no BUG/WARNING/KASAN/lockdep/oops)")
+    if bad:
+        first = lines.index(bad[0])
+        print("\n".join("    " + l for l in lines[max(0, first - 5):first + 60]))
+
+    print(f"RESULT {v.layer} passed={v.passed} failed={v.failed} "
+          f"skipped={v.skipped}")
+    return 1 if v.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

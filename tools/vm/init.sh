@@ -1,0 +1,101 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+# DOC: init.sh - /init of the zex test VM
+#
+# Mounts the pseudo filesystems, loads zex's dependencies, checks that every
+# kselftest skips cleanly while zex is absent, loads zex.ko, then does what
+# /etc/zex/vm.conf asks (MODE=check: KUnit results and kselftests; run:
+# zex-info; shell: an interactive shell), unloads zex, scans for leaks and
+# dumps the kernel log. Every fact the host needs is one line starting with
+# "@@ZEX " on the console; the host parses them (tools/check/results.py).
+# The test binaries write to files that are printed afterwards, so kernel
+# messages never interleave with their output.
+
+/bin/busybox --install -s /bin
+export PATH=/bin:/opt/zex/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+
+MODE=check
+ZEX_PARAMS=
+. /etc/zex/vm.conf
+
+mark() { echo "@@ZEX $*"; }
+mark "start mode=$MODE kernel=$(uname -r)"
+
+leak=/sys/kernel/debug/kmemleak
+if [ -w $leak ]; then
+	# Forget what boot itself left behind; report only what follows.
+	echo scan > $leak
+	echo clear > $leak
+fi
+
+while read -r dep; do
+	[ -n "$dep" ] || continue
+	insmod "/lib/modules/deps/$dep" || mark "fail insmod-dependency $dep"
+done < /etc/zex/modules
+
+selftests=$(cat /etc/zex/selftests)
+
+# With zex absent every kselftest must skip (exit 4), not fail or pass.
+for t in $selftests; do
+	/opt/zex/selftests/$t > /tmp/absent.out 2>&1
+	mark "absent $t rc=$?"
+done
+
+# shellcheck disable=SC2086
+insmod /lib/modules/zex.ko $ZEX_PARAMS
+rc=$?
+mark "insmod rc=$rc"
+
+case $MODE in
+check)
+	for r in /sys/kernel/debug/kunit/zex_*/results; do
+		[ -f "$r" ] || continue
+		suite=${r%/results}
+		suite=${suite##*/}
+		mark "kunit-begin $suite"
+		cat "$r"
+		mark "kunit-end $suite"
+	done
+	for t in $selftests; do
+		mark "kselftest-begin $t"
+		/opt/zex/selftests/$t > /tmp/kselftest.out 2>&1
+		rc=$?
+		cat /tmp/kselftest.out
+		mark "kselftest-end $t rc=$rc"
+	done
+	;;
+run)
+	zex-info
+	mark "zex-info rc=$?"
+	;;
+shell)
+	echo "zex VM: zex.ko loaded, tools in /opt/zex/bin, selftests in /opt/zex/selftests."
+	echo "Exit the shell to unload zex and power off."
+	setsid cttyhack sh -l
+	;;
+esac
+
+rmmod zex
+mark "rmmod rc=$?"
+
+if [ -w $leak ]; then
+	# kmemleak ignores objects younger than 5 s; let the last ones age.
+	sleep 6
+	echo scan > $leak
+	mark "kmemleak-begin"
+	cat $leak
+	mark "kmemleak-end"
+fi
+
+mark "taint $(cat /proc/sys/kernel/tainted)"
+mark "dmesg-begin"
+dmesg
+mark "dmesg-end"
+mark "end"
+sync
+reboot -f

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+# DOC: mkinitramfs.sh - build the test VM's initramfs
+#
+# Usage: mkinitramfs.sh OUT ZEX_KO MODDIR BINDIR SELFTESTDIR MODE [PARAMS]
+#
+# OUT          the gzip'd cpio to write
+# ZEX_KO       the zex.ko built for the kernel that will boot
+# MODDIR       /lib/modules/<release> of that kernel, or "-" when zex's
+#              dependencies are built in (the debug kernel)
+# BINDIR       static tools (zex-info) put on the VM's PATH
+# SELFTESTDIR  static kselftest binaries, run in the order of their
+#              names; zex_unplug_test (which unbinds the device) runs last
+# MODE         check, run or shell (see init.sh)
+# PARAMS       zex module parameters, e.g. "tiles=4 tile_mem_mb=64"
+set -euo pipefail
+
+out=$1 zex_ko=$2 moddir=$3 bindir=$4 stdir=$5 mode=$6 params=${7:-}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,etc/zex,lib/modules/deps,opt/zex/bin,opt/zex/selftests}
+cp /bin/busybox "$root/bin/busybox"
+cp "$here/init.sh" "$root/init"
+chmod 755 "$root/init"
+cp "$zex_ko" "$root/lib/modules/zex.ko"
+
+# Resolve zex's module dependencies through modules.dep, deepest first.
+: > "$root/etc/zex/modules"
+if [ "$moddir" != "-" ]; then
+	declare -A seen=()
+	add_dep() {
+		local rel=$1 d
+		[ -z "${seen[$rel]:-}" ] || return 0
+		seen[$rel]=1
+		for d in $(grep -E "^$rel:" "$moddir/modules.dep" | cut -d: -f2); do
+			add_dep "$d"
+		done
+		cp "$moddir/$rel" "$root/lib/modules/deps/"
+		basename "$rel" >> "$root/etc/zex/modules"
+	}
+	for name in $(modinfo -F depends "$zex_ko" | tr ',' ' '); do
+		rel=$(grep -E "/$name\.ko(\.[a-z]+)?:" "$moddir/modules.dep" | cut -d: -f1 || true)
+		[ -n "$rel" ] || { echo "mkinitramfs: dependency $name not in $moddir" >&2; exit 1; }
+		add_dep "$rel"
+	done
+fi
+
+cp "$bindir"/* "$root/opt/zex/bin/" 2>/dev/null || true
+cp "$stdir"/* "$root/opt/zex/selftests/"
+# zex_unplug_test unbinds and rebinds the device: keep it last.
+(cd "$root/opt/zex/selftests" && ls | grep -v '^zex_unplug_test$' || true) > "$root/etc/zex/selftests"
+[ -f "$root/opt/zex/selftests/zex_unplug_test" ] && echo zex_unplug_test >> "$root/etc/zex/selftests"
+
+printf 'MODE=%s\nZEX_PARAMS="%s"\n' "$mode" "$params" > "$root/etc/zex/vm.conf"
+
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$out"

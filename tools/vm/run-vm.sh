@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+# DOC: run-vm.sh - boot a kernel and initramfs in QEMU
+#
+# Usage: run-vm.sh KERNEL INITRD MEM_MB TIMEOUT_S LOG     (batch)
+#        run-vm.sh KERNEL INITRD MEM_MB --interactive     (make vm)
+#
+# Uses KVM only when a probe boot under KVM reaches its marker (on PVM
+# hosts /dev/kvm exists but a guest hangs); the verdict is cached per host
+# kernel. Otherwise TCG. A batch run writes the console to LOG; QEMU's own
+# exit code says nothing about the tests, the log does.
+set -euo pipefail
+
+kernel=$1 initrd=$2 mem=$3
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${ZEX_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/zex}
+mkdir -p "$cache"
+
+qemu_base=(qemu-system-x86_64 -smp 2 -m "$mem" -nographic -no-reboot -nodefaults
+	   -bios /usr/share/qemu/qboot.rom -kernel "$kernel" -initrd "$initrd")
+cmdline="console=ttyS0 panic=-1 quiet log_buf_len=8M"
+
+choose_accel() {
+	local verdict=$cache/kvm-verdict-$(uname -r)
+	if [ -n "${ZEX_VM_ACCEL:-}" ]; then echo "$ZEX_VM_ACCEL"; return; fi
+	if [ ! -w /dev/kvm ]; then echo tcg; return; fi
+	if [ ! -f "$verdict" ]; then
+		local probe
+		probe=$(mktemp -d)
+		mkdir -p "$probe/root/bin"
+		cp /bin/busybox "$probe/root/bin/"
+		printf '#!/bin/busybox sh\necho ZEX-KVM-PROBE-OK\n/bin/busybox reboot -f\n' > "$probe/root/init"
+		chmod 755 "$probe/root/init"
+		(cd "$probe/root" && find . | cpio -o -H newc --quiet) > "$probe/initrd"
+		if timeout 30 qemu-system-x86_64 -accel kvm -cpu host -m 256 -nographic -no-reboot \
+			-nodefaults -serial stdio -monitor none -bios /usr/share/qemu/qboot.rom \
+			-kernel "$kernel" -initrd "$probe/initrd" -append "console=ttyS0 panic=-1" \
+			</dev/null 2>&1 | grep -q ZEX-KVM-PROBE-OK; then
+			echo kvm > "$verdict"
+		else
+			echo tcg > "$verdict"
+		fi
+		rm -rf "$probe"
+	fi
+	cat "$verdict"
+}
+
+accel=$(choose_accel)
+if [ "$accel" = kvm ]; then
+	accel_args=(-accel kvm -cpu host)
+else
+	accel_args=(-accel tcg -cpu max)
+fi
+
+if [ "${4:-}" = --interactive ]; then
+	exec "${qemu_base[@]}" "${accel_args[@]}" -serial mon:stdio -append "$cmdline"
+fi
+
+timeout_s=$4 log=$5
+echo "vm: booting $(basename "$kernel") under $accel, timeout ${timeout_s}s" >&2
+start=$(date +%s)
+set +e
+timeout --foreground -k 5 "$timeout_s" "${qemu_base[@]}" "${accel_args[@]}" \
+	-serial stdio -monitor none -append "$cmdline" </dev/null >"$log" 2>&1
+rc=$?
+set -e
+echo "vm: finished in $(( $(date +%s) - start ))s (qemu rc=$rc)" >&2
+[ "$rc" != 124 ] || echo "vm: timed out after ${timeout_s}s" >&2
+exit 0

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+# DOC: vm.sh - the test VM's front door
+#
+# Usage: vm.sh run | shell | check-stock | check-debug
+#
+# run          boot the stock Debian kernel with zex loaded, run zex-info
+# shell        the same VM, interactive (exit the shell to power off)
+# check-stock  kselftests on the stock kernel, judged by tools/check/results.py
+# check-debug  build (or reuse) the debug kernel, build zex.ko and its KUnit
+#              suites against it, run KUnit and the kselftests, scan for leaks
+#
+# Expects `make all` to have run (zex.ko for KDIR, static tools and
+# selftests under build/). ZEX_PARAMS passes module parameters.
+set -euo pipefail
+
+mode=${1:?usage: vm.sh run|shell|check-stock|check-debug}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+O=${O:-$top/build}
+vmdir=$top/tools/vm
+results=$top/tools/check/results.py
+params=${ZEX_PARAMS:-}
+mkdir -p "$O/vm"
+
+# KDIR comes from the Makefile; the stock kernel is the one it belongs to.
+kdir=${KDIR:-$(ls -d /lib/modules/6.1.*-amd64/build | sort -V | tail -n1)}
+case $kdir in
+/lib/modules/*/build) release=$(basename "$(dirname "$kdir")") ;;
+*) release=$(cat "$kdir/include/config/kernel.release") ;;
+esac
+stock_kernel=/boot/vmlinuz-$release
+stock_moddir=/lib/modules/$release
+
+selftests=$(cd "$O/selftests" && ls)
+
+stock_initrd() {
+	"$vmdir/mkinitramfs.sh" "$O/vm/stock-$1.cpio.gz" "$top/kmod/zex.ko" \
+		"$stock_moddir" "$O/bin" "$O/selftests" "$1" "$params"
+	echo "$O/vm/stock-$1.cpio.gz"
+}
+
+case $mode in
+run)
+	initrd=$(stock_initrd run)
+	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 300 "$O/vm/run.log"
+	# Show what zex-info printed: the console between insmod and its rc.
+	sed -n '/^@@ZEX insmod rc=/,/^@@ZEX zex-info rc=/p' "$O/vm/run.log" | grep -v '^@@ZEX'
+	python3 "$results" vm "$O/vm/run.log" --layer run --mode run \
+		--selftests $selftests >"$O/vm/run.verdict" || {
+		cat "$O/vm/run.verdict"
+		exit 1
+	}
+	;;
+shell)
+	initrd=$(stock_initrd shell)
+	exec "$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 --interactive
+	;;
+check-stock)
+	initrd=$(stock_initrd check)
+	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 600 "$O/vm/stock.log"
+	python3 "$results" vm "$O/vm/stock.log" --layer stock-kernel \
+		--selftests $selftests
+	;;
+check-debug)
+	dbg=$("$vmdir/debug-kernel.sh")
+	src=$("$vmdir/linux-source.sh")
+	# An out-of-tree build writes into its source folder: use a copy so
+	# the stock zex.ko stays as it is.
+	rm -rf "$O/kmod-debug"
+	mkdir -p "$O/kmod-debug"
+	cp -r "$top/kmod" "$top/uapi" "$O/kmod-debug/"
+	make -s -C "$dbg" M="$O/kmod-debug/kmod" W=1 modules >"$O/vm/kmod-debug.log" 2>&1 || {
+		cat "$O/vm/kmod-debug.log"
+		echo "RESULT debug-kernel passed=0 failed=1 skipped=0"
+		exit 1
+	}
+	suites=$(sed -n 's/^[[:space:]]*\.name = "\(zex_[a-z_]*\)",$/\1/p' "$top"/kmod/tests/*.c)
+	"$vmdir/mkinitramfs.sh" "$O/vm/debug.cpio.gz" "$O/kmod-debug/kmod/zex.ko" - \
+		"$O/bin" "$O/selftests" check "$params"
+	"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/debug.cpio.gz" 2048 900 \
+		"$O/vm/debug.log"
+	python3 "$results" vm "$O/vm/debug.log" --layer debug-kernel \
+		--selftests $selftests --kunit-suites $suites \
+		--kunit-py "$src/tools/testing/kunit/kunit.py" --kmemleak
+	;;
+*)
+	echo "vm.sh: unknown mode $mode" >&2
+	exit 2
+	;;
+esac

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: zex-info.c - print what the zex device is
+ *
+ * The device node, its tiles with memory size and use, the implicit-scaling
+ * settings, the engine model of the root device and of each tile. Exit 0 on
+ * success, 2 when there is no zex device, 1 on any other error.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <drm/zex_drm.h>
+
+#include "zex/zex.h"
+
+static const char *const policy_names[] = { "even split", "chunk", "interleave" };
+
+static void print_engines(const struct zex_topology *t, unsigned int device)
+{
+	unsigned int i, compute = 0, copy = 0, mask = 0;
+
+	for (i = 0; i < t->num_engines; i++) {
+		const struct zex_engine *e = &t->engines[i];
+
+		if (e->device != device)
+			continue;
+		if (e->engine_class == DRM_ZEX_ENGINE_CLASS_COMPUTE) {
+			compute++;
+			mask |= e->tile_mask;
+		} else {
+			copy++;
+		}
+	}
+	printf("%u compute (on tiles mask 0x%x), %u copy\n", compute, mask, copy);
+}
+
+int main(int argc, char **argv)
+{
+	struct zex_device *dev;
+	struct zex_topology t;
+	unsigned int i;
+	int ret;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: %s\nPrints the zex device, its tiles and engine model.\n",
+		       argv[0]);
+		return 0;
+	}
+
+	ret = zex_device_open(&dev);
+	if (ret) {
+		fprintf(stderr, "zex-info: no zex device: %s\n", strerror(-ret));
+		return 2;
+	}
+	ret = zex_device_query_topology(dev, &t);
+	if (ret) {
+		fprintf(stderr, "zex-info: query failed: %s\n", strerror(-ret));
+		zex_device_close(dev);
+		return 1;
+	}
+
+	printf("zex device %s\n", zex_device_node(dev));
+	printf("  tiles:                   %u\n", t.num_tiles);
+	printf("  total memory:            %llu MiB\n",
+	       (unsigned long long)(t.total_mem_size >> 20));
+	printf("  implicit scaling:        %s\n", t.implicit_scaling ? "on" : "off");
+	printf("  multi-storage policy:    %u (%s)\n", t.multi_storage_policy,
+	       policy_names[t.multi_storage_policy]);
+	printf("  multi-storage granule:   %llu KiB\n",
+	       (unsigned long long)(t.multi_storage_granularity >> 10));
+	printf("  root device engines:     ");
+	print_engines(&t, ZEX_DEVICE_ROOT);
+	for (i = 0; i < t.num_tiles; i++) {
+		const struct zex_tile_props *tp = &t.tiles[i];
+
+		printf("  tile %u: memory %llu MiB, used %llu bytes in %llu BOs; engines: ",
+		       tp->id, (unsigned long long)(tp->mem_size >> 20),
+		       (unsigned long long)tp->mem_used,
+		       (unsigned long long)tp->num_bos);
+		print_engines(&t, i);
+	}
+	zex_device_close(dev);
+	return 0;
+}

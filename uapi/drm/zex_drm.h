@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex uapi
+ *
+ * The ioctl ABI of zex, an emulated multi-tile GPU driver. This header is
+ * self-contained: it compiles on its own as C and as C++ and needs nothing
+ * but the kernel's <drm/drm.h> (or libdrm's copy of it).
+ *
+ * Rules every structure follows:
+ *
+ * - fields are fixed-width (__u16, __u32, __u64) and naturally aligned, so
+ *   32-bit and 64-bit userspace see the same layout;
+ * - pointers to user memory are __u64 (cast through uintptr_t);
+ * - @pad and @reserved fields must be zero on input, unknown @flags bits are
+ *   rejected and every @extensions field must be zero until an extension is
+ *   defined for it; the kernel answers -EINVAL otherwise and logs the failed
+ *   check with drm_dbg;
+ * - ioctl numbers are compact and never reused.
+ *
+ * Errors common to all zex ioctls:
+ *
+ * - -EINVAL: a flag, pad, reserved or extensions field is not valid;
+ * - -EFAULT: a user pointer could not be read or written;
+ * - -ENODEV: the device was unplugged (unbound, or one of its tiles lost)
+ *   while this file was open.
+ */
+
+#ifndef _UAPI_ZEX_DRM_H_
+#define _UAPI_ZEX_DRM_H_
+
+#include "drm.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#define DRM_ZEX_QUERY			0x00
+#define DRM_ZEX_BO_CREATE		0x01
+#define DRM_ZEX_BO_MMAP_OFFSET		0x02
+
+#define DRM_IOCTL_ZEX_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_QUERY, struct drm_zex_query)
+#define DRM_IOCTL_ZEX_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_BO_CREATE, struct drm_zex_bo_create)
+#define DRM_IOCTL_ZEX_BO_MMAP_OFFSET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_BO_MMAP_OFFSET, struct drm_zex_bo_mmap_offset)
+
+/** @DRM_ZEX_MAX_TILES: the most tiles one zex device can have. */
+#define DRM_ZEX_MAX_TILES		8
+
+/**
+ * DRM_ZEX_DEVICE_ROOT - the root device, as opposed to one tile, in
+ * &drm_zex_engine_info.device.
+ */
+#define DRM_ZEX_DEVICE_ROOT		0xffff
+
+/**
+ * enum drm_zex_multi_storage_policy - how an allocation on the root device
+ * is coloured across tiles under implicit scaling.
+ *
+ * @DRM_ZEX_MULTI_STORAGE_EVEN: split evenly, each piece aligned to the
+ *	granularity.
+ * @DRM_ZEX_MULTI_STORAGE_CHUNK: chunks of the granularity, chunk i on tile
+ *	i modulo the tile count.
+ * @DRM_ZEX_MULTI_STORAGE_INTERLEAVE: interleave pages of the granularity
+ *	across tiles.
+ */
+enum drm_zex_multi_storage_policy {
+	DRM_ZEX_MULTI_STORAGE_EVEN = 0,
+	DRM_ZEX_MULTI_STORAGE_CHUNK = 1,
+	DRM_ZEX_MULTI_STORAGE_INTERLEAVE = 2,
+};
+
+/**
+ * enum drm_zex_query_id - what &drm_zex_query.query asks for.
+ *
+ * @DRM_ZEX_QUERY_DEVICE: &struct drm_zex_query_device.
+ * @DRM_ZEX_QUERY_TILES: &struct drm_zex_query_tiles followed by one
+ *	&struct drm_zex_tile_info per tile.
+ * @DRM_ZEX_QUERY_ENGINES: &struct drm_zex_query_engines followed by one
+ *	&struct drm_zex_engine_info per engine.
+ */
+enum drm_zex_query_id {
+	DRM_ZEX_QUERY_DEVICE = 0,
+	DRM_ZEX_QUERY_TILES = 1,
+	DRM_ZEX_QUERY_ENGINES = 2,
+};
+
+/**
+ * struct drm_zex_query - argument of DRM_IOCTL_ZEX_QUERY
+ *
+ * Two-call protocol: with @size 0 the kernel writes the size the answer
+ * needs into @size and copies nothing; with @size at least that large it
+ * copies the answer to @data and sets @size to the bytes written. A
+ * non-zero @size that is too small fails with -ENOSPC and leaves the user
+ * buffer untouched; an unknown @query fails with -EINVAL.
+ */
+struct drm_zex_query {
+	/** @extensions: must be 0. */
+	__u64 extensions;
+	/** @query: one of &enum drm_zex_query_id. */
+	__u32 query;
+	/** @size: in: bytes at @data, or 0; out: bytes needed or written. */
+	__u32 size;
+	/** @data: user pointer to the answer buffer. */
+	__u64 data;
+	/** @flags: must be 0. */
+	__u32 flags;
+	/** @pad: must be 0. */
+	__u32 pad;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * DRM_ZEX_DEVICE_IMPLICIT_SCALING - &drm_zex_query_device.flags bit: the
+ * root device colours allocations across tiles and exposes one compute
+ * engine spanning them. Without it the root device is tile 0.
+ */
+#define DRM_ZEX_DEVICE_IMPLICIT_SCALING	(1u << 0)
+
+/**
+ * struct drm_zex_query_device - answer to DRM_ZEX_QUERY_DEVICE
+ */
+struct drm_zex_query_device {
+	/** @num_tiles: number of tiles, 1 to %DRM_ZEX_MAX_TILES. */
+	__u32 num_tiles;
+	/** @flags: %DRM_ZEX_DEVICE_IMPLICIT_SCALING or 0. */
+	__u32 flags;
+	/** @multi_storage_policy: default &enum drm_zex_multi_storage_policy. */
+	__u32 multi_storage_policy;
+	/** @pad: 0. */
+	__u32 pad;
+	/** @multi_storage_granularity: default colouring granularity in bytes. */
+	__u64 multi_storage_granularity;
+	/** @total_mem_size: sum of all tiles' memory in bytes. */
+	__u64 total_mem_size;
+	/** @reserved: 0. */
+	__u64 reserved[4];
+};
+
+/**
+ * struct drm_zex_tile_info - one tile in the answer to DRM_ZEX_QUERY_TILES
+ */
+struct drm_zex_tile_info {
+	/** @id: tile index, 0 to num_tiles - 1. */
+	__u32 id;
+	/** @num_compute_engines: compute engines on this tile. */
+	__u16 num_compute_engines;
+	/** @num_copy_engines: copy engines on this tile. */
+	__u16 num_copy_engines;
+	/** @mem_size: the tile's local memory in bytes. */
+	__u64 mem_size;
+	/** @mem_used: bytes of it held by buffer objects now. */
+	__u64 mem_used;
+	/** @num_bos: buffer objects (or pieces of one) placed on it now. */
+	__u64 num_bos;
+	/** @reserved: 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_zex_query_tiles - answer to DRM_ZEX_QUERY_TILES
+ */
+struct drm_zex_query_tiles {
+	/** @num_tiles: entries in @tiles. */
+	__u32 num_tiles;
+	/** @pad: 0. */
+	__u32 pad;
+	/** @tiles: one entry per tile, in tile order. */
+	struct drm_zex_tile_info tiles[];
+};
+
+/**
+ * enum drm_zex_engine_class - the kind of an engine.
+ *
+ * @DRM_ZEX_ENGINE_CLASS_COMPUTE: runs kernels (a CCS).
+ * @DRM_ZEX_ENGINE_CLASS_COPY: copies memory (a BCS).
+ */
+enum drm_zex_engine_class {
+	DRM_ZEX_ENGINE_CLASS_COMPUTE = 0,
+	DRM_ZEX_ENGINE_CLASS_COPY = 1,
+};
+
+/**
+ * struct drm_zex_engine_info - one engine as one device sees it
+ *
+ * The engine model follows Level Zero: each tile lists its own engines;
+ * the root device lists, with implicit scaling, one compute engine that
+ * spans every tile plus tile 0's copy engines, and without implicit
+ * scaling exactly tile 0's engines.
+ */
+struct drm_zex_engine_info {
+	/** @engine_class: &enum drm_zex_engine_class. */
+	__u16 engine_class;
+	/** @engine_instance: index among the device's engines of that class. */
+	__u16 engine_instance;
+	/** @device: tile index, or %DRM_ZEX_DEVICE_ROOT. */
+	__u16 device;
+	/** @tile_mask: bit i set when the engine executes on tile i. */
+	__u16 tile_mask;
+	/** @reserved: 0. */
+	__u64 reserved;
+};
+
+/**
+ * struct drm_zex_query_engines - answer to DRM_ZEX_QUERY_ENGINES
+ */
+struct drm_zex_query_engines {
+	/** @num_engines: entries in @engines. */
+	__u32 num_engines;
+	/** @pad: 0. */
+	__u32 pad;
+	/** @engines: root device engines first, then each tile's. */
+	struct drm_zex_engine_info engines[];
+};
+
+/**
+ * struct drm_zex_bo_create - argument of DRM_IOCTL_ZEX_BO_CREATE
+ *
+ * Creates a buffer object of @size bytes (rounded up to the page size) in
+ * the memory of tile @placement. Errors: -EINVAL for a size of 0, a size
+ * that overflows when rounded, or a @placement that names no tile; -ENOSPC
+ * when the tile's memory cannot hold it (nothing is left allocated);
+ * -ENOMEM when the host cannot back it.
+ */
+struct drm_zex_bo_create {
+	/** @extensions: must be 0. */
+	__u64 extensions;
+	/** @size: in: bytes; out: the rounded size. */
+	__u64 size;
+	/** @placement: tile index. */
+	__u32 placement;
+	/** @flags: must be 0. */
+	__u32 flags;
+	/** @handle: out: the GEM handle, released with DRM_IOCTL_GEM_CLOSE. */
+	__u32 handle;
+	/** @pad: must be 0. */
+	__u32 pad;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_zex_bo_mmap_offset - argument of DRM_IOCTL_ZEX_BO_MMAP_OFFSET
+ *
+ * Returns the fake offset to pass to mmap() on the DRM fd to map the whole
+ * buffer object. Errors: -ENOENT for an unknown @handle.
+ */
+struct drm_zex_bo_mmap_offset {
+	/** @handle: GEM handle. */
+	__u32 handle;
+	/** @flags: must be 0. */
+	__u32 flags;
+	/** @offset: out: the mmap offset. */
+	__u64 offset;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _UAPI_ZEX_DRM_H_ */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DOC: zex_drm_abi.h - the uapi layout, pinned
+ *
+ * Included by a C and a C++ translation unit that include nothing but
+ * <drm/zex_drm.h> first: both must compile with -Wall -Wextra -Werror and
+ * agree on every size and offset below. A change here is an ABI break.
+ */
+#define ZEX_ABI_SIZE(t, n)	static_assert(sizeof(struct t) == (n), #t " size")
+#define ZEX_ABI_OFF(t, f, n)	static_assert(offsetof(struct t, f) == (n), #t "." #f)
+
+ZEX_ABI_SIZE(drm_zex_query, 48);
+ZEX_ABI_OFF(drm_zex_query, query, 8);
+ZEX_ABI_OFF(drm_zex_query, size, 12);
+ZEX_ABI_OFF(drm_zex_query, data, 16);
+ZEX_ABI_OFF(drm_zex_query, flags, 24);
+ZEX_ABI_OFF(drm_zex_query, reserved, 32);
+ZEX_ABI_SIZE(drm_zex_query_device, 64);
+ZEX_ABI_OFF(drm_zex_query_device, multi_storage_granularity, 16);
+ZEX_ABI_OFF(drm_zex_query_device, total_mem_size, 24);
+ZEX_ABI_SIZE(drm_zex_tile_info, 48);
+ZEX_ABI_OFF(drm_zex_tile_info, mem_size, 8);
+ZEX_ABI_OFF(drm_zex_tile_info, num_bos, 24);
+ZEX_ABI_SIZE(drm_zex_query_tiles, 8);
+ZEX_ABI_SIZE(drm_zex_engine_info, 16);
+ZEX_ABI_SIZE(drm_zex_query_engines, 8);
+ZEX_ABI_SIZE(drm_zex_bo_create, 48);
+ZEX_ABI_OFF(drm_zex_bo_create, size, 8);
+ZEX_ABI_OFF(drm_zex_bo_create, placement, 16);
+ZEX_ABI_OFF(drm_zex_bo_create, handle, 24);
+ZEX_ABI_SIZE(drm_zex_bo_mmap_offset, 32);
+ZEX_ABI_OFF(drm_zex_bo_mmap_offset, offset, 8);
+static_assert(DRM_IOCTL_ZEX_QUERY == DRM_IOWR(0x40, struct drm_zex_query), "query nr");
+static_assert(DRM_IOCTL_ZEX_BO_CREATE == DRM_IOWR(0x41, struct drm_zex_bo_create), "create nr");
+static_assert(DRM_IOCTL_ZEX_BO_MMAP_OFFSET == DRM_IOWR(0x42, struct drm_zex_bo_mmap_offset),
+	      "mmap nr");
