@@ -15,6 +15,8 @@ KVER_DEBIAN := $(shell ls -d /lib/modules/6.1.*-amd64/build 2>/dev/null | sort -
 KDIR ?= $(if $(wildcard /lib/modules/$(shell uname -r)/build),/lib/modules/$(shell uname -r)/build,$(KVER_DEBIAN))
 O ?= $(CURDIR)/build
 export ZEX_CACHE_DIR ?= $(HOME)/.cache/zex
+# Module parameters for the VM targets, e.g. make run ZEX_PARAMS="tiles=4".
+export ZEX_PARAMS
 KSFT_DIR = $(shell tools/vm/linux-source.sh)/tools/testing/selftests
 VERSION := 0.1.0
 

@@ -45,7 +45,7 @@ struct zex_device {
 	struct drm_device drm;
 	struct zex_topology topo;
 	struct zex_tile tiles[DRM_ZEX_MAX_TILES];
-	struct mutex unplug_lock;
+	struct mutex unplug_lock; /* serialises the two unplug paths */
 	bool registered;
 };
 

@@ -26,7 +26,7 @@
  * @num_bos: charges outstanding.
  */
 struct zex_tile_mem {
-	spinlock_t lock;
+	spinlock_t lock; /* protects used and num_bos */
 	u64 size;
 	u64 used;
 	u64 num_bos;

@@ -121,7 +121,7 @@ struct drm_zex_query {
  * root device colours allocations across tiles and exposes one compute
  * engine spanning them. Without it the root device is tile 0.
  */
-#define DRM_ZEX_DEVICE_IMPLICIT_SCALING	(1u << 0)
+#define DRM_ZEX_DEVICE_IMPLICIT_SCALING	0x1u
 
 /**
  * struct drm_zex_query_device - answer to DRM_ZEX_QUERY_DEVICE

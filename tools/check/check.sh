@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+# DOC: check.sh - `make check`: every test layer, one verdict
+#
+# 1. build    everything, zex.ko with W=1
+# 2. host     uapi header as C and C++, libzex unit tests under ASan and
+#             UBSan, checkpatch --strict, sparse, a DKMS build
+# 3. stock    the stock Debian kernel in QEMU: every kselftest
+# 4. debug    the debug kernel (KUnit, KASAN, lockdep, kmemleak, ...):
+#             KUnit suites, every kselftest again, a kmemleak scan
+#
+# Each layer prints "RESULT <layer> passed=N failed=N skipped=N"; the last
+# line totals them as "N passed, N failed, N skipped". Exits 1 on any
+# failure. ZEX_CHECK_LAYERS="host stock" runs a subset.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+export O=${O:-$top/build}
+export KDIR=${KDIR:-$(ls -d /lib/modules/6.1.*-amd64/build | sort -V | tail -n1)}
+layers=${ZEX_CHECK_LAYERS:-host stock debug}
+logs=$O/check
+mkdir -p "$logs"
+passed=0 failed=0 skipped=0
+
+tally() {	# reads RESULT lines on stdin, echoes everything
+	local line re='^RESULT [^ ]+ passed=([0-9]+) failed=([0-9]+) skipped=([0-9]+)'
+	while IFS= read -r line; do
+		echo "$line"
+		if [[ $line =~ $re ]]; then
+			echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[3]}" >> "$logs/tally"
+		fi
+	done
+}
+
+layer_start() { echo "=== $1"; date +%s > "$logs/t0"; }
+layer_end() { echo "=== $1 took $(( $(date +%s) - $(cat "$logs/t0") ))s"; }
+
+# One named check from a command's exit status (its output kept in a log).
+check_cmd() {
+	local layer=$1 name=$2
+	shift 2
+	if "$@" >"$logs/$name.log" 2>&1; then
+		echo "RESULT $layer passed=1 failed=0 skipped=0"
+	else
+		echo "FAIL [$layer] $name"
+		tail -30 "$logs/$name.log" | sed 's/^/    /'
+		echo "RESULT $layer passed=0 failed=1 skipped=0"
+	fi
+}
+
+: > "$logs/tally"
+
+layer_start build
+check_cmd build build make -s all | tally
+layer_end build
+
+if [[ " $layers " == *" host "* ]]; then
+	layer_start host
+	inc="-Iuapi $(pkg-config --cflags libdrm)"
+	{
+		check_cmd host uapi-c gcc -std=c11 -Wall -Wextra -Werror $inc \
+			uapi/tests/zex_drm_c.c -o "$logs/uapi-c"
+		check_cmd host uapi-cxx g++ -std=c++17 -Wall -Wextra -Werror $inc \
+			uapi/tests/zex_drm_cxx.cc -o "$logs/uapi-cxx"
+		check_cmd host host-tests-build make -s host-tests
+		for t in "$O"/host-tests/*_test; do
+			name=$(basename "$t")
+			"$t" >"$logs/$name.tap" 2>&1
+			python3 tools/check/results.py tap host "$name" $? "$logs/$name.tap"
+		done
+		tools/check/lint.sh >"$logs/lint.tap" 2>&1
+		python3 tools/check/results.py tap host lint $? "$logs/lint.tap"
+		check_cmd host dkms-build tools/dkms.sh build-check 0.1.0
+	} | tally
+	layer_end host
+fi
+
+if [[ " $layers " == *" stock "* ]]; then
+	layer_start stock-kernel
+	tools/vm/vm.sh check-stock 2>&1 | tally
+	layer_end stock-kernel
+fi
+
+if [[ " $layers " == *" debug "* ]]; then
+	layer_start debug-kernel
+	tools/vm/vm.sh check-debug 2>&1 | tally
+	layer_end debug-kernel
+fi
+
+while read -r p f s; do
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+done < "$logs/tally"
+[ -s "$logs/tally" ] || failed=$((failed + 1))
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+# DOC: lint.sh - the kernel code's style and static checks
+#
+# checkpatch.pl --strict over every kernel source and the uapi header, and
+# a sparse build (C=2) of zex.ko against KDIR. Prints one "ok"/"not ok"
+# TAP line per check and exits non-zero when one fails.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kdir=${KDIR:-$(ls -d /lib/modules/6.1.*-amd64/build | sort -V | tail -n1)}
+src=$("$top/tools/vm/linux-source.sh")
+out=${O:-$top/build}/lint
+mkdir -p "$out"
+cd "$top"
+
+files=$(ls kmod/*.[ch] kmod/tiles/*.[ch] kmod/hostrpc/*.[ch] kmod/tests/*.[ch] \
+	uapi/drm/zex_drm.h 2>/dev/null | grep -v '\.mod\.c$')
+echo "1..2"
+failed=0
+
+perl "$src/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
+	--ignore FILE_PATH_CHANGES -f $files >"$out/checkpatch.txt" 2>&1
+if grep -q -E ': (ERROR|WARNING|CHECK):' "$out/checkpatch.txt"; then
+	grep -E ': (ERROR|WARNING|CHECK):' "$out/checkpatch.txt" | sed 's/^/# /'
+	echo "not ok 1 checkpatch --strict"
+	failed=1
+else
+	echo "ok 1 checkpatch --strict"
+fi
+
+# A sparse pass rebuilds every object; build in a copy so the real
+# build's objects stay untouched.
+rm -rf "$out/sparse-src"
+mkdir -p "$out/sparse-src"
+cp -r kmod uapi "$out/sparse-src/"
+make -s -C "$kdir" M="$out/sparse-src/kmod" C=2 CHECK="sparse" W=1 modules \
+	>"$out/sparse.txt" 2>&1
+rc=$?
+if [ $rc != 0 ] || grep -q -E 'warning:|error:' "$out/sparse.txt"; then
+	grep -E 'warning:|error:' "$out/sparse.txt" | sed 's/^/# /'
+	echo "not ok 2 sparse (C=2) and W=1 clean"
+	failed=1
+else
+	echo "ok 2 sparse (C=2) and W=1 clean"
+fi
+exit $failed
