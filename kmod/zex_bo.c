@@ -82,6 +82,13 @@ static struct zex_bo *zex_bo_create(struct zex_device *zdev,
 	shmem = drm_gem_shmem_create(&zdev->drm, size);
 	if (IS_ERR(shmem)) {
 		zex_tile_mem_uncharge(&tile->mem, size);
+		/*
+		 * shmem reports a failed inode allocation as -ENOSPC; to
+		 * userspace -ENOSPC means the tile is full, and the host
+		 * failing to back the object is -ENOMEM.
+		 */
+		if (PTR_ERR(shmem) == -ENOSPC)
+			return ERR_PTR(-ENOMEM);
 		return ERR_CAST(shmem);
 	}
 	bo = container_of(shmem, struct zex_bo, base);

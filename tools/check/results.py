@@ -7,6 +7,7 @@ dumps, and decides:
 
 - the VM reached its end marker, zex.ko loaded and `rmmod zex` succeeded;
 - every kselftest skipped (exit 4) while zex was absent;
+- every invalid module parameter was refused, the log naming it;
 - every expected kselftest ran, its TAP plan matches its results, and
   its exit code agrees with them;
 - every expected KUnit suite ran (they run when zex.ko loads and print
@@ -112,6 +113,7 @@ def judge_kselftest(v, name, body, end_line):
 
 
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
+LOAD_MARK = "zex-vm: loading zex.ko for the tests"
 SUITE_RESULT = re.compile(r"^(not ok|ok) \d+ (zex_\w+)")
 
 
@@ -122,6 +124,10 @@ def kunit_ktap(dmesg):
     header; this adds "KTAP version 1" and the plan.
     """
     lines = [TIMESTAMP.sub("", l) for l in dmesg]
+    # Only the load that init.sh marked; refused loads ran the suites too.
+    mark = [i for i, l in enumerate(lines) if l.startswith(LOAD_MARK)]
+    if mark:
+        lines = lines[mark[-1]:]
     first = next((i for i in range(len(lines) - 1)
                   if lines[i].strip() == "KTAP version 1"
                   and lines[i + 1].strip().startswith("# Subtest: zex_")), None)
@@ -190,6 +196,8 @@ def main():
     ap.add_argument("--kunit-suites", nargs="*", default=[])
     ap.add_argument("--kunit-py")
     ap.add_argument("--mode", default="check")
+    ap.add_argument("--bad-params",
+                    help="file of parameter values whose load must be refused")
     ap.add_argument("--kmemleak", action="store_true",
                     help="the kernel has kmemleak: its report must be empty")
     args = ap.parse_args()
@@ -205,6 +213,16 @@ def main():
     for name in args.selftests:
         v.check(f"absent {name} rc=4" in marks,
                 f"{name} skips (exit 4) while zex is absent")
+    if args.bad_params:
+        with open(args.bad_params) as f:
+            bad = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+        for b in bad:
+            tried = [m for m in marks if m.startswith(f"badparam {b} ")]
+            # busybox insmod retries with init_module() after finit_module()
+            # fails, so the message may appear twice.
+            v.check(tried and " rc=0 " not in tried[0]
+                    and not tried[0].endswith(" logged=0"),
+                    f"insmod zex.ko {b} refused, naming the parameter")
     for m in marks:
         if m.startswith("fail "):
             v.problem(m)

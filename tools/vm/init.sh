@@ -46,6 +46,20 @@ for t in $selftests; do
 	mark "absent $t rc=$?"
 done
 
+# Invalid parameters must refuse the load and name themselves in the log.
+grep -v '^#' /etc/zex/bad-params | while read -r bad; do
+	[ -n "$bad" ] || continue
+	name=${bad%%=*}
+	before=$(dmesg | grep -c "zex: invalid module parameter $name:")
+	insmod /lib/modules/zex.ko "$bad" 2>/dev/null
+	rc=$?
+	after=$(dmesg | grep -c "zex: invalid module parameter $name:")
+	mark "badparam $bad rc=$rc logged=$((after - before))"
+done
+
+# KUnit suites of a module run at every load attempt (in 6.1 before its
+# init), so the kernel log marks where the real load begins.
+echo "zex-vm: loading zex.ko for the tests" > /dev/kmsg
 # shellcheck disable=SC2086
 insmod /lib/modules/zex.ko $ZEX_PARAMS
 rc=$?

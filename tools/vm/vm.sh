@@ -56,10 +56,23 @@ shell)
 	exec "$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 --interactive
 	;;
 check-stock)
-	initrd=$(stock_initrd check)
-	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 600 "$O/vm/stock.log"
-	python3 "$results" vm "$O/vm/stock.log" --layer stock-kernel \
-		--selftests $selftests
+	# Every parameter set of the matrix (or just ZEX_PARAMS) gets its own VM.
+	if [ -n "${ZEX_PARAMS:-}" ]; then
+		sets=("$ZEX_PARAMS")
+	else
+		mapfile -t sets < <(grep -v '^#' "$vmdir/param-matrix.txt" | grep .)
+	fi
+	rc=0
+	for set in "${sets[@]}"; do
+		[ "$set" = - ] && set=
+		params=$set
+		tag=$(echo "${set:-default}" | tr ' =' '_-')
+		initrd=$(stock_initrd check)
+		"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 600 "$O/vm/stock-$tag.log"
+		python3 "$results" vm "$O/vm/stock-$tag.log" --layer "stock-kernel[${set:-defaults}]" \
+			--selftests $selftests --bad-params "$vmdir/bad-params.txt" || rc=1
+	done
+	exit $rc
 	;;
 check-debug)
 	dbg=$("$vmdir/debug-kernel.sh")
@@ -81,7 +94,8 @@ check-debug)
 		"$O/vm/debug.log"
 	python3 "$results" vm "$O/vm/debug.log" --layer debug-kernel \
 		--selftests $selftests --kunit-suites $suites \
-		--kunit-py "$src/tools/testing/kunit/kunit.py" --kmemleak
+		--kunit-py "$src/tools/testing/kunit/kunit.py" --kmemleak \
+		--bad-params "$vmdir/bad-params.txt"
 	;;
 *)
 	echo "vm.sh: unknown mode $mode" >&2
