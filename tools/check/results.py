@@ -44,7 +44,9 @@ BAD_KERNEL_LOG = [
 BAD_RE = re.compile("|".join(BAD_KERNEL_LOG))
 # Taint bits allowed: O (out-of-tree, 12), E (unsigned, 13), N (test, 18).
 ALLOWED_TAINT = (1 << 12) | (1 << 13) | (1 << 18)
-TAP_RESULT = re.compile(r"^(not ok|ok) (\d+)(?: (.*?))?(?: # (SKIP|TODO)\b.*)?$")
+# "ok 3 name", "ok 3 name # SKIP why", and the harness's nameless
+# "ok 3 # SKIP why": a directive is never part of the name.
+TAP_RESULT = re.compile(r"^(not ok|ok) (\d+)(?: ([^#]*?))?\s*(?:# (SKIP|TODO)\b.*)?$")
 TAP_PLAN = re.compile(r"^1\.\.(\d+)")
 
 
@@ -94,6 +96,10 @@ def judge_kselftest(v, name, body, end_line):
         v.problem(f"{name}: no TAP plan (rc={rc})")
         print("\n".join("    " + l for l in body[-20:]))
         return
+    if plan == 0:
+        # "1..0 # SKIP why": the whole program skipped; never silently.
+        v.skipped += 1
+        print(f"SKIP [{v.layer}] {name}: the whole program")
     for m in results:
         test = m.group(3) or f"#{m.group(2)}"
         if m.group(4) == "SKIP":
