@@ -24,7 +24,7 @@ mkdir -p "$logs"
 passed=0 failed=0 skipped=0
 
 tally() {	# reads RESULT lines on stdin, echoes everything
-	local line re='^RESULT [^ ]+ passed=([0-9]+) failed=([0-9]+) skipped=([0-9]+)'
+	local line re='^RESULT .* passed=([0-9]+) failed=([0-9]+) skipped=([0-9]+)$'
 	while IFS= read -r line; do
 		echo "$line"
 		if [[ $line =~ $re ]]; then

@@ -69,7 +69,7 @@ check-stock)
 		tag=$(echo "${set:-default}" | tr ' =' '_-')
 		initrd=$(stock_initrd check)
 		"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 600 "$O/vm/stock-$tag.log"
-		python3 "$results" vm "$O/vm/stock-$tag.log" --layer "stock-kernel[${set:-defaults}]" \
+		python3 "$results" vm "$O/vm/stock-$tag.log" --layer "stock-kernel[$tag]" \
 			--selftests $selftests --bad-params "$vmdir/bad-params.txt" || rc=1
 	done
 	exit $rc
