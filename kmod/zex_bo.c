@@ -4,96 +4,239 @@
  */
 
 /**
- * DOC: zex_bo.c - creating, mapping and freeing buffer objects
+ * DOC: zex_bo.c - buffer objects: create, map, describe
  *
- * DRM_IOCTL_ZEX_BO_CREATE validates every field, charges the size to the
- * tile (so an allocation that does not fit fails with -ENOSPC before any
- * memory is touched), then creates the shmem object and its handle.
- * Backing pages are allocated on first access. DRM_IOCTL_ZEX_BO_MMAP_OFFSET
- * hands out the fake offset for mmap() on the DRM fd. The object is
- * released with DRM_IOCTL_GEM_CLOSE; the charge goes with the last
- * reference.
+ * DRM_IOCTL_ZEX_BO_CREATE validates every field, colours the allocation
+ * (zex_colour()), then creates one piece per colour; a piece that does not
+ * fit its tile fails the whole create and every piece made so far is
+ * released with the half-built object. Mapping a buffer object pins its
+ * pieces' pages for the life of the mapping and inserts them page by page
+ * on fault, through the layout. DRM_IOCTL_ZEX_BO_INFO reports the pieces.
  */
 
+#include <linux/log2.h>
 #include <linux/mm.h>
-#include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include <drm/drm_file.h>
-#include <drm/drm_gem.h>
+#include <drm/drm_vma_manager.h>
 
+#include "tiles/zex_colour.h"
+#include "tiles/zex_piece.h"
 #include "zex_bo.h"
 #include "zex_drv.h"
+
+static struct zex_bo *to_zex_bo(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct zex_bo, base);
+}
 
 static void zex_bo_free(struct drm_gem_object *obj)
 {
 	struct zex_bo *bo = to_zex_bo(obj);
+	u32 i;
 
-	if (bo->tile)
-		zex_tile_mem_uncharge(&bo->tile->mem, obj->size);
-	drm_gem_shmem_free(&bo->base);
+	for (i = 0; i < bo->num_pieces; i++)
+		drm_gem_object_put(&bo->pieces[i].piece->base.base);
+	drm_gem_object_release(obj);
+	kvfree(bo);
+}
+
+/* The piece holding byte @offset of @bo, and the byte's offset in it. */
+static struct zex_piece *zex_bo_locate(struct zex_bo *bo, u64 offset,
+				       u64 *piece_offset)
+{
+	u32 lo = 0, hi = bo->num_pieces;
+
+	if (bo->interleaved) {
+		unsigned int shift = ilog2(bo->granularity);
+		u64 chunk = offset >> shift;
+		u32 idx = do_div(chunk, bo->num_pieces);
+
+		*piece_offset = (chunk << shift) | (offset & (bo->granularity - 1));
+		return bo->pieces[idx].piece;
+	}
+	/* Linear: the last piece starting at or before @offset. */
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (bo->pieces[mid].offset <= offset)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*piece_offset = offset - bo->pieces[lo].offset;
+	return bo->pieces[lo].piece;
+}
+
+static vm_fault_t zex_bo_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct zex_bo *bo = to_zex_bo(vma->vm_private_data);
+	u64 offset = vmf->address - vma->vm_start;
+	struct zex_piece *piece;
+	u64 poff;
+
+	/* The fake offset is in vm_pgoff; mappings always start at 0. */
+	if (offset >= bo->base.size)
+		return VM_FAULT_SIGBUS;
+	piece = zex_bo_locate(bo, offset, &poff);
+	if (WARN_ON_ONCE(poff >= piece->base.base.size || !piece->base.pages))
+		return VM_FAULT_SIGBUS;
+	return vmf_insert_pfn(vma, vmf->address,
+			      page_to_pfn(piece->base.pages[poff >> PAGE_SHIFT]));
+}
+
+static void zex_bo_put_pages(struct zex_bo *bo, u32 count)
+{
+	while (count--)
+		drm_gem_shmem_put_pages(&bo->pieces[count].piece->base);
+}
+
+static int zex_bo_get_pages(struct zex_bo *bo)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < bo->num_pieces; i++) {
+		ret = drm_gem_shmem_get_pages(&bo->pieces[i].piece->base);
+		if (ret) {
+			zex_bo_put_pages(bo, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void zex_bo_vm_open(struct vm_area_struct *vma)
+{
+	struct zex_bo *bo = to_zex_bo(vma->vm_private_data);
+
+	/* A copy of a mapping whose pages are pinned: pin them again. */
+	WARN_ON_ONCE(zex_bo_get_pages(bo));
+	drm_gem_vm_open(vma);
+}
+
+static void zex_bo_vm_close(struct vm_area_struct *vma)
+{
+	struct zex_bo *bo = to_zex_bo(vma->vm_private_data);
+
+	zex_bo_put_pages(bo, bo->num_pieces);
+	drm_gem_vm_close(vma);
+}
+
+static const struct vm_operations_struct zex_bo_vm_ops = {
+	.fault = zex_bo_fault,
+	.open = zex_bo_vm_open,
+	.close = zex_bo_vm_close,
+};
+
+static int zex_bo_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
+{
+	int ret;
+
+	ret = zex_bo_get_pages(to_zex_bo(obj));
+	if (ret)
+		return ret;
+	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
+	vma->vm_flags |= VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags);
+	return 0;
 }
 
 static const struct drm_gem_object_funcs zex_bo_funcs = {
 	.free = zex_bo_free,
-	.print_info = drm_gem_shmem_object_print_info,
-	.pin = drm_gem_shmem_object_pin,
-	.unpin = drm_gem_shmem_object_unpin,
-	.get_sg_table = drm_gem_shmem_object_get_sg_table,
-	.vmap = drm_gem_shmem_object_vmap,
-	.vunmap = drm_gem_shmem_object_vunmap,
-	.mmap = drm_gem_shmem_object_mmap,
-	.vm_ops = &drm_gem_shmem_vm_ops,
+	.mmap = zex_bo_mmap,
+	.vm_ops = &zex_bo_vm_ops,
 };
 
 /**
- * zex_bo_create_object - &drm_driver.gem_create_object for zex
- * @drm: the DRM device.
- * @size: the object's size.
+ * zex_bo_alloc - a buffer object of @size bytes, with room for its pieces
+ * @zdev: the device.
+ * @max_pieces: pieces it will have.
+ * @size: its size, the sum of the pieces to come, page-aligned.
+ * @interleaved: the layout.
+ * @granularity: the interleave chunk, 0 when linear.
  *
- * Return: the new object's &drm_gem_object, or an ERR_PTR.
+ * Add the pieces with zex_bo_add_piece(); dropping the reference frees the
+ * pieces added so far, so a failed build unwinds with one put.
+ *
+ * Return: the object with one reference, or an ERR_PTR.
  */
-struct drm_gem_object *zex_bo_create_object(struct drm_device *drm, size_t size)
+struct zex_bo *zex_bo_alloc(struct zex_device *zdev, u32 max_pieces, u64 size,
+			    bool interleaved, u64 granularity)
 {
 	struct zex_bo *bo;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kvzalloc(struct_size(bo, pieces, max_pieces), GFP_KERNEL);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
-	bo->base.base.funcs = &zex_bo_funcs;
-	bo->base.map_wc = false;
-	return &bo->base.base;
+	bo->base.funcs = &zex_bo_funcs;
+	bo->interleaved = interleaved;
+	bo->granularity = granularity;
+	drm_gem_private_object_init(&zdev->drm, &bo->base, size);
+	return bo;
 }
 
-static struct zex_bo *zex_bo_create(struct zex_device *zdev,
-				    struct zex_tile *tile, u64 size)
+/**
+ * zex_bo_add_piece - append a piece, taking over the caller's reference
+ * @bo: from zex_bo_alloc().
+ * @piece: the next piece in order.
+ */
+void zex_bo_add_piece(struct zex_bo *bo, struct zex_piece *piece)
 {
-	struct drm_gem_shmem_object *shmem;
-	struct zex_bo *bo;
-	int ret;
+	struct zex_bo_piece *slot = &bo->pieces[bo->num_pieces];
 
-	ret = zex_tile_mem_charge(&tile->mem, size);
-	if (ret) {
-		drm_dbg(&zdev->drm, "tile %u cannot hold %llu more bytes\n",
-			tile->id, size);
-		return ERR_PTR(ret);
-	}
+	if (bo->interleaved)
+		slot->offset = (u64)bo->num_pieces * bo->granularity;
+	else if (bo->num_pieces)
+		slot->offset = slot[-1].offset + slot[-1].piece->base.base.size;
+	else
+		slot->offset = 0;
+	slot->piece = piece;
+	bo->num_pieces++;
+}
 
-	shmem = drm_gem_shmem_create(&zdev->drm, size);
-	if (IS_ERR(shmem)) {
-		zex_tile_mem_uncharge(&tile->mem, size);
-		/*
-		 * shmem reports a failed inode allocation as -ENOSPC; to
-		 * userspace -ENOSPC means the tile is full, and the host
-		 * failing to back the object is -ENOMEM.
-		 */
-		if (PTR_ERR(shmem) == -ENOSPC)
-			return ERR_PTR(-ENOMEM);
-		return ERR_CAST(shmem);
+/**
+ * zex_bo_lookup - the buffer object behind a handle
+ * @file: the DRM file.
+ * @handle: a GEM handle of @file.
+ *
+ * Return: the buffer object with a reference, or NULL.
+ */
+struct zex_bo *zex_bo_lookup(struct drm_file *file, u32 handle)
+{
+	struct drm_gem_object *obj = drm_gem_object_lookup(file, handle);
+
+	if (obj && obj->funcs != &zex_bo_funcs) {
+		drm_gem_object_put(obj);
+		obj = NULL;
 	}
-	bo = container_of(shmem, struct zex_bo, base);
-	bo->tile = tile;
-	return bo;
+	return obj ? to_zex_bo(obj) : NULL;
+}
+
+static int zex_bo_check_colouring(struct zex_device *zdev,
+				  const struct drm_zex_bo_create *args,
+				  u32 *policy, u64 *granularity)
+{
+	u32 kb = args->multi_storage_granularity_kb;
+
+	*policy = zdev->topo.multi_storage_policy;
+	*granularity = zdev->topo.multi_storage_granularity;
+	if (!(args->flags & DRM_ZEX_BO_CREATE_COLOURING)) {
+		if (zex_ioctl_check(zdev, args->multi_storage_policy || kb))
+			return -EINVAL;
+		return 0;
+	}
+	if (zex_ioctl_check(zdev, args->placement != DRM_ZEX_DEVICE_ROOT) ||
+	    zex_ioctl_check(zdev, args->multi_storage_policy >
+				  DRM_ZEX_MULTI_STORAGE_INTERLEAVE) ||
+	    zex_ioctl_check(zdev, kb < 64 || kb > SZ_1M || !is_power_of_2(kb)))
+		return -EINVAL;
+	*policy = args->multi_storage_policy;
+	*granularity = (u64)kb * SZ_1K;
+	return 0;
 }
 
 int zex_bo_create_ioctl(struct drm_device *drm, void *data,
@@ -101,33 +244,71 @@ int zex_bo_create_ioctl(struct drm_device *drm, void *data,
 {
 	struct zex_device *zdev = to_zex_device(drm);
 	struct drm_zex_bo_create *args = data;
+	struct zex_colour_piece *colours;
+	struct zex_colouring shape;
+	u32 policy, tiles, first_tile, i;
 	struct zex_bo *bo;
-	u64 size;
+	u64 granularity;
 	int ret;
 
 	if (zex_ioctl_check(zdev, args->extensions) ||
-	    zex_ioctl_check(zdev, args->flags) ||
+	    zex_ioctl_check(zdev, args->flags & ~DRM_ZEX_BO_CREATE_COLOURING) ||
 	    zex_ioctl_check(zdev, args->pad) ||
-	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]))
+	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]) ||
+	    zex_ioctl_check(zdev, !args->size) ||
+	    zex_ioctl_check(zdev, args->placement != DRM_ZEX_DEVICE_ROOT &&
+				  args->placement >= zdev->topo.num_tiles))
 		return -EINVAL;
-	if (zex_ioctl_check(zdev, !args->size) ||
-	    zex_ioctl_check(zdev, args->size > U64_MAX - (PAGE_SIZE - 1)) ||
-	    zex_ioctl_check(zdev, args->placement >= zdev->topo.num_tiles))
-		return -EINVAL;
-
-	size = PAGE_ALIGN(args->size);
-	bo = zex_bo_create(zdev, &zdev->tiles[args->placement], size);
-	if (IS_ERR(bo))
-		return PTR_ERR(bo);
-
-	ret = drm_gem_handle_create(file, &bo->base.base, &args->handle);
-	/* The handle holds the object now, or creating it failed. */
-	drm_gem_object_put(&bo->base.base);
+	ret = zex_bo_check_colouring(zdev, args, &policy, &granularity);
 	if (ret)
 		return ret;
 
-	args->size = size;
-	return 0;
+	/* Without implicit scaling the root device is tile 0. */
+	if (args->placement == DRM_ZEX_DEVICE_ROOT && zdev->topo.implicit_scaling) {
+		tiles = zdev->topo.num_tiles;
+		first_tile = 0;
+	} else {
+		tiles = 1;
+		first_tile = args->placement == DRM_ZEX_DEVICE_ROOT ? 0 : args->placement;
+	}
+
+	ret = zex_colour(args->size, tiles, policy, granularity, &shape, NULL,
+			 DRM_ZEX_MAX_PIECES);
+	if (zex_ioctl_check(zdev, ret))
+		return ret;
+	colours = kvcalloc(shape.num_pieces, sizeof(*colours), GFP_KERNEL);
+	if (!colours)
+		return -ENOMEM;
+	zex_colour(args->size, tiles, policy, granularity, &shape, colours,
+		   shape.num_pieces);
+
+	bo = zex_bo_alloc(zdev, shape.num_pieces, shape.size, shape.interleaved,
+			  shape.granularity);
+	if (IS_ERR(bo)) {
+		ret = PTR_ERR(bo);
+		goto out_colours;
+	}
+	for (i = 0; i < shape.num_pieces; i++) {
+		struct zex_piece *piece;
+
+		piece = zex_piece_create(zdev, &zdev->tiles[first_tile + colours[i].tile],
+					 colours[i].size);
+		if (IS_ERR(piece)) {
+			ret = PTR_ERR(piece);
+			goto out_bo;
+		}
+		zex_bo_add_piece(bo, piece);
+	}
+
+	ret = drm_gem_handle_create(file, &bo->base, &args->handle);
+	if (!ret)
+		args->size = shape.size;
+out_bo:
+	/* The handle holds the object now, or it goes with its pieces. */
+	drm_gem_object_put(&bo->base);
+out_colours:
+	kvfree(colours);
+	return ret;
 }
 
 int zex_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
@@ -135,20 +316,68 @@ int zex_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
 {
 	struct zex_device *zdev = to_zex_device(drm);
 	struct drm_zex_bo_mmap_offset *args = data;
-	struct drm_gem_object *obj;
+	struct zex_bo *bo;
 	int ret;
 
 	if (zex_ioctl_check(zdev, args->flags) ||
 	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]))
 		return -EINVAL;
 
-	obj = drm_gem_object_lookup(file, args->handle);
-	if (zex_ioctl_check(zdev, !obj))
+	bo = zex_bo_lookup(file, args->handle);
+	if (zex_ioctl_check(zdev, !bo))
 		return -ENOENT;
 
-	ret = drm_gem_create_mmap_offset(obj);
+	ret = drm_gem_create_mmap_offset(&bo->base);
 	if (!ret)
-		args->offset = drm_vma_node_offset_addr(&obj->vma_node);
-	drm_gem_object_put(obj);
+		args->offset = drm_vma_node_offset_addr(&bo->base.vma_node);
+	drm_gem_object_put(&bo->base);
+	return ret;
+}
+
+int zex_bo_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct zex_device *zdev = to_zex_device(drm);
+	struct drm_zex_bo_info *args = data;
+	struct drm_zex_piece_info *info;
+	struct zex_bo *bo;
+	int ret = 0;
+	u32 i;
+
+	if (zex_ioctl_check(zdev, args->flags) ||
+	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]))
+		return -EINVAL;
+
+	bo = zex_bo_lookup(file, args->handle);
+	if (zex_ioctl_check(zdev, !bo))
+		return -ENOENT;
+
+	args->layout = bo->interleaved ? DRM_ZEX_BO_INTERLEAVED : 0;
+	args->granularity = bo->granularity;
+	args->size = bo->base.size;
+	if (!args->num_pieces)
+		goto out;
+	if (zex_ioctl_check(zdev, args->num_pieces < bo->num_pieces)) {
+		ret = -ENOSPC;
+		goto out;
+	}
+
+	info = kvcalloc(bo->num_pieces, sizeof(*info), GFP_KERNEL);
+	if (!info) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < bo->num_pieces; i++) {
+		info[i].tile = bo->pieces[i].piece->tile->id;
+		info[i].offset = bo->pieces[i].offset;
+		info[i].size = bo->pieces[i].piece->base.base.size;
+	}
+	if (copy_to_user(u64_to_user_ptr(args->pieces), info,
+			 array_size(bo->num_pieces, sizeof(*info))))
+		ret = -EFAULT;
+	kvfree(info);
+out:
+	if (!ret)
+		args->num_pieces = bo->num_pieces;
+	drm_gem_object_put(&bo->base);
 	return ret;
 }

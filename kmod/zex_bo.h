@@ -4,36 +4,53 @@
  */
 
 /**
- * DOC: zex_bo.h - buffer objects
+ * DOC: zex_bo.h - buffer objects: what a GEM handle of zex names
  *
- * A &struct zex_bo is a shmem-backed GEM object placed in one tile's
- * memory: its size is charged to the tile when it is created and
- * uncharged when the last reference (handle, mapping or dma-buf) goes.
+ * A &struct zex_bo is a GEM object made of one or more pieces
+ * (&struct zex_piece, each in one tile's memory) and a layout that maps
+ * the object's bytes onto them: the pieces one after the other, or
+ * interleaved chunk by chunk. Mapping the object maps the pieces' pages.
+ * Buffer objects hold references on their pieces; pieces may be shared
+ * with other buffer objects (imports) and dma-bufs.
  */
 
 #ifndef _ZEX_BO_H_
 #define _ZEX_BO_H_
 
-#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_gem.h>
 
-struct zex_tile;
+struct zex_device;
+struct zex_piece;
+
+/**
+ * struct zex_bo_piece - a piece and where it starts in the buffer object
+ * @piece: the piece; the buffer object holds a reference.
+ * @offset: the offset of its first byte in the buffer object.
+ */
+struct zex_bo_piece {
+	struct zex_piece *piece;
+	u64 offset;
+};
 
 /**
  * struct zex_bo - a zex buffer object
- * @base: the shmem GEM object; must stay first (the shmem helpers free it
- *	with kfree() when creation fails half-way).
- * @tile: the tile charged for it, or NULL before the charge is made.
+ * @base: the GEM object (private: its pages are the pieces').
+ * @interleaved: chunk i is chunk i / @num_pieces of piece i % @num_pieces.
+ * @granularity: the interleave chunk size, a power of two; 0 when linear.
+ * @num_pieces: the pieces in @pieces (while being built: those present).
+ * @pieces: the pieces in order.
  */
 struct zex_bo {
-	struct drm_gem_shmem_object base;
-	struct zex_tile *tile;
+	struct drm_gem_object base;
+	bool interleaved;
+	u64 granularity;
+	u32 num_pieces;
+	struct zex_bo_piece pieces[];
 };
 
-static inline struct zex_bo *to_zex_bo(struct drm_gem_object *obj)
-{
-	return container_of(to_drm_gem_shmem_obj(obj), struct zex_bo, base);
-}
-
-struct drm_gem_object *zex_bo_create_object(struct drm_device *drm, size_t size);
+struct zex_bo *zex_bo_alloc(struct zex_device *zdev, u32 max_pieces, u64 size,
+			    bool interleaved, u64 granularity);
+void zex_bo_add_piece(struct zex_bo *bo, struct zex_piece *piece);
+struct zex_bo *zex_bo_lookup(struct drm_file *file, u32 handle);
 
 #endif /* _ZEX_BO_H_ */

@@ -31,7 +31,7 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 
-#include "zex_bo.h"
+#include "tiles/zex_piece.h"
 #include "zex_drv.h"
 
 static struct zex_params zex_module_params = {
@@ -64,13 +64,16 @@ static const struct drm_ioctl_desc zex_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ZEX_BO_CREATE, zex_bo_create_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_BO_MMAP_OFFSET, zex_bo_mmap_offset_ioctl,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_BO_INFO, zex_bo_info_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_BO_EXPORT, zex_bo_export_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_BO_IMPORT, zex_bo_import_ioctl, DRM_RENDER_ALLOW),
 };
 
 DEFINE_DRM_GEM_FOPS(zex_fops);
 
 static const struct drm_driver zex_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER,
-	.gem_create_object = zex_bo_create_object,
+	.gem_create_object = zex_piece_create_object,
 	.ioctls = zex_ioctls,
 	.num_ioctls = ARRAY_SIZE(zex_ioctls),
 	.fops = &zex_fops,
@@ -245,3 +248,4 @@ module_exit(zex_exit);
 MODULE_DESCRIPTION("zex: emulated multi-tile GPU");
 MODULE_AUTHOR("The zex authors");
 MODULE_LICENSE("Dual MIT/GPL");
+MODULE_IMPORT_NS(DMA_BUF);

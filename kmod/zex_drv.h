@@ -75,5 +75,10 @@ int zex_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int zex_bo_create_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int zex_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);
+int zex_bo_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_bo_export_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file);
+int zex_bo_import_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file);
 
 #endif /* _ZEX_DRV_H_ */

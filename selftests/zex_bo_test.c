@@ -168,7 +168,29 @@ TEST_F(bo, malformed_create_is_einval)
 	c.size = 4096;
 	c.placement = self->tiles;
 	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_CREATE, &c));
+	c.placement = DRM_ZEX_DEVICE_ROOT - 1;
+	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_CREATE, &c));
+	/* Colouring overrides: only for the root, only valid values. */
+	c.placement = 0;
+	c.flags = DRM_ZEX_BO_CREATE_COLOURING;
+	c.multi_storage_granularity_kb = 64;
+	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_CREATE, &c));
 	c.placement = DRM_ZEX_DEVICE_ROOT;
+	c.multi_storage_policy = 3;
+	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_CREATE, &c));
+	c.multi_storage_policy = 1;
+	c.multi_storage_granularity_kb = 32;
+	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_CREATE, &c));
+	c.multi_storage_granularity_kb = 96;
+	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_CREATE, &c));
+	c.multi_storage_granularity_kb = 2 * 1024 * 1024;
+	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_CREATE, &c));
+	/* Override values without the flag are not silently ignored. */
+	c.flags = 0;
+	c.multi_storage_granularity_kb = 64;
+	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_CREATE, &c));
+	c.multi_storage_granularity_kb = 0;
+	c.multi_storage_policy = 1;
 	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_CREATE, &c));
 	EXPECT_EQ(0, tile_used(self->fd, 0, NULL));
 }

@@ -22,48 +22,60 @@ static const struct zex_params zex_defaults = {
 	.multi_storage_granularity_kb = 64,
 };
 
+enum zex_param_field {
+	ZEX_TILES,
+	ZEX_TILE_MEM_MB,
+	ZEX_IMPLICIT,
+	ZEX_POLICY,
+	ZEX_GRANULARITY,
+};
+
 struct zex_params_case {
 	const char *desc;
-	struct zex_params p;
+	enum zex_param_field field;
+	unsigned int value;
 	const char *bad_param;	/* NULL: must be accepted */
 };
 
-#define ZEX_CASE(d, field, value, bad) {				\
-	.desc = d,							\
-	.p = { .tiles = 2, .tile_mem_mb = 256,				\
-	       .enable_implicit_scaling = 1,				\
-	       .multi_storage_policy = 0,				\
-	       .multi_storage_granularity_kb = 64, .field = (value) },	\
-	.bad_param = bad,						\
-}
-
 static const struct zex_params_case zex_params_cases[] = {
-	ZEX_CASE("tiles 1", tiles, 1, NULL),
-	ZEX_CASE("tiles 8", tiles, 8, NULL),
-	ZEX_CASE("tiles 0", tiles, 0, "tiles"),
-	ZEX_CASE("tiles 9", tiles, 9, "tiles"),
-	ZEX_CASE("tiles huge", tiles, 0xffffffff, "tiles"),
-	ZEX_CASE("tile_mem_mb 1", tile_mem_mb, 1, NULL),
-	ZEX_CASE("tile_mem_mb 65536", tile_mem_mb, 65536, NULL),
-	ZEX_CASE("tile_mem_mb 0", tile_mem_mb, 0, "tile_mem_mb"),
-	ZEX_CASE("tile_mem_mb 65537", tile_mem_mb, 65537, "tile_mem_mb"),
-	ZEX_CASE("implicit scaling 0", enable_implicit_scaling, 0, NULL),
-	ZEX_CASE("implicit scaling 2", enable_implicit_scaling, 2,
-		 "enable_implicit_scaling"),
-	ZEX_CASE("policy chunk", multi_storage_policy, 1, NULL),
-	ZEX_CASE("policy interleave", multi_storage_policy, 2, NULL),
-	ZEX_CASE("policy 3", multi_storage_policy, 3, "multi_storage_policy"),
-	ZEX_CASE("granularity 128", multi_storage_granularity_kb, 128, NULL),
-	ZEX_CASE("granularity 1 GiB", multi_storage_granularity_kb, 1048576, NULL),
-	ZEX_CASE("granularity 32", multi_storage_granularity_kb, 32,
-		 "multi_storage_granularity_kb"),
-	ZEX_CASE("granularity 0", multi_storage_granularity_kb, 0,
-		 "multi_storage_granularity_kb"),
-	ZEX_CASE("granularity 96", multi_storage_granularity_kb, 96,
-		 "multi_storage_granularity_kb"),
-	ZEX_CASE("granularity 2 GiB", multi_storage_granularity_kb, 2097152,
-		 "multi_storage_granularity_kb"),
+	{ "tiles 1", ZEX_TILES, 1, NULL },
+	{ "tiles 8", ZEX_TILES, 8, NULL },
+	{ "tiles 0", ZEX_TILES, 0, "tiles" },
+	{ "tiles 9", ZEX_TILES, 9, "tiles" },
+	{ "tiles huge", ZEX_TILES, 0xffffffff, "tiles" },
+	{ "tile_mem_mb 1", ZEX_TILE_MEM_MB, 1, NULL },
+	{ "tile_mem_mb 65536", ZEX_TILE_MEM_MB, 65536, NULL },
+	{ "tile_mem_mb 0", ZEX_TILE_MEM_MB, 0, "tile_mem_mb" },
+	{ "tile_mem_mb 65537", ZEX_TILE_MEM_MB, 65537, "tile_mem_mb" },
+	{ "implicit scaling 0", ZEX_IMPLICIT, 0, NULL },
+	{ "implicit scaling 2", ZEX_IMPLICIT, 2, "enable_implicit_scaling" },
+	{ "policy chunk", ZEX_POLICY, 1, NULL },
+	{ "policy interleave", ZEX_POLICY, 2, NULL },
+	{ "policy 3", ZEX_POLICY, 3, "multi_storage_policy" },
+	{ "granularity 128", ZEX_GRANULARITY, 128, NULL },
+	{ "granularity 1 GiB", ZEX_GRANULARITY, 1048576, NULL },
+	{ "granularity 32", ZEX_GRANULARITY, 32, "multi_storage_granularity_kb" },
+	{ "granularity 0", ZEX_GRANULARITY, 0, "multi_storage_granularity_kb" },
+	{ "granularity 96", ZEX_GRANULARITY, 96, "multi_storage_granularity_kb" },
+	{ "granularity 2 GiB", ZEX_GRANULARITY, 2097152,
+	  "multi_storage_granularity_kb" },
 };
+
+/* The defaults with the case's one field changed. */
+static struct zex_params zex_case_params(const struct zex_params_case *c)
+{
+	struct zex_params p = zex_defaults;
+	unsigned int *fields[] = {
+		[ZEX_TILES] = &p.tiles,
+		[ZEX_TILE_MEM_MB] = &p.tile_mem_mb,
+		[ZEX_IMPLICIT] = &p.enable_implicit_scaling,
+		[ZEX_POLICY] = &p.multi_storage_policy,
+		[ZEX_GRANULARITY] = &p.multi_storage_granularity_kb,
+	};
+
+	*fields[c->field] = c->value;
+	return p;
+}
 
 static void zex_params_case_desc(const struct zex_params_case *c, char *desc)
 {
@@ -75,10 +87,11 @@ KUNIT_ARRAY_PARAM(zex_params, zex_params_cases, zex_params_case_desc);
 static void zex_test_params_rules(struct kunit *test)
 {
 	const struct zex_params_case *c = test->param_value;
+	struct zex_params p = zex_case_params(c);
 	struct zex_param_error err = {};
 	int ret;
 
-	ret = zex_params_validate(&c->p, &err);
+	ret = zex_params_validate(&p, &err);
 	if (!c->bad_param) {
 		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "refused: %s %s", err.param,
 				    err.rule);

@@ -82,11 +82,13 @@ check-debug)
 	rm -rf "$O/kmod-debug"
 	mkdir -p "$O/kmod-debug"
 	cp -r "$top/kmod" "$top/uapi" "$O/kmod-debug/"
-	make -s -C "$dbg" M="$O/kmod-debug/kmod" W=1 modules >"$O/vm/kmod-debug.log" 2>&1 || {
+	# With its KUnit suites and W=1; any warning fails like an error.
+	if ! make -s -C "$dbg" M="$O/kmod-debug/kmod" W=1 modules >"$O/vm/kmod-debug.log" 2>&1 ||
+	   grep -q -E 'warning:|error:' "$O/vm/kmod-debug.log"; then
 		cat "$O/vm/kmod-debug.log"
 		echo "RESULT debug-kernel passed=0 failed=1 skipped=0"
 		exit 1
-	}
+	fi
 	suites=$(sed -n 's/^[[:space:]]*\.name = "\(zex_[a-z_]*\)",$/\1/p' "$top"/kmod/tests/*.c)
 	"$vmdir/mkinitramfs.sh" "$O/vm/debug.cpio.gz" "$O/kmod-debug/kmod/zex.ko" - \
 		"$O/bin" "$O/selftests" check "$params"

@@ -41,6 +41,9 @@ extern "C" {
 #define DRM_ZEX_QUERY			0x00
 #define DRM_ZEX_BO_CREATE		0x01
 #define DRM_ZEX_BO_MMAP_OFFSET		0x02
+#define DRM_ZEX_BO_INFO			0x03
+#define DRM_ZEX_BO_EXPORT		0x04
+#define DRM_ZEX_BO_IMPORT		0x05
 
 #define DRM_IOCTL_ZEX_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_QUERY, struct drm_zex_query)
@@ -48,15 +51,27 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_BO_CREATE, struct drm_zex_bo_create)
 #define DRM_IOCTL_ZEX_BO_MMAP_OFFSET \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_BO_MMAP_OFFSET, struct drm_zex_bo_mmap_offset)
+#define DRM_IOCTL_ZEX_BO_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_BO_INFO, struct drm_zex_bo_info)
+#define DRM_IOCTL_ZEX_BO_EXPORT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_BO_EXPORT, struct drm_zex_bo_export)
+#define DRM_IOCTL_ZEX_BO_IMPORT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_BO_IMPORT, struct drm_zex_bo_import)
 
 /** @DRM_ZEX_MAX_TILES: the most tiles one zex device can have. */
 #define DRM_ZEX_MAX_TILES		8
 
 /**
  * DRM_ZEX_DEVICE_ROOT - the root device, as opposed to one tile, in
- * &drm_zex_engine_info.device.
+ * &drm_zex_engine_info.device and &drm_zex_bo_create.placement.
  */
 #define DRM_ZEX_DEVICE_ROOT		0xffff
+
+/**
+ * DRM_ZEX_MAX_PIECES - the most internal allocations (pieces) one buffer
+ * object may have; each is exported as its own dma-buf fd.
+ */
+#define DRM_ZEX_MAX_PIECES		1024
 
 /**
  * enum drm_zex_multi_storage_policy - how an allocation on the root device
@@ -220,23 +235,43 @@ struct drm_zex_query_engines {
 };
 
 /**
+ * DRM_ZEX_BO_CREATE_COLOURING - &drm_zex_bo_create.flags bit: use
+ * @multi_storage_policy and @multi_storage_granularity_kb instead of the
+ * device defaults. Only with placement %DRM_ZEX_DEVICE_ROOT.
+ */
+#define DRM_ZEX_BO_CREATE_COLOURING	0x1u
+
+/**
  * struct drm_zex_bo_create - argument of DRM_IOCTL_ZEX_BO_CREATE
  *
- * Creates a buffer object of @size bytes (rounded up to the page size) in
- * the memory of tile @placement. Errors: -EINVAL for a size of 0, a size
- * that overflows when rounded, or a @placement that names no tile; -ENOSPC
- * when the tile's memory cannot hold it (nothing is left allocated);
- * -ENOMEM when the host cannot back it.
+ * Creates a buffer object of @size bytes. With @placement a tile index it
+ * is one piece in that tile's memory (explicit scaling). With @placement
+ * %DRM_ZEX_DEVICE_ROOT and implicit scaling on, it is coloured across the
+ * tiles as the policy says (see Documentation/tiles.rst): each piece is a
+ * separate allocation in one tile's memory, and the object's pages are the
+ * pieces' pages in the policy's order. Without implicit scaling the root
+ * device is tile 0.
+ *
+ * Errors: -EINVAL for a size of 0, a size that overflows when rounded, a
+ * @placement that names no tile, unknown @flags, or a colouring override
+ * that is invalid or given with a tile placement; -E2BIG when colouring
+ * would make more than %DRM_ZEX_MAX_PIECES pieces; -ENOSPC when a tile's
+ * memory cannot hold its piece (nothing is left allocated); -ENOMEM when
+ * the host cannot back it.
  */
 struct drm_zex_bo_create {
 	/** @extensions: must be 0. */
 	__u64 extensions;
-	/** @size: in: bytes; out: the rounded size. */
+	/** @size: in: bytes; out: the size allocated, the sum of the pieces. */
 	__u64 size;
-	/** @placement: tile index. */
+	/** @placement: tile index, or %DRM_ZEX_DEVICE_ROOT. */
 	__u32 placement;
-	/** @flags: must be 0. */
+	/** @flags: 0 or %DRM_ZEX_BO_CREATE_COLOURING. */
 	__u32 flags;
+	/** @multi_storage_policy: &enum drm_zex_multi_storage_policy. */
+	__u32 multi_storage_policy;
+	/** @multi_storage_granularity_kb: a power of two, 64 to 1048576. */
+	__u32 multi_storage_granularity_kb;
 	/** @handle: out: the GEM handle, released with DRM_IOCTL_GEM_CLOSE. */
 	__u32 handle;
 	/** @pad: must be 0. */
@@ -258,6 +293,119 @@ struct drm_zex_bo_mmap_offset {
 	__u32 flags;
 	/** @offset: out: the mmap offset. */
 	__u64 offset;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_zex_piece_info - one internal allocation of a buffer object
+ */
+struct drm_zex_piece_info {
+	/** @tile: the tile whose memory holds it. */
+	__u32 tile;
+	/** @pad: 0. */
+	__u32 pad;
+	/**
+	 * @offset: where its first byte is in the buffer object. With
+	 * %DRM_ZEX_BO_INTERLEAVED, its chunks follow every
+	 * @granularity * num_pieces bytes from there.
+	 */
+	__u64 offset;
+	/** @size: its size in bytes. */
+	__u64 size;
+};
+
+/**
+ * DRM_ZEX_BO_INTERLEAVED - the layout flag of &drm_zex_bo_info and
+ * &drm_zex_bo_import: chunk i (of the granularity) of the object is chunk
+ * i / num_pieces of piece i % num_pieces. Without it the pieces follow
+ * each other in order.
+ */
+#define DRM_ZEX_BO_INTERLEAVED		0x1u
+
+/**
+ * struct drm_zex_bo_info - argument of DRM_IOCTL_ZEX_BO_INFO
+ *
+ * Describes how a buffer object is made of pieces. Two-call protocol on
+ * @num_pieces: 0 returns the count; a smaller non-zero count is -ENOSPC
+ * with nothing written; otherwise @pieces receives one
+ * &struct drm_zex_piece_info per piece, in order. -ENOENT for an unknown
+ * @handle.
+ */
+struct drm_zex_bo_info {
+	/** @handle: GEM handle. */
+	__u32 handle;
+	/** @flags: must be 0. */
+	__u32 flags;
+	/** @num_pieces: in: entries at @pieces, or 0; out: the count. */
+	__u32 num_pieces;
+	/** @layout: out: %DRM_ZEX_BO_INTERLEAVED or 0. */
+	__u32 layout;
+	/** @pieces: user pointer to an array of &struct drm_zex_piece_info. */
+	__u64 pieces;
+	/** @size: out: the object's size. */
+	__u64 size;
+	/** @granularity: out: the interleave granularity, or 0. */
+	__u64 granularity;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_zex_bo_export - argument of DRM_IOCTL_ZEX_BO_EXPORT
+ *
+ * Exports every piece of a buffer object as its own dma-buf, in piece
+ * order, one fd each: an ordinary dma-buf that any importer can attach,
+ * whose mmap() shows exactly that piece's bytes. All or nothing: on any
+ * error no fd is installed. Two-call protocol on @num_fds as in
+ * &drm_zex_bo_info. Errors: -ENOENT unknown @handle, -EINVAL unknown
+ * @flags, -ENOSPC @num_fds too small, -EMFILE out of fds.
+ */
+struct drm_zex_bo_export {
+	/** @handle: GEM handle. */
+	__u32 handle;
+	/** @flags: DRM_CLOEXEC and/or DRM_RDWR for the new fds. */
+	__u32 flags;
+	/** @num_fds: in: entries at @fds, or 0; out: the number of pieces. */
+	__u32 num_fds;
+	/** @pad: must be 0. */
+	__u32 pad;
+	/** @fds: user pointer to an array of __s32, filled with the fds. */
+	__u64 fds;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_zex_bo_import - argument of DRM_IOCTL_ZEX_BO_IMPORT
+ *
+ * Makes one buffer object whose pieces are the given dma-bufs, in order,
+ * without copying: the new object shares their pages. Accepted are
+ * dma-bufs exported by this zex device (pieces of its buffer objects,
+ * from any process); the same dma-buf imported twice yields the same
+ * piece. The import holds each piece alive, however the exporter ends.
+ *
+ * Errors: -EINVAL for @num_fds 0, an fd that is not a dma-buf, unknown
+ * @flags, or an interleaved layout the pieces' sizes do not fit; -E2BIG for
+ * more than %DRM_ZEX_MAX_PIECES fds; -EBADF for an fd that is not open;
+ * -EXDEV for a dma-buf that is not a piece of this device's memory
+ * (another driver's, or a zex device that was unplugged since).
+ */
+struct drm_zex_bo_import {
+	/** @fds: user pointer to an array of @num_fds __s32. */
+	__u64 fds;
+	/** @num_fds: 1 to %DRM_ZEX_MAX_PIECES. */
+	__u32 num_fds;
+	/** @flags: 0, or %DRM_ZEX_BO_INTERLEAVED to rebuild that layout. */
+	__u32 flags;
+	/** @granularity: the interleave granularity with %DRM_ZEX_BO_INTERLEAVED, else 0. */
+	__u64 granularity;
+	/** @handle: out: the new GEM handle. */
+	__u32 handle;
+	/** @pad: must be 0. */
+	__u32 pad;
+	/** @size: out: the object's size, the sum of the pieces. */
+	__u64 size;
 	/** @reserved: must be 0. */
 	__u64 reserved[2];
 };

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_piece.c - pieces: create, export as dma-buf, recognise on import
+ *
+ * zex_piece_create() charges the tile first, so a piece that does not fit
+ * fails with -ENOSPC before any memory is touched; the charge goes with
+ * the piece's last reference (a buffer object, a dma-buf, a mapping).
+ *
+ * Pieces are exported with zex's own &dma_buf_ops, built from the DRM
+ * PRIME helpers, so that an import can tell a zex piece from any other
+ * dma-buf by its ops and take the piece itself: zero-copy, and the same
+ * piece however often it is imported. To everyone else the dma-buf is an
+ * ordinary one: attach, map, mmap and vmap go through the PRIME helpers.
+ */
+
+#include <linux/dma-buf.h>
+#include <linux/slab.h>
+
+#include <drm/drm_prime.h>
+
+#include "../zex_drv.h"
+#include "zex_piece.h"
+
+static void zex_piece_free(struct drm_gem_object *obj)
+{
+	struct zex_piece *piece = to_zex_piece(obj);
+
+	if (piece->tile)
+		zex_tile_mem_uncharge(&piece->tile->mem, obj->size);
+	drm_gem_shmem_free(&piece->base);
+}
+
+static const struct drm_gem_object_funcs zex_piece_funcs = {
+	.free = zex_piece_free,
+	.print_info = drm_gem_shmem_object_print_info,
+	.pin = drm_gem_shmem_object_pin,
+	.unpin = drm_gem_shmem_object_unpin,
+	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.vmap = drm_gem_shmem_object_vmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
+	.mmap = drm_gem_shmem_object_mmap,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/**
+ * zex_piece_create_object - &drm_driver.gem_create_object for zex
+ * @drm: the DRM device.
+ * @size: the object's size.
+ *
+ * Return: the new piece's &drm_gem_object, or an ERR_PTR.
+ */
+struct drm_gem_object *zex_piece_create_object(struct drm_device *drm, size_t size)
+{
+	struct zex_piece *piece;
+
+	piece = kzalloc(sizeof(*piece), GFP_KERNEL);
+	if (!piece)
+		return ERR_PTR(-ENOMEM);
+	piece->base.base.funcs = &zex_piece_funcs;
+	piece->base.map_wc = false;
+	return &piece->base.base;
+}
+
+/**
+ * zex_piece_create - allocate a piece of @size bytes in @tile's memory
+ * @zdev: the device.
+ * @tile: the tile to charge.
+ * @size: page-aligned size.
+ *
+ * Return: the piece, holding one reference; -ENOSPC when the tile is full,
+ * -ENOMEM when the host cannot back it.
+ */
+struct zex_piece *zex_piece_create(struct zex_device *zdev, struct zex_tile *tile,
+				   u64 size)
+{
+	struct drm_gem_shmem_object *shmem;
+	struct zex_piece *piece;
+	int ret;
+
+	ret = zex_tile_mem_charge(&tile->mem, size);
+	if (ret) {
+		drm_dbg(&zdev->drm, "tile %u cannot hold %llu more bytes\n",
+			tile->id, size);
+		return ERR_PTR(ret);
+	}
+
+	shmem = drm_gem_shmem_create(&zdev->drm, size);
+	if (IS_ERR(shmem)) {
+		zex_tile_mem_uncharge(&tile->mem, size);
+		/*
+		 * shmem reports a failed inode allocation as -ENOSPC; to
+		 * userspace -ENOSPC means the tile is full, and the host
+		 * failing to back the object is -ENOMEM.
+		 */
+		if (PTR_ERR(shmem) == -ENOSPC)
+			return ERR_PTR(-ENOMEM);
+		return ERR_CAST(shmem);
+	}
+	piece = container_of(shmem, struct zex_piece, base);
+	piece->tile = tile;
+	return piece;
+}
+
+static const struct dma_buf_ops zex_piece_dmabuf_ops = {
+	.cache_sgt_mapping = true,
+	.attach = drm_gem_map_attach,
+	.detach = drm_gem_map_detach,
+	.map_dma_buf = drm_gem_map_dma_buf,
+	.unmap_dma_buf = drm_gem_unmap_dma_buf,
+	.release = drm_gem_dmabuf_release,
+	.mmap = drm_gem_dmabuf_mmap,
+	.vmap = drm_gem_dmabuf_vmap,
+	.vunmap = drm_gem_dmabuf_vunmap,
+};
+
+/**
+ * zex_piece_export - wrap a piece in a new dma-buf
+ * @piece: the piece; the dma-buf takes its own reference.
+ * @flags: file flags of the dma-buf (O_RDWR or O_RDONLY).
+ *
+ * Return: the dma-buf, or an ERR_PTR.
+ */
+struct dma_buf *zex_piece_export(struct zex_piece *piece, int flags)
+{
+	struct drm_gem_object *obj = &piece->base.base;
+	DEFINE_DMA_BUF_EXPORT_INFO(exp_info);
+
+	exp_info.ops = &zex_piece_dmabuf_ops;
+	exp_info.size = obj->size;
+	exp_info.flags = flags;
+	exp_info.priv = obj;
+	exp_info.resv = obj->resv;
+	return drm_gem_dmabuf_export(obj->dev, &exp_info);
+}
+
+/**
+ * zex_piece_from_dma_buf - the piece behind a dma-buf, if it is one of ours
+ * @zdev: the importing device.
+ * @dmabuf: any dma-buf.
+ *
+ * Return: the piece with a new reference, or ERR_PTR(-EXDEV) when the
+ * dma-buf is not a piece of @zdev (another exporter, or another zex device
+ * instance).
+ */
+struct zex_piece *zex_piece_from_dma_buf(struct zex_device *zdev,
+					 struct dma_buf *dmabuf)
+{
+	struct drm_gem_object *obj;
+
+	if (dmabuf->ops != &zex_piece_dmabuf_ops)
+		return ERR_PTR(-EXDEV);
+	obj = dmabuf->priv;
+	if (obj->dev != &zdev->drm)
+		return ERR_PTR(-EXDEV);
+	drm_gem_object_get(obj);
+	return to_zex_piece(obj);
+}

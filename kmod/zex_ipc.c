@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_ipc.c - multi-fd export and import of buffer objects
+ *
+ * DRM_IOCTL_ZEX_BO_EXPORT turns every piece of a buffer object into its own
+ * dma-buf fd, in piece order. It is all or nothing: the fds are reserved and
+ * the dma-bufs made first, the fd array is copied out, and only then are the
+ * fds installed, so a failure at any step leaves no fd and no dma-buf
+ * behind (an installed fd cannot be taken back).
+ *
+ * DRM_IOCTL_ZEX_BO_IMPORT builds one buffer object from N such fds. Only
+ * pieces of this device are accepted (zex_piece_from_dma_buf()): the new
+ * object references those very pieces, so the import is zero-copy and
+ * outlives the exporter. An interleaved layout can be rebuilt when the
+ * pieces' sizes fit it.
+ */
+
+#include <linux/dma-buf.h>
+#include <linux/file.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_file.h>
+
+#include "tiles/zex_piece.h"
+#include "zex_bo.h"
+#include "zex_drv.h"
+
+int zex_bo_export_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file)
+{
+	struct zex_device *zdev = to_zex_device(drm);
+	struct drm_zex_bo_export *args = data;
+	struct dma_buf **bufs = NULL;
+	struct zex_bo *bo;
+	u32 n, i, fds_made = 0, bufs_made = 0;
+	int *fds = NULL;
+	int ret = 0;
+
+	if (zex_ioctl_check(zdev, args->flags & ~(DRM_CLOEXEC | DRM_RDWR)) ||
+	    zex_ioctl_check(zdev, args->pad) ||
+	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]))
+		return -EINVAL;
+
+	bo = zex_bo_lookup(file, args->handle);
+	if (zex_ioctl_check(zdev, !bo))
+		return -ENOENT;
+
+	n = bo->num_pieces;
+	if (!args->num_fds)
+		goto out_count;
+	if (zex_ioctl_check(zdev, args->num_fds < n)) {
+		ret = -ENOSPC;
+		goto out_put;
+	}
+
+	fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL);
+	bufs = kvmalloc_array(n, sizeof(*bufs), GFP_KERNEL);
+	if (!fds || !bufs) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+
+	for (; fds_made < n; fds_made++) {
+		ret = get_unused_fd_flags(args->flags & DRM_CLOEXEC ? O_CLOEXEC : 0);
+		if (ret < 0)
+			goto out_unwind;
+		fds[fds_made] = ret;
+	}
+	for (; bufs_made < n; bufs_made++) {
+		struct dma_buf *buf;
+
+		buf = zex_piece_export(bo->pieces[bufs_made].piece,
+				       args->flags & DRM_RDWR ? O_RDWR : O_RDONLY);
+		if (IS_ERR(buf)) {
+			ret = PTR_ERR(buf);
+			goto out_unwind;
+		}
+		bufs[bufs_made] = buf;
+	}
+	if (copy_to_user(u64_to_user_ptr(args->fds), fds, array_size(n, sizeof(*fds)))) {
+		ret = -EFAULT;
+		goto out_unwind;
+	}
+
+	/* Past the last failure point: hand every dma-buf's file to its fd. */
+	for (i = 0; i < n; i++)
+		fd_install(fds[i], bufs[i]->file);
+	ret = 0;
+	goto out_free;
+
+out_unwind:
+	while (bufs_made--)
+		dma_buf_put(bufs[bufs_made]);
+	while (fds_made--)
+		put_unused_fd(fds[fds_made]);
+out_free:
+	kvfree(bufs);
+	kvfree(fds);
+out_count:
+	if (!ret)
+		args->num_fds = n;
+out_put:
+	drm_gem_object_put(&bo->base);
+	return ret;
+}
+
+/*
+ * Interleaving C chunks over n pieces gives piece t ceil((C - t) / n)
+ * chunks: the first C % n pieces one chunk more than the rest.
+ */
+static bool zex_fits_interleave(struct zex_piece **pieces, u32 n, u64 granularity)
+{
+	u64 first = pieces[0]->base.base.size;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		u64 size = pieces[i]->base.base.size;
+
+		if (size & (granularity - 1) || !size)
+			return false;
+		if (size != first && size != first - granularity)
+			return false;
+		if (i && size > pieces[i - 1]->base.base.size)
+			return false;
+	}
+	return true;
+}
+
+int zex_bo_import_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file)
+{
+	struct zex_device *zdev = to_zex_device(drm);
+	struct drm_zex_bo_import *args = data;
+	bool interleaved = args->flags & DRM_ZEX_BO_INTERLEAVED;
+	struct zex_piece **pieces;
+	struct zex_bo *bo;
+	u32 n = args->num_fds, got = 0, i;
+	u64 size = 0;
+	int *fds;
+	int ret;
+
+	if (zex_ioctl_check(zdev, args->flags & ~DRM_ZEX_BO_INTERLEAVED) ||
+	    zex_ioctl_check(zdev, args->pad) ||
+	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]) ||
+	    zex_ioctl_check(zdev, !n))
+		return -EINVAL;
+	if (zex_ioctl_check(zdev, n > DRM_ZEX_MAX_PIECES))
+		return -E2BIG;
+	if (interleaved ?
+	    zex_ioctl_check(zdev, args->granularity < SZ_64K ||
+				  args->granularity > SZ_1G ||
+				  !is_power_of_2(args->granularity)) :
+	    zex_ioctl_check(zdev, args->granularity))
+		return -EINVAL;
+
+	fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL);
+	pieces = kvcalloc(n, sizeof(*pieces), GFP_KERNEL);
+	if (!fds || !pieces) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	if (copy_from_user(fds, u64_to_user_ptr(args->fds), array_size(n, sizeof(*fds)))) {
+		ret = -EFAULT;
+		goto out_free;
+	}
+
+	for (; got < n; got++) {
+		struct dma_buf *buf = dma_buf_get(fds[got]);
+
+		if (IS_ERR(buf)) {
+			ret = PTR_ERR(buf);
+			drm_dbg(&zdev->drm, "fd %d (index %u) is not a dma-buf: %d\n",
+				fds[got], got, ret);
+			goto out_put;
+		}
+		pieces[got] = zex_piece_from_dma_buf(zdev, buf);
+		dma_buf_put(buf);
+		if (IS_ERR(pieces[got])) {
+			ret = PTR_ERR(pieces[got]);
+			drm_dbg(&zdev->drm, "fd %d (index %u) is not this device's memory\n",
+				fds[got], got);
+			goto out_put;
+		}
+		size += pieces[got]->base.base.size;
+	}
+	if (interleaved &&
+	    zex_ioctl_check(zdev, !zex_fits_interleave(pieces, n, args->granularity))) {
+		ret = -EINVAL;
+		goto out_put;
+	}
+
+	bo = zex_bo_alloc(zdev, n, size, interleaved, interleaved ? args->granularity : 0);
+	if (IS_ERR(bo)) {
+		ret = PTR_ERR(bo);
+		goto out_put;
+	}
+	for (i = 0; i < n; i++)
+		zex_bo_add_piece(bo, pieces[i]);
+	got = 0;	/* the object holds the references now */
+
+	ret = drm_gem_handle_create(file, &bo->base, &args->handle);
+	if (!ret)
+		args->size = size;
+	drm_gem_object_put(&bo->base);
+
+out_put:
+	while (got--)
+		drm_gem_object_put(&pieces[got]->base.base);
+out_free:
+	kvfree(pieces);
+	kvfree(fds);
+	return ret;
+}
