@@ -244,6 +244,8 @@ int zex_bo_create_ioctl(struct drm_device *drm, void *data,
 {
 	struct zex_device *zdev = to_zex_device(drm);
 	struct drm_zex_bo_create *args = data;
+	bool no_such_tile = args->placement != DRM_ZEX_DEVICE_ROOT &&
+			    args->placement >= zdev->topo.num_tiles;
 	struct zex_colour_piece *colours;
 	struct zex_colouring shape;
 	u32 policy, tiles, first_tile, i;
@@ -256,8 +258,7 @@ int zex_bo_create_ioctl(struct drm_device *drm, void *data,
 	    zex_ioctl_check(zdev, args->pad) ||
 	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]) ||
 	    zex_ioctl_check(zdev, !args->size) ||
-	    zex_ioctl_check(zdev, args->placement != DRM_ZEX_DEVICE_ROOT &&
-				  args->placement >= zdev->topo.num_tiles))
+	    zex_ioctl_check(zdev, no_such_tile))
 		return -EINVAL;
 	ret = zex_bo_check_colouring(zdev, args, &policy, &granularity);
 	if (ret)

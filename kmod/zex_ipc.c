@@ -138,6 +138,10 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 	struct zex_device *zdev = to_zex_device(drm);
 	struct drm_zex_bo_import *args = data;
 	bool interleaved = args->flags & DRM_ZEX_BO_INTERLEAVED;
+	bool bad_granularity = interleaved ?
+		args->granularity < SZ_64K || args->granularity > SZ_1G ||
+		!is_power_of_2(args->granularity) :
+		args->granularity != 0;
 	struct zex_piece **pieces;
 	struct zex_bo *bo;
 	u32 n = args->num_fds, got = 0, i;
@@ -152,11 +156,7 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 	if (zex_ioctl_check(zdev, n > DRM_ZEX_MAX_PIECES))
 		return -E2BIG;
-	if (interleaved ?
-	    zex_ioctl_check(zdev, args->granularity < SZ_64K ||
-				  args->granularity > SZ_1G ||
-				  !is_power_of_2(args->granularity)) :
-	    zex_ioctl_check(zdev, args->granularity))
+	if (zex_ioctl_check(zdev, bad_granularity))
 		return -EINVAL;
 
 	fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL);
