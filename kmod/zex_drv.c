@@ -30,6 +30,7 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_prime.h>
 
 #include "tiles/zex_piece.h"
 #include "zex_drv.h"
@@ -74,6 +75,8 @@ DEFINE_DRM_GEM_FOPS(zex_fops);
 static const struct drm_driver zex_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER,
 	.gem_create_object = zex_piece_create_object,
+	/* mmap() of an exported piece's dma-buf maps the piece. */
+	.gem_prime_mmap = drm_gem_prime_mmap,
 	.ioctls = zex_ioctls,
 	.num_ioctls = ARRAY_SIZE(zex_ioctls),
 	.fops = &zex_fops,

@@ -61,16 +61,6 @@ static bool fail_nth_fired(void)
 	return left == 0;
 }
 
-static uint64_t tiles_used(void)
-{
-	unsigned int t, tiles = (unsigned int)zex_param("tiles");
-	uint64_t used = 0;
-
-	for (t = 0; t < tiles; t++)
-		used += (uint64_t)zex_tile_attr(t, "mem_used") + zex_tile_attr(t, "num_bos");
-	return used;
-}
-
 FIXTURE(fault) {
 	int fd;
 	bool ready;
@@ -80,7 +70,7 @@ FIXTURE_SETUP(fault)
 {
 	self->fd = zex_open_render();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, tiles_used());
+	ASSERT_EQ(0, zex_tiles_usage());
 	self->ready = fault_injection_ready();
 }
 
@@ -125,7 +115,7 @@ TEST_F(fault, bo_create)
 		} else {
 			ASSERT_EQ(-ENOMEM, ret) TH_LOG("fault %u", n);
 		}
-		ASSERT_EQ(0, tiles_used()) TH_LOG("fault %u left memory charged", n);
+		ASSERT_EQ(0, zex_tiles_usage()) TH_LOG("fault %u left memory charged", n);
 	}
 	ASSERT_GT(MAX_SWEEP, n);
 	TH_LOG("%u allocation faults injected", injected);
@@ -167,7 +157,7 @@ TEST_F(fault, bo_mmap_offset_and_map)
 	EXPECT_LT(0, injected);
 	gc.handle = c.handle;
 	ASSERT_EQ(0, zex_ioctl(self->fd, DRM_IOCTL_GEM_CLOSE, &gc));
-	EXPECT_EQ(0, tiles_used());
+	EXPECT_EQ(0, zex_tiles_usage());
 }
 
 TEST_F(fault, query)

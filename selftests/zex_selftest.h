@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -115,6 +117,146 @@ static inline int zex_sysfs_write(const char *path, const char *s)
 	n = n < 0 ? -errno : 0;
 	close(fd);
 	return (int)n;
+}
+
+/* Create a buffer object; returns 0 or -errno. */
+static inline int zex_bo_create(int fd, uint64_t size, uint32_t placement,
+				uint32_t *handle, uint64_t *out_size)
+{
+	struct drm_zex_bo_create c = { .size = size, .placement = placement };
+	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_BO_CREATE, &c);
+
+	if (!ret) {
+		*handle = c.handle;
+		if (out_size)
+			*out_size = c.size;
+	}
+	return ret;
+}
+
+/* Create on the root device with a colouring override. */
+static inline int zex_bo_create_coloured(int fd, uint64_t size, uint32_t policy,
+					 uint32_t granularity_kb, uint32_t *handle,
+					 uint64_t *out_size)
+{
+	struct drm_zex_bo_create c = {
+		.size = size,
+		.placement = DRM_ZEX_DEVICE_ROOT,
+		.flags = DRM_ZEX_BO_CREATE_COLOURING,
+		.multi_storage_policy = policy,
+		.multi_storage_granularity_kb = granularity_kb,
+	};
+	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_BO_CREATE, &c);
+
+	if (!ret) {
+		*handle = c.handle;
+		if (out_size)
+			*out_size = c.size;
+	}
+	return ret;
+}
+
+static inline int zex_bo_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	return zex_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+/* Map a whole buffer object read-write; MAP_FAILED on error. */
+static inline void *zex_bo_map(int fd, uint32_t handle, size_t size)
+{
+	struct drm_zex_bo_mmap_offset m = { .handle = handle };
+
+	if (zex_ioctl(fd, DRM_IOCTL_ZEX_BO_MMAP_OFFSET, &m))
+		return MAP_FAILED;
+	return mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    (off_t)m.offset);
+}
+
+/*
+ * The pieces of a buffer object: *pieces is malloc'd (free it), *info
+ * receives the layout. Returns the number of pieces, or -errno.
+ */
+static inline int zex_bo_pieces(int fd, uint32_t handle,
+				struct drm_zex_piece_info **pieces,
+				struct drm_zex_bo_info *info)
+{
+	struct drm_zex_bo_info i = { .handle = handle };
+	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_BO_INFO, &i);
+
+	if (ret)
+		return ret;
+	*pieces = calloc(i.num_pieces, sizeof(**pieces));
+	if (!*pieces)
+		return -ENOMEM;
+	i.pieces = (uintptr_t)*pieces;
+	ret = zex_ioctl(fd, DRM_IOCTL_ZEX_BO_INFO, &i);
+	if (ret) {
+		free(*pieces);
+		return ret;
+	}
+	if (info)
+		*info = i;
+	return (int)i.num_pieces;
+}
+
+/* Export every piece; fds must hold max entries. Returns the count or -errno. */
+static inline int zex_bo_export(int fd, uint32_t handle, int *fds, uint32_t max)
+{
+	struct drm_zex_bo_export e = {
+		.handle = handle,
+		.flags = DRM_CLOEXEC | DRM_RDWR,
+		.num_fds = max,
+		.fds = (uintptr_t)fds,
+	};
+	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_BO_EXPORT, &e);
+
+	return ret ? ret : (int)e.num_fds;
+}
+
+/* Import n dma-bufs as one buffer object (linear, or interleaved at gran). */
+static inline int zex_bo_import(int fd, const int *fds, uint32_t n, uint64_t gran,
+				uint32_t *handle, uint64_t *size)
+{
+	struct drm_zex_bo_import im = {
+		.fds = (uintptr_t)fds,
+		.num_fds = n,
+		.flags = gran ? DRM_ZEX_BO_INTERLEAVED : 0,
+		.granularity = gran,
+	};
+	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_BO_IMPORT, &im);
+
+	if (!ret) {
+		*handle = im.handle;
+		if (size)
+			*size = im.size;
+	}
+	return ret;
+}
+
+/* Bytes charged on every tile together, plus the piece count. */
+static inline long long zex_tiles_usage(void)
+{
+	unsigned int t, tiles = (unsigned int)zex_param("tiles");
+	long long used = 0;
+
+	for (t = 0; t < tiles; t++)
+		used += zex_tile_attr(t, "mem_used") + zex_tile_attr(t, "num_bos");
+	return used;
+}
+
+/* Open fds of this process, to prove that failed calls leak none. */
+static inline int zex_count_fds(void)
+{
+	char path[64];
+	int fd, n = 0;
+
+	for (fd = 0; fd < 4096; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n += access(path, F_OK) == 0;
+	}
+	return n;
 }
 
 /*

@@ -18,9 +18,11 @@
  */
 
 #include <linux/dma-buf.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 
 #include <drm/drm_prime.h>
+#include <drm/drm_vma_manager.h>
 
 #include "../zex_drv.h"
 #include "zex_piece.h"
@@ -34,6 +36,48 @@ static void zex_piece_free(struct drm_gem_object *obj)
 	drm_gem_shmem_free(&piece->base);
 }
 
+/*
+ * The shmem helper's fault handler in 6.1 ignores the mapping's page offset,
+ * so a dma-buf mmap() at a non-zero offset would show the piece's first
+ * pages. zex's pieces fault with the offset; mmap itself (page pinning,
+ * flags) is still the helper's. Through the DRM fd, mappings start at the
+ * object's fake offset; through a dma-buf, at that plus the page offset.
+ */
+static vm_fault_t zex_piece_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(vma->vm_private_data);
+	/* vm_pgoff is the mapping's page offset plus the object's fake offset. */
+	pgoff_t page = vma->vm_pgoff - drm_vma_node_start(&shmem->base.vma_node) +
+		       ((vmf->address - vma->vm_start) >> PAGE_SHIFT);
+
+	if (page >= shmem->base.size >> PAGE_SHIFT ||
+	    WARN_ON_ONCE(!shmem->pages))
+		return VM_FAULT_SIGBUS;
+	return vmf_insert_pfn(vma, vmf->address, page_to_pfn(shmem->pages[page]));
+}
+
+static void zex_piece_vm_open(struct vm_area_struct *vma)
+{
+	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(vma->vm_private_data);
+
+	/* A copy of a mapping whose pages are pinned: pin them again. */
+	WARN_ON_ONCE(drm_gem_shmem_get_pages(shmem));
+	drm_gem_vm_open(vma);
+}
+
+static void zex_piece_vm_close(struct vm_area_struct *vma)
+{
+	drm_gem_shmem_put_pages(to_drm_gem_shmem_obj(vma->vm_private_data));
+	drm_gem_vm_close(vma);
+}
+
+static const struct vm_operations_struct zex_piece_vm_ops = {
+	.fault = zex_piece_fault,
+	.open = zex_piece_vm_open,
+	.close = zex_piece_vm_close,
+};
+
 static const struct drm_gem_object_funcs zex_piece_funcs = {
 	.free = zex_piece_free,
 	.print_info = drm_gem_shmem_object_print_info,
@@ -43,7 +87,7 @@ static const struct drm_gem_object_funcs zex_piece_funcs = {
 	.vmap = drm_gem_shmem_object_vmap,
 	.vunmap = drm_gem_shmem_object_vunmap,
 	.mmap = drm_gem_shmem_object_mmap,
-	.vm_ops = &drm_gem_shmem_vm_ops,
+	.vm_ops = &zex_piece_vm_ops,
 };
 
 /**
