@@ -40,7 +40,9 @@ if [ "$moddir" != "-" ]; then
 		cp "$moddir/$rel" "$root/lib/modules/deps/"
 		basename "$rel" >> "$root/etc/zex/modules"
 	}
-	for name in $(modinfo -F depends "$zex_ko" | tr ',' ' '); do
+	# zex's dependencies, then vgem (a second DRM driver for the dma-buf
+	# tests and benchmarks), each after what it needs.
+	for name in $(modinfo -F depends "$zex_ko" | tr ',' ' ') vgem; do
 		rel=$(grep -E "/$name\.ko(\.[a-z]+)?:" "$moddir/modules.dep" | cut -d: -f1 || true)
 		[ -n "$rel" ] || { echo "mkinitramfs: dependency $name not in $moddir" >&2; exit 1; }
 		add_dep "$rel"
