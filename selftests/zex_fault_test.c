@@ -189,6 +189,45 @@ TEST_F(fault, query)
 	EXPECT_LT(0, injected);
 }
 
+TEST_F(fault, export_and_import)
+{
+	unsigned int n, injected = 0;
+	uint64_t size = 4 * 65536 * (uint64_t)zex_param("tiles");
+	uint32_t h;
+
+	REQUIRE_FAULT_INJECTION();
+
+	ASSERT_EQ(0, zex_bo_create(self->fd, size, DRM_ZEX_DEVICE_ROOT, &h, NULL));
+	for (n = 1; n < MAX_SWEEP; n++) {
+		int fds[DRM_ZEX_MAX_TILES], before = zex_count_fds(), got, i, ret;
+		uint32_t ih = 0;
+
+		ASSERT_EQ(0, fail_nth_arm(n));
+		got = zex_bo_export(self->fd, h, fds, DRM_ZEX_MAX_TILES);
+		ret = got < 0 ? got : zex_bo_import(self->fd, fds, (uint32_t)got, 0, &ih, NULL);
+		if (!fail_nth_fired()) {
+			ASSERT_EQ(0, ret);
+			for (i = 0; i < got; i++)
+				close(fds[i]);
+			ASSERT_EQ(0, zex_bo_close(self->fd, ih));
+			break;
+		}
+		injected++;
+		if (ret)
+			ASSERT_EQ(-ENOMEM, ret) TH_LOG("fault %u", n);
+		if (!ret)
+			ASSERT_EQ(0, zex_bo_close(self->fd, ih));
+		for (i = 0; got > 0 && i < got; i++)
+			close(fds[i]);
+		/* A failed export installed no fd. */
+		ASSERT_EQ(before, zex_count_fds()) TH_LOG("fault %u", n);
+	}
+	ASSERT_GT(MAX_SWEEP, n);
+	EXPECT_LT(0, injected);
+	ASSERT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, zex_tiles_usage());
+}
+
 TEST_F(fault, open_and_close)
 {
 	const char *node = NULL;

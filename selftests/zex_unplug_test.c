@@ -153,6 +153,27 @@ TEST(losing_a_tile_unplugs_the_device)
 	EXPECT_LT(0, zex_tile_attr(last, "mem_size"));
 }
 
+TEST(a_piece_of_an_unplugged_device_is_exdev)
+{
+	int fd = zex_open_render(), piece, n;
+	uint32_t h;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, zex_bo_create(fd, 8192, 0, &h, NULL));
+	n = zex_bo_export(fd, h, &piece, 1);
+	ASSERT_EQ(1, n);
+	close(fd);
+	ASSERT_EQ(0, zex_sysfs_write(ZEX_PLATFORM_DRIVER "/unbind", "zex"));
+	ASSERT_EQ(0, rebind_gpu());
+
+	/* The new device's memory does not contain the old device's piece. */
+	fd = zex_open_render();
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EXDEV, zex_bo_import(fd, &piece, 1, 0, &h, NULL));
+	close(fd);
+	close(piece);
+}
+
 TEST(rebind_cycles)
 {
 	int i;
