@@ -29,7 +29,7 @@ kmod:
 libzex:
 	$(MAKE) -C libzex O=$(O)
 
-selftests:
+selftests: libzex
 	$(MAKE) -C selftests O=$(O) KSFT_DIR=$(KSFT_DIR)
 
 tools: libzex

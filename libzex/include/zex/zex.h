@@ -26,6 +26,9 @@
 extern "C" {
 #endif
 
+/* What libzex.so exports; everything else in it is hidden. */
+#define ZEX_PUBLIC __attribute__((visibility("default")))
+
 #define ZEX_MAX_TILES		8
 #define ZEX_MAX_ENGINES		64
 #define ZEX_DEVICE_ROOT		0xffff
@@ -62,16 +65,39 @@ struct zex_topology {
 
 struct zex_device;
 
-int zex_device_open(struct zex_device **out);
-void zex_device_close(struct zex_device *dev);
-int zex_device_fd(const struct zex_device *dev);
-const char *zex_device_node(const struct zex_device *dev);
-int zex_device_query_topology(struct zex_device *dev, struct zex_topology *topo);
+ZEX_PUBLIC int zex_device_open(struct zex_device **out);
+ZEX_PUBLIC void zex_device_close(struct zex_device *dev);
+ZEX_PUBLIC int zex_device_fd(const struct zex_device *dev);
+ZEX_PUBLIC const char *zex_device_node(const struct zex_device *dev);
+ZEX_PUBLIC int zex_device_query_topology(struct zex_device *dev, struct zex_topology *topo);
 
-int zex_topology_parse(struct zex_topology *topo,
+ZEX_PUBLIC int zex_topology_parse(struct zex_topology *topo,
 		       const void *device, size_t device_size,
 		       const void *tiles, size_t tiles_size,
 		       const void *engines, size_t engines_size);
+
+/* Buffer objects (see uapi/drm/zex_drm.h); all return 0 or -errno. */
+#define ZEX_PLACEMENT_ROOT	0xffff
+
+/** Colouring override of a root-device allocation; policy -1: defaults. */
+struct zex_colouring_override {
+	int policy;
+	uint32_t granularity_kb;
+};
+
+ZEX_PUBLIC int zex_bo_create(struct zex_device *dev, uint64_t size, uint32_t placement,
+		  const struct zex_colouring_override *colour, uint32_t *handle,
+		  uint64_t *out_size);
+ZEX_PUBLIC int zex_bo_close(struct zex_device *dev, uint32_t handle);
+ZEX_PUBLIC int zex_bo_map(struct zex_device *dev, uint32_t handle, uint64_t size,
+	       uint64_t alignment, void **ptr);
+ZEX_PUBLIC int zex_bo_export(struct zex_device *dev, uint32_t handle, int *fds,
+		  uint32_t *num_fds);
+ZEX_PUBLIC int zex_bo_import(struct zex_device *dev, const int *fds, uint32_t num_fds,
+		  bool interleaved, uint64_t granularity, uint32_t *handle,
+		  uint64_t *size);
+ZEX_PUBLIC int zex_bo_layout(struct zex_device *dev, uint32_t handle, uint32_t *num_pieces,
+		  bool *interleaved, uint64_t *granularity);
 
 /**
  * struct zex_debug_keys - compute-runtime's implicit-scaling debug keys
@@ -86,7 +112,7 @@ struct zex_debug_keys {
 
 typedef const char *(*zex_getenv_fn)(const char *name);
 
-int zex_debug_keys_read(struct zex_debug_keys *keys, zex_getenv_fn get,
+ZEX_PUBLIC int zex_debug_keys_read(struct zex_debug_keys *keys, zex_getenv_fn get,
 			const char **bad_key);
 
 #ifdef __cplusplus

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: zex/zex_api.h - Level Zero entry points of libzex and its extensions
+ *
+ * libzex implements Level Zero calls (declared by <level_zero/ze_api.h>)
+ * over the zex kernel driver, and the extensions below: seed 000's
+ * multiple IPC handles, plus what that extension leaves out — releasing
+ * every handle of a multi-handle allocation at once (pmodels/mpich#7121)
+ * and passing a handle array to another process over a Unix socket.
+ * Every function is thread-safe.
+ *
+ * Handles carry fds. zexMemGetIpcHandles() creates new fds each time; they
+ * belong to the caller until passed to zexMemPutIpcHandles(). A received
+ * handle's fd belongs to the receiver; zexMemOpenIpcHandles() does not
+ * consume it.
+ */
+
+#ifndef ZEX_ZEX_API_H
+#define ZEX_ZEX_API_H
+
+#include <level_zero/ze_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef ZEX_MEM_IPC_HANDLES_NAME
+/** Multiple IPC handles driver extension name */
+#define ZEX_MEM_IPC_HANDLES_NAME "ZEX_mem_ipc_handles"
+#endif
+
+#ifndef ZEX_MEM_IPC_HANDLES_VERSION_DEFINED
+#define ZEX_MEM_IPC_HANDLES_VERSION_DEFINED
+/** Multiple IPC handles driver extension versions */
+typedef enum _zex_mem_ipc_handles_version_t {
+	ZEX_MEM_IPC_HANDLES_VERSION_1_0 = ZE_MAKE_VERSION(1, 0),
+	ZEX_MEM_IPC_HANDLES_VERSION_CURRENT = ZE_MAKE_VERSION(1, 0),
+	ZEX_MEM_IPC_HANDLES_VERSION_FORCE_UINT32 = 0x7fffffff
+} zex_mem_ipc_handles_version_t;
+#endif
+
+/**
+ * zexMemGetIpcHandles - one IPC handle per internal allocation of @ptr
+ *
+ * With *@numIpcHandles 0 or larger than the allocation's count, it is set
+ * to the count; with @pIpcHandles NULL only the count is returned; a
+ * smaller non-zero count is ZE_RESULT_ERROR_INVALID_SIZE. An unknown @ptr
+ * is ZE_RESULT_ERROR_INVALID_ARGUMENT.
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zexMemGetIpcHandles(ze_context_handle_t hContext, const void *ptr,
+		    uint32_t *numIpcHandles, ze_ipc_mem_handle_t *pIpcHandles);
+
+/**
+ * zexMemOpenIpcHandles - one pointer for an allocation exported as handles
+ *
+ * Close it with zeMemCloseIpcHandle(), not zeMemFree().
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zexMemOpenIpcHandles(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+		     uint32_t numIpcHandles, ze_ipc_mem_handle_t *pIpcHandles,
+		     ze_ipc_memory_flags_t flags, void **pptr);
+
+/** zexMemPutIpcHandles - release handles from zexMemGetIpcHandles() (closes their fds) */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zexMemPutIpcHandles(ze_context_handle_t hContext, uint32_t numIpcHandles,
+		    ze_ipc_mem_handle_t *pIpcHandles);
+
+/** zexIpcHandlesSend - send handles (their data and their fds) over a Unix socket */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zexIpcHandlesSend(int socket, uint32_t numIpcHandles,
+		  const ze_ipc_mem_handle_t *pIpcHandles);
+
+/**
+ * zexIpcHandlesRecv - receive handles sent with zexIpcHandlesSend()
+ *
+ * *@numIpcHandles is the room at @pIpcHandles on entry and the count
+ * received on return; too little room is ZE_RESULT_ERROR_INVALID_SIZE and
+ * the fds received are closed.
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zexIpcHandlesRecv(int socket, uint32_t *numIpcHandles,
+		  ze_ipc_mem_handle_t *pIpcHandles);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZEX_ZEX_API_H */

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: bo.c - buffer objects through the zex ioctls
+ *
+ * Thin, checked wrappers of DRM_IOCTL_ZEX_BO_*: create (on a tile or the
+ * root, with an optional colouring override), map at a chosen alignment,
+ * describe the layout, export every piece as dma-buf fds and import them.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <xf86drm.h>
+
+#include <drm/zex_drm.h>
+
+#include "zex/zex.h"
+
+static int zex_drm_ioctl(struct zex_device *dev, unsigned long req, void *arg)
+{
+	return drmIoctl(zex_device_fd(dev), req, arg) ? -errno : 0;
+}
+
+int zex_bo_create(struct zex_device *dev, uint64_t size, uint32_t placement,
+		  const struct zex_colouring_override *colour, uint32_t *handle,
+		  uint64_t *out_size)
+{
+	struct drm_zex_bo_create c = { .size = size, .placement = placement };
+	int ret;
+
+	if (colour && colour->policy >= 0) {
+		c.flags = DRM_ZEX_BO_CREATE_COLOURING;
+		c.multi_storage_policy = (uint32_t)colour->policy;
+		c.multi_storage_granularity_kb = colour->granularity_kb;
+	}
+	ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_BO_CREATE, &c);
+	if (!ret) {
+		*handle = c.handle;
+		if (out_size)
+			*out_size = c.size;
+	}
+	return ret;
+}
+
+int zex_bo_close(struct zex_device *dev, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	return zex_drm_ioctl(dev, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+/*
+ * Map the whole object at an address aligned to @alignment (0 or a power
+ * of two): reserve a larger range, map over its aligned part, trim the rest.
+ */
+int zex_bo_map(struct zex_device *dev, uint32_t handle, uint64_t size,
+	       uint64_t alignment, void **ptr)
+{
+	struct drm_zex_bo_mmap_offset m = { .handle = handle };
+	uintptr_t base, aligned;
+	uint64_t span;
+	void *p;
+	int ret;
+
+	if (alignment & (alignment - 1))
+		return -EINVAL;
+	ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_BO_MMAP_OFFSET, &m);
+	if (ret)
+		return ret;
+	if (alignment <= 4096) {
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 zex_device_fd(dev), (off_t)m.offset);
+		if (p == MAP_FAILED)
+			return -errno;
+		*ptr = p;
+		return 0;
+	}
+	if (size > UINT64_MAX - alignment)
+		return -EINVAL;
+	span = size + alignment;
+	p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	base = (uintptr_t)p;
+	aligned = (base + alignment - 1) & ~(uintptr_t)(alignment - 1);
+	if (mmap((void *)aligned, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 zex_device_fd(dev), (off_t)m.offset) == MAP_FAILED) {
+		ret = -errno;
+		munmap(p, span);
+		return ret;
+	}
+	if (aligned > base)
+		munmap(p, aligned - base);
+	if (base + span > aligned + size)
+		munmap((void *)(aligned + size), base + span - (aligned + size));
+	*ptr = (void *)aligned;
+	return 0;
+}
+
+int zex_bo_export(struct zex_device *dev, uint32_t handle, int *fds,
+		  uint32_t *num_fds)
+{
+	struct drm_zex_bo_export e = {
+		.handle = handle,
+		.flags = DRM_CLOEXEC | DRM_RDWR,
+		.num_fds = *num_fds,
+		.fds = (uintptr_t)fds,
+	};
+	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_BO_EXPORT, &e);
+
+	if (!ret)
+		*num_fds = e.num_fds;
+	return ret;
+}
+
+int zex_bo_import(struct zex_device *dev, const int *fds, uint32_t num_fds,
+		  bool interleaved, uint64_t granularity, uint32_t *handle,
+		  uint64_t *size)
+{
+	struct drm_zex_bo_import im = {
+		.fds = (uintptr_t)fds,
+		.num_fds = num_fds,
+		.flags = interleaved ? DRM_ZEX_BO_INTERLEAVED : 0,
+		.granularity = interleaved ? granularity : 0,
+	};
+	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_BO_IMPORT, &im);
+
+	if (!ret) {
+		*handle = im.handle;
+		*size = im.size;
+	}
+	return ret;
+}
+
+int zex_bo_layout(struct zex_device *dev, uint32_t handle, uint32_t *num_pieces,
+		  bool *interleaved, uint64_t *granularity)
+{
+	struct drm_zex_bo_info i = { .handle = handle };
+	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_BO_INFO, &i);
+
+	if (!ret) {
+		*num_pieces = i.num_pieces;
+		*interleaved = i.layout & DRM_ZEX_BO_INTERLEAVED;
+		*granularity = i.granularity;
+	}
+	return ret;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: l0.h - libzex's Level Zero objects
+ *
+ * One driver (the zex device found at zeInit), one root device and one
+ * sub-device per tile, contexts, and the allocation table. Handles given
+ * to applications point at these structs; each starts with a magic so a
+ * stale or foreign handle is refused rather than followed.
+ */
+
+#ifndef ZEX_L0_H
+#define ZEX_L0_H
+
+#include <stdbool.h>
+
+#include "zex/zex.h"
+#include "zex/zex_api.h"
+#include "alloc_table.h"
+
+#define ZEX_L0_DRIVER_MAGIC	0x7a657844u	/* "zexD" */
+#define ZEX_L0_DEVICE_MAGIC	0x7a657876u	/* "zexv" */
+#define ZEX_L0_CONTEXT_MAGIC	0x7a657843u	/* "zexC" */
+
+/* The most handles one allocation exports: the kernel's piece limit. */
+#define ZEX_IPC_MAX_HANDLES	1024
+
+struct zex_l0_driver;
+
+/** A root device (@tile -1) or one tile (sub-device). */
+struct zex_l0_device {
+	uint32_t magic;
+	struct zex_l0_driver *drv;
+	int tile;
+};
+
+struct zex_l0_context {
+	uint32_t magic;
+	struct zex_l0_driver *drv;
+};
+
+struct zex_l0_driver {
+	uint32_t magic;
+	struct zex_device *dev;
+	struct zex_topology topo;
+	struct zex_debug_keys keys;
+	struct zex_l0_device root;
+	struct zex_l0_device tiles[ZEX_MAX_TILES];
+	struct zex_alloc_table allocs;
+};
+
+/** What an allocation table entry is. */
+enum zex_alloc_kind {
+	ZEX_ALLOC_DEVICE,	/* zeMemAllocDevice */
+	ZEX_ALLOC_IPC,		/* zeMemOpenIpcHandle(s) */
+};
+
+struct zex_l0_driver *zex_l0_driver_get(void);
+struct zex_l0_context *zex_l0_context(ze_context_handle_t h);
+struct zex_l0_device *zex_l0_device(ze_device_handle_t h);
+int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
+		   uint64_t alignment, enum zex_alloc_kind kind, void **pptr);
+
+#endif /* ZEX_L0_H */

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: l0_mem.c - device memory: zeMemAllocDevice, zeMemFree
+ *
+ * A device allocation is a zex buffer object mapped into the process; the
+ * mapping's address is the allocation's pointer, on the host and (in the
+ * emulated device) on the device. On a tile it is one piece in that tile's
+ * memory. On the root device with implicit scaling it is coloured across
+ * the tiles, following the debug keys: EnableImplicitScaling=0 places it
+ * on tile 0, MultiStoragePolicy and MultiStorageGranularity override the
+ * device's colouring.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "l0.h"
+
+static void zex_l0_release(struct zex_alloc *a)
+{
+	struct zex_l0_driver *drv = a->owner;
+
+	munmap((void *)a->base, a->size);
+	zex_bo_close(drv->dev, a->handle);
+	free(a);
+}
+
+/**
+ * zex_l0_map_new - map a new buffer object and enter it in the table
+ *
+ * Takes over @handle: on failure it is closed. Return: 0 or -errno.
+ */
+int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
+		   uint64_t alignment, enum zex_alloc_kind kind, void **pptr)
+{
+	struct zex_alloc *a = calloc(1, sizeof(*a));
+	bool interleaved = false;
+	void *p = NULL;
+	int ret;
+
+	if (!a) {
+		ret = -ENOMEM;
+		goto err_close;
+	}
+	ret = zex_bo_layout(drv->dev, handle, &a->num_pieces, &interleaved,
+			    &a->granularity);
+	if (!ret)
+		ret = zex_bo_map(drv->dev, handle, size, alignment, &p);
+	if (ret)
+		goto err_free;
+	a->interleaved = interleaved;
+	a->base = (uintptr_t)p;
+	a->size = size;
+	a->handle = handle;
+	a->kind = kind;
+	a->owner = drv;
+	a->release = zex_l0_release;
+	ret = zex_alloc_table_insert(&drv->allocs, a);
+	if (ret) {
+		munmap(p, size);
+		goto err_free;
+	}
+	*pptr = p;
+	return 0;
+
+err_free:
+	free(a);
+err_close:
+	zex_bo_close(drv->dev, handle);
+	return ret;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContext,
+						     const ze_device_mem_alloc_desc_t *device_desc,
+						     size_t size, size_t alignment,
+						     ze_device_handle_t hDevice, void **pptr)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
+	struct zex_colouring_override colour = { .policy = -1 };
+	struct zex_l0_driver *drv;
+	uint32_t placement, handle;
+	uint64_t real_size;
+	int ret;
+
+	if (!ctx || !dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!device_desc || !pptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (device_desc->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	if (device_desc->flags & ~(ze_device_mem_alloc_flags_t)0x7)
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	if (!size)
+		return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+	if (alignment & (alignment - 1))
+		return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
+	drv = ctx->drv;
+
+	if (dev->tile >= 0) {
+		placement = (uint32_t)dev->tile;
+	} else if (drv->keys.enable_implicit_scaling == 0 || !drv->topo.implicit_scaling) {
+		/* The root device is tile 0. */
+		placement = 0;
+	} else {
+		placement = ZEX_PLACEMENT_ROOT;
+		if (drv->keys.multi_storage_policy >= 0 ||
+		    drv->keys.multi_storage_granularity_kb >= 0) {
+			colour.policy = drv->keys.multi_storage_policy >= 0 ?
+					drv->keys.multi_storage_policy :
+					(int)drv->topo.multi_storage_policy;
+			colour.granularity_kb = drv->keys.multi_storage_granularity_kb >= 0 ?
+				(uint32_t)drv->keys.multi_storage_granularity_kb :
+				(uint32_t)(drv->topo.multi_storage_granularity >> 10);
+		}
+	}
+
+	ret = zex_bo_create(drv->dev, size, placement, &colour, &handle, &real_size);
+	if (ret == -ENOSPC)
+		return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+	if (ret == -E2BIG || ret == -EINVAL)
+		return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+	if (ret)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	ret = zex_l0_map_new(drv, handle, real_size, alignment, ZEX_ALLOC_DEVICE, pptr);
+	return ret ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFree(ze_context_handle_t hContext, void *ptr)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_alloc *a;
+
+	if (!ctx)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!ptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	/* Only the base of a zeMemAlloc* allocation; IPC memory is closed. */
+	a = zex_alloc_table_remove(&ctx->drv->allocs, ptr, ZEX_ALLOC_DEVICE);
+	if (!a)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	zex_alloc_put(a);
+	return ZE_RESULT_SUCCESS;
+}
