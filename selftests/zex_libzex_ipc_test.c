@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: zex_libzex_ipc_test.c - libzex's Level Zero IPC, in the VM
+ *
+ * Through libzex only: topology (a root device, tiles as sub-devices),
+ * seed 000's zexMemGetIpcHandles count rules, a cross-process round trip
+ * with zexIpcHandlesSend/Recv and zexMemOpenIpcHandles in both directions,
+ * single-handle IPC on one-piece allocations and its refusal otherwise,
+ * zexMemPutIpcHandles, the debug keys (each in a fresh process, since
+ * zeInit reads them once), result codes for bad arguments, and 16 threads
+ * allocating, exporting, opening and freeing at once.
+ */
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "zex_selftest.h"
+#include "zex/zex_api.h"
+
+#define K64	65536ull
+
+struct l0 {
+	ze_driver_handle_t drv;
+	ze_device_handle_t root;
+	ze_device_handle_t tiles[DRM_ZEX_MAX_TILES];
+	uint32_t num_tiles;
+	ze_context_handle_t ctx;
+};
+
+static int l0_open(struct l0 *l)
+{
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	uint32_t n = 1;
+
+	if (zeInit(0) || zeDriverGet(&n, &l->drv) || n != 1)
+		return -1;
+	n = 1;
+	if (zeDeviceGet(l->drv, &n, &l->root) || n != 1)
+		return -1;
+	l->num_tiles = 0;
+	if (zeDeviceGetSubDevices(l->root, &l->num_tiles, NULL) ||
+	    zeDeviceGetSubDevices(l->root, &l->num_tiles, l->tiles))
+		return -1;
+	return zeContextCreate(l->drv, &cd, &l->ctx) ? -1 : 0;
+}
+
+static void *alloc(struct l0 *l, ze_device_handle_t dev, size_t size)
+{
+	ze_device_mem_alloc_desc_t d = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	void *p = NULL;
+
+	return zeMemAllocDevice(l->ctx, &d, size, 0, dev, &p) ? NULL : p;
+}
+
+static void fill(uint8_t *p, size_t size, uint32_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < size; i += 8)
+		*(uint64_t *)(p + i) = (i * 0x9e3779b97f4a7c15ull) ^ seed;
+}
+
+static bool same(const uint8_t *p, size_t size, uint32_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < size; i += 8)
+		if (*(const uint64_t *)(p + i) != ((i * 0x9e3779b97f4a7c15ull) ^ seed))
+			return false;
+	return true;
+}
+
+static bool implicit(void)
+{
+	return zex_param("enable_implicit_scaling") && zex_param("tiles") > 1;
+}
+
+TEST(topology_through_libzex)
+{
+	struct l0 l;
+
+	ASSERT_EQ(0, l0_open(&l));
+	EXPECT_EQ((uint32_t)zex_param("tiles"), l.num_tiles);
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION, zeInit(0x80));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeDeviceGet(NULL, &l.num_tiles, NULL));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(l.ctx));
+}
+
+TEST(get_ipc_handles_count_rules)
+{
+	ze_ipc_mem_handle_t h[DRM_ZEX_MAX_TILES + 4];
+	size_t size = 4 * K64 * (size_t)zex_param("tiles");
+	uint32_t want = implicit() ? (uint32_t)zex_param("tiles") : 1, n;
+	struct l0 l;
+	void *p;
+
+	ASSERT_EQ(0, l0_open(&l));
+	p = alloc(&l, l.root, size);
+	ASSERT_NE(NULL, p);
+
+	n = 0;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zexMemGetIpcHandles(l.ctx, p, &n, NULL));
+	EXPECT_EQ(want, n);
+	n = want + 3;	/* larger than the count: set to the count */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zexMemGetIpcHandles(l.ctx, p, &n, h));
+	EXPECT_EQ(want, n);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zexMemPutIpcHandles(l.ctx, n, h));
+	if (want > 1) {
+		n = want - 1;
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE, zexMemGetIpcHandles(l.ctx, p, &n, h));
+	}
+	n = 0;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zexMemGetIpcHandles(l.ctx, (char *)p + size, &n, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zexMemGetIpcHandles(l.ctx, &n, &n, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zexMemGetIpcHandles(l.ctx, p, NULL, h));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zexMemGetIpcHandles(NULL, p, &n, h));
+	/* An interior pointer names the same allocation. */
+	n = 0;
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zexMemGetIpcHandles(l.ctx, (char *)p + 4096, &n, NULL));
+	EXPECT_EQ(want, n);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(l.ctx, p));
+	EXPECT_EQ(0, zex_tiles_usage());
+}
+
+TEST(cross_process_round_trip)
+{
+	size_t size = 6 * K64 * (size_t)zex_param("tiles") + 8192;
+	ze_ipc_mem_handle_t h[DRM_ZEX_MAX_TILES];
+	int sv[2], status;
+	uint32_t n = DRM_ZEX_MAX_TILES;
+	struct l0 l;
+	pid_t pid;
+	char c;
+	void *p;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		ze_ipc_mem_handle_t got[DRM_ZEX_MAX_TILES];
+		uint32_t m = DRM_ZEX_MAX_TILES, i;
+		void *q;
+		int ok;
+
+		close(sv[0]);
+		if (l0_open(&l) || zexIpcHandlesRecv(sv[1], &m, got))
+			_exit(10);
+		if (zexMemOpenIpcHandles(l.ctx, l.root, m, got, 0, &q))
+			_exit(11);
+		ok = same(q, size, 5);
+		fill(q, size, 6);
+		/* Closing the IPC pointer with zeMemFree is refused. */
+		ok &= zeMemFree(l.ctx, q) == ZE_RESULT_ERROR_INVALID_ARGUMENT;
+		ok &= zeMemCloseIpcHandle(l.ctx, q) == ZE_RESULT_SUCCESS;
+		ok &= zeMemCloseIpcHandle(l.ctx, q) == ZE_RESULT_ERROR_INVALID_ARGUMENT;
+		for (i = 0; i < m; i++)
+			close(*(int32_t *)(got[i].data + 4));
+		ok &= write(sv[1], "d", 1) == 1;
+		_exit(ok ? 0 : 12);
+	}
+	close(sv[1]);
+	ASSERT_EQ(0, l0_open(&l));
+	p = alloc(&l, l.root, size);
+	ASSERT_NE(NULL, p);
+	fill(p, size, 5);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zexMemGetIpcHandles(l.ctx, p, &n, h));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zexIpcHandlesSend(sv[0], n, h));
+	ASSERT_EQ(1, read(sv[0], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_TRUE(same(p, size, 6));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zexMemPutIpcHandles(l.ctx, n, h));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
+	close(sv[0]);
+}
+
+TEST(single_handle_ipc)
+{
+	ze_ipc_mem_handle_t one, many[DRM_ZEX_MAX_TILES];
+	uint32_t n = DRM_ZEX_MAX_TILES;
+	struct l0 l;
+	void *p, *q, *r;
+
+	ASSERT_EQ(0, l0_open(&l));
+	/* One piece: on a tile. */
+	p = alloc(&l, l.tiles[l.num_tiles - 1], 3 * K64);
+	ASSERT_NE(NULL, p);
+	fill(p, 3 * K64, 9);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(l.ctx, p, &one));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemOpenIpcHandle(l.ctx, l.root, one, 0, &q));
+	EXPECT_NE(p, q);
+	EXPECT_TRUE(same(q, 3 * K64, 9));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemCloseIpcHandle(l.ctx, q));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zexMemPutIpcHandles(l.ctx, 1, &one));
+	/* A put handle is no handle. */
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zexMemPutIpcHandles(l.ctx, 1, &one));
+
+	if (implicit()) {
+		/* Several pieces need several handles. */
+		r = alloc(&l, l.root, 4 * K64 * l.num_tiles);
+		ASSERT_NE(NULL, r);
+		EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeMemGetIpcHandle(l.ctx, r, &one));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zexMemGetIpcHandles(l.ctx, r, &n, many));
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+			  zeMemOpenIpcHandle(l.ctx, l.root, many[0], 0, &q));
+		/* Out of order, or a subset: refused. */
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+			  zexMemOpenIpcHandles(l.ctx, l.root, n - 1, many, 0, &q));
+		one = many[0];
+		many[0] = many[1];
+		many[1] = one;
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+			  zexMemOpenIpcHandles(l.ctx, l.root, n, many, 0, &q));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zexMemPutIpcHandles(l.ctx, n, many));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, r));
+	}
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemCloseIpcHandle(l.ctx, p));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
+	EXPECT_EQ(0, zex_tiles_usage());
+}
+
+TEST(put_closes_every_fd_and_recv_leaks_none)
+{
+	ze_ipc_mem_handle_t h[DRM_ZEX_MAX_TILES], got[1];
+	uint32_t n = DRM_ZEX_MAX_TILES, room = 1;
+	int before, sv[2];
+	struct l0 l;
+	void *p;
+
+	ASSERT_EQ(0, l0_open(&l));
+	p = alloc(&l, l.root, 4 * K64 * l.num_tiles);
+	ASSERT_NE(NULL, p);
+	before = zex_count_fds();
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zexMemGetIpcHandles(l.ctx, p, &n, h));
+	EXPECT_EQ(before + (int)n, zex_count_fds());
+	if (n > 1) {
+		/* Too little room: an error, and the received fds are closed. */
+		ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zexIpcHandlesSend(sv[0], n, h));
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE, zexIpcHandlesRecv(sv[1], &room, got));
+		close(sv[0]);
+		close(sv[1]);
+	}
+	EXPECT_EQ(before + (int)n, zex_count_fds());
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zexMemPutIpcHandles(l.ctx, n, h));
+	EXPECT_EQ(before, zex_count_fds());
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
+}
+
+/* Allocate on the root in a fresh process with @env set; returns pieces per tile. */
+static int pieces_with_keys(const char *const *env, uint64_t size, long long *used)
+{
+	int pipefd[2], status, t;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		ze_ipc_mem_handle_t h[DRM_ZEX_MAX_PIECES];
+		uint32_t n = DRM_ZEX_MAX_PIECES;
+		long long u[DRM_ZEX_MAX_TILES + 1] = { 0 };
+		struct l0 l;
+		void *p;
+
+		for (; *env; env += 2)
+			setenv(env[0], env[1], 1);
+		if (l0_open(&l))
+			_exit(1);
+		p = alloc(&l, l.root, size);
+		if (!p || zexMemGetIpcHandles(l.ctx, p, &n, h))
+			_exit(2);
+		u[0] = n;
+		for (t = 0; t < (int)l.num_tiles; t++)
+			u[t + 1] = zex_tile_attr((unsigned int)t, "mem_used");
+		if (write(pipefd[1], u, sizeof(u)) != sizeof(u))
+			_exit(3);
+		zexMemPutIpcHandles(l.ctx, n, h);
+		zeMemFree(l.ctx, p);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], used, sizeof(long long) * (DRM_ZEX_MAX_TILES + 1)) !=
+	    (ssize_t)(sizeof(long long) * (DRM_ZEX_MAX_TILES + 1)))
+		used[0] = -1;
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? (int)used[0] : -1;
+}
+
+TEST(debug_keys_steer_root_allocations)
+{
+	static const char *const off[] = { "EnableImplicitScaling", "0", NULL };
+	static const char *const chunk[] = { "MultiStoragePolicy", "1",
+					     "MultiStorageGranularity", "128", NULL };
+	static const char *const inter[] = { "MultiStoragePolicy", "2", NULL };
+	static const char *const bad[] = { "MultiStoragePolicy", "7", NULL };
+	unsigned int tiles = (unsigned int)zex_param("tiles");
+	uint64_t size = 16 * K64 * tiles;
+	long long used[DRM_ZEX_MAX_TILES + 1];
+	unsigned int t;
+
+	if (!implicit())
+		SKIP(return, "needs implicit scaling");
+	/* Off: the root is tile 0, one piece. */
+	ASSERT_EQ(1, pieces_with_keys(off, size, used));
+	EXPECT_EQ((long long)size, used[1]);
+	for (t = 1; t < tiles; t++)
+		EXPECT_EQ(0, used[t + 1]);
+	/* Chunks of 128 KiB, round robin over the tiles. */
+	ASSERT_EQ((int)(size / (128 * 1024)), pieces_with_keys(chunk, size, used));
+	for (t = 0; t < tiles; t++)
+		EXPECT_EQ((long long)(size / tiles), used[t + 1]);
+	/* Interleave: one piece per tile. */
+	ASSERT_EQ((int)tiles, pieces_with_keys(inter, size, used));
+	/* An invalid key is ignored: the module's defaults apply. */
+	ASSERT_EQ((int)tiles, pieces_with_keys(bad, size, used));
+	EXPECT_EQ(0, zex_tiles_usage());
+}
+
+TEST(bad_arguments)
+{
+	ze_device_mem_alloc_desc_t d = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	struct l0 l;
+	void *p;
+
+	ASSERT_EQ(0, l0_open(&l));
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, zeMemAllocDevice(l.ctx, &d, 0, 0, l.root, &p));
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
+		  zeMemAllocDevice(l.ctx, &d, 4096, 3000, l.root, &p));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeMemAllocDevice(NULL, &d, 4096, 0, l.root, &p));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeMemAllocDevice(l.ctx, &d, 4096, 0, (ze_device_handle_t)&d, &p));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+		  zeMemAllocDevice(l.ctx, NULL, 4096, 0, l.root, &p));
+	d.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeMemAllocDevice(l.ctx, &d, 4096, 0, l.root, &p));
+	d.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC;
+	EXPECT_EQ(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
+		  zeMemAllocDevice(l.ctx, &d, (size_t)(zex_param("tile_mem_mb") << 20) + 4096,
+				   0, l.tiles[0], &p));
+	/* A large alignment is honoured. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(l.ctx, &d, 8192, 1 << 21, l.root, &p));
+	EXPECT_EQ(0, (uintptr_t)p & ((1 << 21) - 1));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(l.ctx, (char *)p + 4096));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
+	EXPECT_EQ(0, zex_tiles_usage());
+}
+
+struct worker {
+	struct l0 *l;
+	int seed, failures;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int round;
+
+	for (round = 0; round < 16; round++) {
+		ze_ipc_mem_handle_t h[DRM_ZEX_MAX_TILES];
+		uint32_t n = DRM_ZEX_MAX_TILES;
+		size_t size = 2 * K64 * w->l->num_tiles + 4096 * (size_t)round;
+		void *p = alloc(w->l, w->l->root, size), *q;
+
+		if (!p) {
+			w->failures++;
+			continue;
+		}
+		fill(p, size, (uint32_t)(w->seed + round));
+		if (zexMemGetIpcHandles(w->l->ctx, p, &n, h) ||
+		    zexMemOpenIpcHandles(w->l->ctx, w->l->root, n, h, 0, &q)) {
+			w->failures++;
+		} else {
+			w->failures += !same(q, size, (uint32_t)(w->seed + round));
+			w->failures += zeMemCloseIpcHandle(w->l->ctx, q) != ZE_RESULT_SUCCESS;
+			w->failures += zexMemPutIpcHandles(w->l->ctx, n, h) != ZE_RESULT_SUCCESS;
+		}
+		w->failures += zeMemFree(w->l->ctx, p) != ZE_RESULT_SUCCESS;
+	}
+	return NULL;
+}
+
+TEST(sixteen_threads)
+{
+	struct worker w[16];
+	pthread_t t[16];
+	struct l0 l;
+	int i;
+
+	ASSERT_EQ(0, l0_open(&l));
+	for (i = 0; i < 16; i++) {
+		w[i] = (struct worker){ .l = &l, .seed = i * 100 };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, worker_main, &w[i]));
+	}
+	for (i = 0; i < 16; i++) {
+		ASSERT_EQ(0, pthread_join(t[i], NULL));
+		EXPECT_EQ(0, w[i].failures) TH_LOG("thread %d", i);
+	}
+	EXPECT_EQ(0, zex_tiles_usage());
+}
+
+ZEX_SELFTEST_MAIN
