@@ -6,6 +6,7 @@
 #   make run        boot the stock-kernel VM with zex loaded and run zex-info
 #   make check      every test layer (host, stock-kernel VM, debug-kernel VM)
 #   make vm         an interactive shell in the VM with zex loaded
+#   make bench      benchmarks in the VM, against floors measured in the same run
 #   make lint       checkpatch --strict and sparse on the kernel code
 #   make dkms-install   install the module through DKMS
 #
@@ -37,6 +38,9 @@ tools: libzex
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
 		-Ilibzex/include -Iuapi $$(pkg-config --cflags libdrm) \
 		tools/zex-info/zex-info.c $(O)/lib/libzex.a -ldrm -o $(O)/bin/zex-info
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
+		-Iuapi $$(pkg-config --cflags libdrm) \
+		tools/bench/zex-bench-ipc.c -ldrm -o $(O)/bin/zex-bench-ipc
 
 host-tests:
 	$(MAKE) -C libzex O=$(O) KSFT_DIR=$(KSFT_DIR) tests
@@ -53,6 +57,9 @@ run: deps all
 vm: deps all
 	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh shell
 
+bench: deps all
+	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh bench
+
 lint:
 	@tools/check/lint.sh
 
@@ -66,5 +73,5 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean 2>/dev/null || true
 	rm -rf $(O)
 
-.PHONY: all kmod libzex selftests tools host-tests deps check run vm lint \
+.PHONY: all kmod libzex selftests tools host-tests deps check run vm bench lint \
 	dkms-install dkms-uninstall clean

@@ -37,8 +37,12 @@ static void zex_bo_free(struct drm_gem_object *obj)
 	struct zex_bo *bo = to_zex_bo(obj);
 	u32 i;
 
-	for (i = 0; i < bo->num_pieces; i++)
+	if (bo->num_pieces == 1)
+		zex_piece_forget_solo(bo->pieces[0].piece, bo);
+	for (i = 0; i < bo->num_pieces; i++) {
+		zex_piece_bo_put(bo->pieces[i].piece);
 		drm_gem_object_put(&bo->pieces[i].piece->base.base);
+	}
 	drm_gem_object_release(obj);
 	kvfree(bo);
 }
@@ -195,6 +199,7 @@ void zex_bo_add_piece(struct zex_bo *bo, struct zex_piece *piece)
 	else
 		slot->offset = 0;
 	slot->piece = piece;
+	zex_piece_bo_get(piece);
 	bo->num_pieces++;
 }
 
@@ -301,6 +306,8 @@ int zex_bo_create_ioctl(struct drm_device *drm, void *data,
 		zex_bo_add_piece(bo, piece);
 	}
 
+	if (bo->num_pieces == 1)
+		zex_piece_set_solo(bo->pieces[0].piece, bo);
 	ret = drm_gem_handle_create(file, &bo->base, &args->handle);
 	if (!ret)
 		args->size = shape.size;

@@ -7,7 +7,8 @@
  * DOC: zex_ipc.c - multi-fd export and import of buffer objects
  *
  * DRM_IOCTL_ZEX_BO_EXPORT turns every piece of a buffer object into its own
- * dma-buf fd, in piece order. It is all or nothing: the fds are reserved and
+ * dma-buf fd, in piece order; a piece exported again gets the same dma-buf
+ * (zex_piece_export()). It is all or nothing: the fds are reserved and
  * the dma-bufs made first, the fd array is copied out, and only then are the
  * fds installed, so a failure at any step leaves no fd and no dma-buf
  * behind (an installed fd cannot be taken back).
@@ -15,8 +16,9 @@
  * DRM_IOCTL_ZEX_BO_IMPORT builds one buffer object from N such fds. Only
  * pieces of this device are accepted (zex_piece_from_dma_buf()): the new
  * object references those very pieces, so the import is zero-copy and
- * outlives the exporter. An interleaved layout can be rebuilt when the
- * pieces' sizes fit it.
+ * outlives the exporter. Importing one piece whose one-piece object still
+ * lives returns that object, as DRM PRIME does on self-import. An
+ * interleaved layout can be rebuilt when the pieces' sizes fit it.
  */
 
 #include <linux/dma-buf.h>
@@ -36,7 +38,8 @@ int zex_bo_export_ioctl(struct drm_device *drm, void *data,
 {
 	struct zex_device *zdev = to_zex_device(drm);
 	struct drm_zex_bo_export *args = data;
-	struct dma_buf **bufs = NULL;
+	struct dma_buf *bufs_small[DRM_ZEX_MAX_TILES], **bufs = NULL;
+	int fds_small[DRM_ZEX_MAX_TILES];
 	struct zex_bo *bo;
 	u32 n, i, fds_made = 0, bufs_made = 0;
 	int *fds = NULL;
@@ -59,11 +62,17 @@ int zex_bo_export_ioctl(struct drm_device *drm, void *data,
 		goto out_put;
 	}
 
-	fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL);
-	bufs = kvmalloc_array(n, sizeof(*bufs), GFP_KERNEL);
-	if (!fds || !bufs) {
-		ret = -ENOMEM;
-		goto out_free;
+	/* The common case, one piece per tile, needs no allocation. */
+	if (n <= ARRAY_SIZE(fds_small)) {
+		fds = fds_small;
+		bufs = bufs_small;
+	} else {
+		fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL);
+		bufs = kvmalloc_array(n, sizeof(*bufs), GFP_KERNEL);
+		if (!fds || !bufs) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
 	}
 
 	for (; fds_made < n; fds_made++) {
@@ -100,8 +109,10 @@ out_unwind:
 	while (fds_made--)
 		put_unused_fd(fds[fds_made]);
 out_free:
-	kvfree(bufs);
-	kvfree(fds);
+	if (fds != fds_small) {
+		kvfree(bufs);
+		kvfree(fds);
+	}
 out_count:
 	if (!ret)
 		args->num_fds = n;
@@ -142,7 +153,8 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 		args->granularity < SZ_64K || args->granularity > SZ_1G ||
 		!is_power_of_2(args->granularity) :
 		args->granularity != 0;
-	struct zex_piece **pieces;
+	struct zex_piece *pieces_small[DRM_ZEX_MAX_TILES], **pieces;
+	int fds_small[DRM_ZEX_MAX_TILES];
 	struct zex_bo *bo;
 	u32 n = args->num_fds, got = 0, i;
 	u64 size = 0;
@@ -159,11 +171,16 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 	if (zex_ioctl_check(zdev, bad_granularity))
 		return -EINVAL;
 
-	fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL);
-	pieces = kvcalloc(n, sizeof(*pieces), GFP_KERNEL);
-	if (!fds || !pieces) {
-		ret = -ENOMEM;
-		goto out_free;
+	if (n <= ARRAY_SIZE(fds_small)) {
+		fds = fds_small;
+		pieces = pieces_small;
+	} else {
+		fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL);
+		pieces = kvcalloc(n, sizeof(*pieces), GFP_KERNEL);
+		if (!fds || !pieces) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
 	}
 	if (copy_from_user(fds, u64_to_user_ptr(args->fds), array_size(n, sizeof(*fds)))) {
 		ret = -EFAULT;
@@ -195,14 +212,21 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 		goto out_put;
 	}
 
-	bo = zex_bo_alloc(zdev, n, size, interleaved, interleaved ? args->granularity : 0);
-	if (IS_ERR(bo)) {
-		ret = PTR_ERR(bo);
-		goto out_put;
+	/* One piece, linear: the object already made of it, if it lives. */
+	bo = n == 1 && !interleaved ? zex_piece_get_solo(pieces[0]) : NULL;
+	if (!bo) {
+		bo = zex_bo_alloc(zdev, n, size, interleaved,
+				  interleaved ? args->granularity : 0);
+		if (IS_ERR(bo)) {
+			ret = PTR_ERR(bo);
+			goto out_put;
+		}
+		for (i = 0; i < n; i++)
+			zex_bo_add_piece(bo, pieces[i]);
+		got = 0;	/* the object holds the references now */
+		if (n == 1 && !interleaved)
+			zex_piece_set_solo(pieces[0], bo);
 	}
-	for (i = 0; i < n; i++)
-		zex_bo_add_piece(bo, pieces[i]);
-	got = 0;	/* the object holds the references now */
 
 	ret = drm_gem_handle_create(file, &bo->base, &args->handle);
 	if (!ret)
@@ -213,7 +237,9 @@ out_put:
 	while (got--)
 		drm_gem_object_put(&pieces[got]->base.base);
 out_free:
-	kvfree(pieces);
-	kvfree(fds);
+	if (fds != fds_small) {
+		kvfree(pieces);
+		kvfree(fds);
+	}
 	return ret;
 }

@@ -25,6 +25,7 @@
 #include <drm/drm_vma_manager.h>
 
 #include "../zex_drv.h"
+#include "../zex_bo.h"
 #include "zex_piece.h"
 
 static void zex_piece_free(struct drm_gem_object *obj)
@@ -33,6 +34,7 @@ static void zex_piece_free(struct drm_gem_object *obj)
 
 	if (piece->tile)
 		zex_tile_mem_uncharge(&piece->tile->mem, obj->size);
+	mutex_destroy(&piece->export_lock);
 	drm_gem_shmem_free(&piece->base);
 }
 
@@ -106,6 +108,7 @@ struct drm_gem_object *zex_piece_create_object(struct drm_device *drm, size_t si
 		return ERR_PTR(-ENOMEM);
 	piece->base.base.funcs = &zex_piece_funcs;
 	piece->base.map_wc = false;
+	mutex_init(&piece->export_lock);
 	return &piece->base.base;
 }
 
@@ -161,14 +164,7 @@ static const struct dma_buf_ops zex_piece_dmabuf_ops = {
 	.vunmap = drm_gem_dmabuf_vunmap,
 };
 
-/**
- * zex_piece_export - wrap a piece in a new dma-buf
- * @piece: the piece; the dma-buf takes its own reference.
- * @flags: file flags of the dma-buf (O_RDWR or O_RDONLY).
- *
- * Return: the dma-buf, or an ERR_PTR.
- */
-struct dma_buf *zex_piece_export(struct zex_piece *piece, int flags)
+static struct dma_buf *zex_piece_new_dma_buf(struct zex_piece *piece, int flags)
 {
 	struct drm_gem_object *obj = &piece->base.base;
 	DEFINE_DMA_BUF_EXPORT_INFO(exp_info);
@@ -179,6 +175,114 @@ struct dma_buf *zex_piece_export(struct zex_piece *piece, int flags)
 	exp_info.priv = obj;
 	exp_info.resv = obj->resv;
 	return drm_gem_dmabuf_export(obj->dev, &exp_info);
+}
+
+/**
+ * zex_piece_export - the dma-buf that exports a piece
+ * @piece: the piece, held by at least one buffer object.
+ * @flags: O_RDWR or O_RDONLY.
+ *
+ * While a buffer object holds the piece, every export in one mode returns
+ * the same dma-buf; the cache holds a reference of its own, dropped with
+ * the last buffer object (zex_piece_bo_put()), which breaks the cycle
+ * between the piece and its dma-buf.
+ *
+ * Return: a reference to the dma-buf, or an ERR_PTR.
+ */
+struct dma_buf *zex_piece_export(struct zex_piece *piece, int flags)
+{
+	unsigned int mode = (flags & O_ACCMODE) == O_RDWR;
+	struct dma_buf *buf;
+
+	mutex_lock(&piece->export_lock);
+	buf = piece->exported[mode];
+	if (!buf) {
+		buf = zex_piece_new_dma_buf(piece, mode ? O_RDWR : O_RDONLY);
+		if (IS_ERR(buf))
+			goto out;
+		piece->exported[mode] = buf;
+	}
+	get_dma_buf(buf);
+out:
+	mutex_unlock(&piece->export_lock);
+	return buf;
+}
+
+/**
+ * zex_piece_bo_get - a buffer object takes hold of @piece
+ * @piece: the piece.
+ */
+void zex_piece_bo_get(struct zex_piece *piece)
+{
+	mutex_lock(&piece->export_lock);
+	piece->bo_count++;
+	mutex_unlock(&piece->export_lock);
+}
+
+/**
+ * zex_piece_bo_put - a buffer object lets go of @piece
+ * @piece: the piece.
+ *
+ * With the last one, the cached dma-bufs are released (fds that still
+ * hold them keep them alive).
+ */
+void zex_piece_bo_put(struct zex_piece *piece)
+{
+	struct dma_buf *bufs[2] = {};
+
+	mutex_lock(&piece->export_lock);
+	if (!--piece->bo_count) {
+		swap(bufs[0], piece->exported[0]);
+		swap(bufs[1], piece->exported[1]);
+	}
+	mutex_unlock(&piece->export_lock);
+	if (bufs[0])
+		dma_buf_put(bufs[0]);
+	if (bufs[1])
+		dma_buf_put(bufs[1]);
+}
+
+/**
+ * zex_piece_set_solo - record @bo as the one-piece object of @piece
+ * @piece: the piece.
+ * @bo: a linear buffer object whose only piece is @piece.
+ */
+void zex_piece_set_solo(struct zex_piece *piece, struct zex_bo *bo)
+{
+	mutex_lock(&piece->export_lock);
+	piece->solo = bo;
+	mutex_unlock(&piece->export_lock);
+}
+
+/**
+ * zex_piece_forget_solo - @bo is being freed: forget it if it is recorded
+ * @piece: the piece.
+ * @bo: the buffer object being freed.
+ */
+void zex_piece_forget_solo(struct zex_piece *piece, struct zex_bo *bo)
+{
+	mutex_lock(&piece->export_lock);
+	if (piece->solo == bo)
+		piece->solo = NULL;
+	mutex_unlock(&piece->export_lock);
+}
+
+/**
+ * zex_piece_get_solo - the piece's live one-piece object, with a reference
+ * @piece: the piece.
+ *
+ * Return: the object, or NULL when there is none or it is being freed.
+ */
+struct zex_bo *zex_piece_get_solo(struct zex_piece *piece)
+{
+	struct zex_bo *bo;
+
+	mutex_lock(&piece->export_lock);
+	bo = piece->solo;
+	if (bo && !kref_get_unless_zero(&bo->base.refcount))
+		bo = NULL;
+	mutex_unlock(&piece->export_lock);
+	return bo;
 }
 
 /**

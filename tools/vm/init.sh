@@ -80,6 +80,15 @@ run)
 	zex-info
 	mark "zex-info rc=$?"
 	;;
+bench)
+	# Each N with zex reloaded to have N tiles, vgem (the floor) alongside.
+	for n in 1 2 4 8; do
+		rmmod zex
+		insmod /lib/modules/zex.ko tiles=$n tile_mem_mb=64
+		zex-bench-ipc $n 200
+		mark "bench ipc n=$n rc=$?"
+	done
+	;;
 shell)
 	echo "zex VM: zex.ko loaded, tools in /opt/zex/bin, selftests in /opt/zex/selftests."
 	echo "Exit the shell to unload zex and power off."

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 # DOC: vm.sh - the test VM's front door
 #
-# Usage: vm.sh run | shell | check-stock | check-debug
+# Usage: vm.sh run | shell | bench | check-stock | check-debug
 #
 # run          boot the stock Debian kernel with zex loaded, run zex-info
 # shell        the same VM, interactive (exit the shell to power off)
+# bench        the benchmarks of tools/bench in that VM, printed as a table
 # check-stock  kselftests on the stock kernel, judged by tools/check/results.py
 # check-debug  build (or reuse) the debug kernel, build zex.ko and its KUnit
 #              suites against it, run KUnit and the kselftests, scan for leaks
@@ -50,6 +51,11 @@ run)
 		cat "$O/vm/run.verdict"
 		exit 1
 	}
+	;;
+bench)
+	initrd=$(stock_initrd bench)
+	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 600 "$O/vm/bench.log"
+	python3 "$top/tools/bench/table.py" "$O/vm/bench.log"
 	;;
 shell)
 	initrd=$(stock_initrd shell)
