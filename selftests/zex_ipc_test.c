@@ -25,24 +25,6 @@
 
 #define K64	65536ull
 
-static void fill(uint8_t *p, size_t size, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < size; i += 8)
-		*(uint64_t *)(p + i) = (i * 0x9e3779b97f4a7c15ull) ^ seed;
-}
-
-static bool same(const uint8_t *p, size_t size, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < size; i += 8)
-		if (*(const uint64_t *)(p + i) != ((i * 0x9e3779b97f4a7c15ull) ^ seed))
-			return false;
-	return true;
-}
-
 /* Send n fds (and nothing else) over a Unix socket. */
 static int send_fds(int sock, const int *fds, int n)
 {
@@ -127,7 +109,7 @@ TEST_F(ipc, export_import_same_file_is_zero_copy)
 	ASSERT_EQ(0, make_bo(self->fd, self->tiles, &h, &size));
 	a = zex_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, a);
-	fill(a, size, 1);
+	zex_fill(a, size, 1);
 
 	n = zex_bo_export(self->fd, h, fds, 64);
 	ASSERT_LT(0, n);
@@ -145,9 +127,9 @@ TEST_F(ipc, export_import_same_file_is_zero_copy)
 
 	b = zex_bo_map(self->fd, ih, isize);
 	ASSERT_NE(MAP_FAILED, b);
-	EXPECT_TRUE(same(b, size, 1));
-	fill(b, size, 2);
-	EXPECT_TRUE(same(a, size, 2));
+	EXPECT_TRUE(zex_same(b, size, 1));
+	zex_fill(b, size, 2);
+	EXPECT_TRUE(zex_same(a, size, 2));
 
 	munmap(a, size);
 	munmap(b, size);
@@ -178,8 +160,8 @@ TEST_F(ipc, same_dma_buf_twice_is_the_same_piece)
 	m2 = zex_bo_map(self->fd, i2, s2);
 	ASSERT_NE(MAP_FAILED, m1);
 	ASSERT_NE(MAP_FAILED, m2);
-	fill(m1, s1, 7);
-	EXPECT_TRUE(same(m2, s2, 7));
+	zex_fill(m1, s1, 7);
+	EXPECT_TRUE(zex_same(m2, s2, 7));
 	munmap(m1, s1);
 	munmap(m2, s2);
 	EXPECT_EQ(0, zex_bo_close(self->fd, i1));
@@ -210,7 +192,7 @@ TEST_F(ipc, interleaved_layout_survives_import)
 	EXPECT_EQ(DRM_ZEX_BO_INTERLEAVED, info.layout);
 	a = zex_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, a);
-	fill(a, size, 3);
+	zex_fill(a, size, 3);
 	ASSERT_EQ(n, zex_bo_export(self->fd, h, fds, DRM_ZEX_MAX_TILES));
 
 	/* Rebuilt with the same layout, the bytes are where they were. */
@@ -250,7 +232,7 @@ TEST_F(ipc, cross_process_both_ways_and_lifetimes)
 	ASSERT_EQ(0, make_bo(self->fd, self->tiles, &h, &size));
 	a = zex_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, a);
-	fill(a, size, 11);
+	zex_fill(a, size, 11);
 	n = zex_bo_export(self->fd, h, fds, 64);
 	ASSERT_LT(0, n);
 
@@ -268,13 +250,13 @@ TEST_F(ipc, cross_process_both_ways_and_lifetimes)
 		if (cfd < 0 || m != n || zex_bo_import(cfd, got, m, 0, &ih, &isize))
 			_exit(10);
 		b = zex_bo_map(cfd, ih, isize);
-		if (b == MAP_FAILED || !same(b, isize, 11))
+		if (b == MAP_FAILED || !zex_same(b, isize, 11))
 			_exit(11);
-		fill(b, isize, 12);		/* the parent must see this */
+		zex_fill(b, isize, 12);		/* the parent must see this */
 		if (write(sv[1], "w", 1) != 1 || read(sv[1], &go, 1) != 1)
 			_exit(12);
 		/* The exporter freed everything: the data is still here. */
-		ok &= same(b, isize, 12);
+		ok &= zex_same(b, isize, 12);
 		/* Now export from here and die; the parent imports after. */
 		m = zex_bo_export(cfd, ih, got, 64);
 		ok &= m == n && send_fds(sv[1], got, m) == 0;
@@ -283,7 +265,7 @@ TEST_F(ipc, cross_process_both_ways_and_lifetimes)
 	close(sv[1]);
 	ASSERT_EQ(0, send_fds(sv[0], fds, n));
 	ASSERT_EQ(1, read(sv[0], &go, 1));
-	EXPECT_TRUE(same(a, size, 12));
+	EXPECT_TRUE(zex_same(a, size, 12));
 	/* Drop every trace of the export on this side. */
 	munmap(a, size);
 	for (i = 0; i < n; i++)
@@ -298,7 +280,7 @@ TEST_F(ipc, cross_process_both_ways_and_lifetimes)
 	ASSERT_EQ(0, zex_bo_import(self->fd, fds, n, 0, &h, &size));
 	a = zex_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, a);
-	EXPECT_TRUE(same(a, size, 12));
+	EXPECT_TRUE(zex_same(a, size, 12));
 	munmap(a, size);
 	for (i = 0; i < n; i++)
 		close(fds[i]);
@@ -368,7 +350,7 @@ TEST_F(ipc, vgem_imports_an_exported_piece)
 	ASSERT_EQ(0, make_bo(self->fd, self->tiles, &h, &size));
 	a = zex_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, a);
-	fill(a, size, 21);
+	zex_fill(a, size, 21);
 	n = zex_bo_export(self->fd, h, fds, 64);
 	ASSERT_LT(0, n);
 	ASSERT_EQ(n, zex_bo_pieces(self->fd, h, &pc, NULL));
@@ -542,13 +524,13 @@ static void *worker_main(void *arg)
 			zex_bo_close(w->fd, h);
 			continue;
 		}
-		fill(a, size, w->id * 1000 + round);
+		zex_fill(a, size, w->id * 1000 + round);
 		n = zex_bo_export(w->fd, h, fds, 64);
 		if (n <= 0 || zex_bo_import(w->fd, fds, n, 0, &ih, &isize)) {
 			w->failures++;
 		} else {
 			b = zex_bo_map(w->fd, ih, isize);
-			if (b == MAP_FAILED || !same(b, isize, w->id * 1000 + round))
+			if (b == MAP_FAILED || !zex_same(b, isize, w->id * 1000 + round))
 				w->failures++;
 			if (b != MAP_FAILED)
 				munmap(b, isize);

@@ -59,24 +59,6 @@ static void *alloc(struct l0 *l, ze_device_handle_t dev, size_t size)
 	return zeMemAllocDevice(l->ctx, &d, size, 0, dev, &p) ? NULL : p;
 }
 
-static void fill(uint8_t *p, size_t size, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < size; i += 8)
-		*(uint64_t *)(p + i) = (i * 0x9e3779b97f4a7c15ull) ^ seed;
-}
-
-static bool same(const uint8_t *p, size_t size, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < size; i += 8)
-		if (*(const uint64_t *)(p + i) != ((i * 0x9e3779b97f4a7c15ull) ^ seed))
-			return false;
-	return true;
-}
-
 static bool implicit(void)
 {
 	return zex_param("enable_implicit_scaling") && zex_param("tiles") > 1;
@@ -156,8 +138,8 @@ TEST(cross_process_round_trip)
 			_exit(10);
 		if (zexMemOpenIpcHandles(l.ctx, l.root, m, got, 0, &q))
 			_exit(11);
-		ok = same(q, size, 5);
-		fill(q, size, 6);
+		ok = zex_same(q, size, 5);
+		zex_fill(q, size, 6);
 		/* Closing the IPC pointer with zeMemFree is refused. */
 		ok &= zeMemFree(l.ctx, q) == ZE_RESULT_ERROR_INVALID_ARGUMENT;
 		ok &= zeMemCloseIpcHandle(l.ctx, q) == ZE_RESULT_SUCCESS;
@@ -171,13 +153,13 @@ TEST(cross_process_round_trip)
 	ASSERT_EQ(0, l0_open(&l));
 	p = alloc(&l, l.root, size);
 	ASSERT_NE(NULL, p);
-	fill(p, size, 5);
+	zex_fill(p, size, 5);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zexMemGetIpcHandles(l.ctx, p, &n, h));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zexIpcHandlesSend(sv[0], n, h));
 	ASSERT_EQ(1, read(sv[0], &c, 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_TRUE(same(p, size, 6));
+	EXPECT_TRUE(zex_same(p, size, 6));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zexMemPutIpcHandles(l.ctx, n, h));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
 	close(sv[0]);
@@ -194,11 +176,11 @@ TEST(single_handle_ipc)
 	/* One piece: on a tile. */
 	p = alloc(&l, l.tiles[l.num_tiles - 1], 3 * K64);
 	ASSERT_NE(NULL, p);
-	fill(p, 3 * K64, 9);
+	zex_fill(p, 3 * K64, 9);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(l.ctx, p, &one));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemOpenIpcHandle(l.ctx, l.root, one, 0, &q));
 	EXPECT_NE(p, q);
-	EXPECT_TRUE(same(q, 3 * K64, 9));
+	EXPECT_TRUE(zex_same(q, 3 * K64, 9));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemCloseIpcHandle(l.ctx, q));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zexMemPutIpcHandles(l.ctx, 1, &one));
 	/* A put handle is no handle. */
@@ -378,12 +360,12 @@ static void *worker_main(void *arg)
 			w->failures++;
 			continue;
 		}
-		fill(p, size, (uint32_t)(w->seed + round));
+		zex_fill(p, size, (uint32_t)(w->seed + round));
 		if (zexMemGetIpcHandles(w->l->ctx, p, &n, h) ||
 		    zexMemOpenIpcHandles(w->l->ctx, w->l->root, n, h, 0, &q)) {
 			w->failures++;
 		} else {
-			w->failures += !same(q, size, (uint32_t)(w->seed + round));
+			w->failures += !zex_same(q, size, (uint32_t)(w->seed + round));
 			w->failures += zeMemCloseIpcHandle(w->l->ctx, q) != ZE_RESULT_SUCCESS;
 			w->failures += zexMemPutIpcHandles(w->l->ctx, n, h) != ZE_RESULT_SUCCESS;
 		}

@@ -18,6 +18,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,6 +235,28 @@ static inline int zex_bo_import(int fd, const int *fds, uint32_t n, uint64_t gra
 			*size = im.size;
 	}
 	return ret;
+}
+
+/* A position-dependent pattern, to tell every 8 bytes of a buffer apart. */
+static inline void zex_fill(void *buf, size_t size, uint32_t seed)
+{
+	uint8_t *p = buf;
+	size_t i;
+
+	for (i = 0; i + 8 <= size; i += 8)
+		*(uint64_t *)(p + i) = (i * 0x9e3779b97f4a7c15ull) ^ seed;
+}
+
+/* Whether @buf holds zex_fill()'s pattern for @seed. */
+static inline bool zex_same(const void *buf, size_t size, uint32_t seed)
+{
+	const uint8_t *p = buf;
+	size_t i;
+
+	for (i = 0; i + 8 <= size; i += 8)
+		if (*(const uint64_t *)(p + i) != ((i * 0x9e3779b97f4a7c15ull) ^ seed))
+			return false;
+	return true;
 }
 
 /* Bytes charged on every tile together, plus the piece count. */

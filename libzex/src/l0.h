@@ -63,5 +63,7 @@ struct zex_l0_context *zex_l0_context(ze_context_handle_t h);
 struct zex_l0_device *zex_l0_device(ze_device_handle_t h);
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		   uint64_t alignment, enum zex_alloc_kind kind, void **pptr);
+ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,
+				 enum zex_alloc_kind kind);
 
 #endif /* ZEX_L0_H */

@@ -201,16 +201,5 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemOpenIpcHandle(ze_context_handle_t hCont
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemCloseIpcHandle(ze_context_handle_t hContext,
 							const void *ptr)
 {
-	struct zex_l0_context *ctx = zex_l0_context(hContext);
-	struct zex_alloc *a;
-
-	if (!ctx)
-		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (!ptr)
-		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	a = zex_alloc_table_remove(&ctx->drv->allocs, ptr, ZEX_ALLOC_IPC);
-	if (!a)
-		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	zex_alloc_put(a);
-	return ZE_RESULT_SUCCESS;
+	return zex_l0_release_alloc(hContext, ptr, ZEX_ALLOC_IPC);
 }

@@ -131,7 +131,13 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContex
 	return ret ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFree(ze_context_handle_t hContext, void *ptr)
+/**
+ * zex_l0_release_alloc - remove the allocation of @kind starting at @ptr
+ *
+ * Return: ZE_RESULT_SUCCESS, or the result code for a bad argument.
+ */
+ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,
+				 enum zex_alloc_kind kind)
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	struct zex_alloc *a;
@@ -140,10 +146,16 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFree(ze_context_handle_t hContext, void
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!ptr)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	/* Only the base of a zeMemAlloc* allocation; IPC memory is closed. */
-	a = zex_alloc_table_remove(&ctx->drv->allocs, ptr, ZEX_ALLOC_DEVICE);
+	/* Only the base of an allocation of that kind. */
+	a = zex_alloc_table_remove(&ctx->drv->allocs, ptr, kind);
 	if (!a)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	zex_alloc_put(a);
 	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFree(ze_context_handle_t hContext, void *ptr)
+{
+	/* IPC memory is closed with zeMemCloseIpcHandle(), not freed. */
+	return zex_l0_release_alloc(hContext, ptr, ZEX_ALLOC_DEVICE);
 }
