@@ -20,9 +20,11 @@
  * until unmapped, and the memory is freed with the last reference.
  */
 
+#include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/slab.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -68,12 +70,41 @@ static const struct drm_ioctl_desc zex_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ZEX_BO_INFO, zex_bo_info_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_BO_EXPORT, zex_bo_export_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_BO_IMPORT, zex_bo_import_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_USERPTR_IMPORT, zex_userptr_import_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_USERPTR_RELEASE, zex_userptr_release_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_COPY, zex_copy_ioctl, DRM_RENDER_ALLOW),
 };
 
 DEFINE_DRM_GEM_FOPS(zex_fops);
 
+static int zex_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct zex_file *zfile = kzalloc(sizeof(*zfile), GFP_KERNEL);
+	int ret;
+
+	if (!zfile)
+		return -ENOMEM;
+	ret = zex_vm_init(&zfile->vm, to_zex_device(drm), file);
+	if (ret) {
+		kfree(zfile);
+		return ret;
+	}
+	file->driver_priv = zfile;
+	return 0;
+}
+
+static void zex_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct zex_file *zfile = file->driver_priv;
+
+	zex_vm_fini(&zfile->vm);
+	kfree(zfile);
+}
+
 static const struct drm_driver zex_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER,
+	.open = zex_open,
+	.postclose = zex_postclose,
 	.gem_create_object = zex_piece_create_object,
 	/* mmap() of an exported piece's dma-buf maps the piece. */
 	.gem_prime_mmap = drm_gem_prime_mmap,
@@ -194,6 +225,7 @@ static struct platform_driver zex_platform_driver = {
 };
 
 static struct platform_device *zex_pdev;
+struct dentry *zex_debugfs_root;
 
 static int __init zex_init(void)
 {
@@ -206,9 +238,10 @@ static int __init zex_init(void)
 		return ret;
 	}
 
+	zex_debugfs_root = debugfs_create_dir(ZEX_DRIVER_NAME, NULL);
 	ret = auxiliary_driver_register(&zex_tile_driver);
 	if (ret)
-		return ret;
+		goto err_debugfs;
 
 	ret = platform_driver_register(&zex_platform_driver);
 	if (ret)
@@ -235,6 +268,8 @@ err_platform_driver:
 	platform_driver_unregister(&zex_platform_driver);
 err_tile_driver:
 	auxiliary_driver_unregister(&zex_tile_driver);
+err_debugfs:
+	debugfs_remove_recursive(zex_debugfs_root);
 	return ret;
 }
 
@@ -243,6 +278,7 @@ static void __exit zex_exit(void)
 	platform_device_unregister(zex_pdev);
 	platform_driver_unregister(&zex_platform_driver);
 	auxiliary_driver_unregister(&zex_tile_driver);
+	debugfs_remove_recursive(zex_debugfs_root);
 }
 
 module_init(zex_init);

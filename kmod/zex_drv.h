@@ -24,6 +24,7 @@
 #include <drm/zex_drm.h>
 
 #include "tiles/zex_tile.h"
+#include "vm/zex_vm.h"
 #include "zex_params.h"
 #include "zex_topology.h"
 
@@ -49,6 +50,14 @@ struct zex_device {
 	bool registered;
 };
 
+/**
+ * struct zex_file - what zex keeps per open DRM file
+ * @vm: the file's device address space.
+ */
+struct zex_file {
+	struct zex_vm vm;
+};
+
 static inline struct zex_device *to_zex_device(struct drm_device *drm)
 {
 	return container_of(drm, struct zex_device, drm);
@@ -70,6 +79,9 @@ static inline struct zex_device *to_zex_device(struct drm_device *drm)
 })
 
 void zex_device_unplug(struct zex_device *zdev);
+
+/* /sys/kernel/debug/zex: created at load, removed at unload. */
+extern struct dentry *zex_debugfs_root;
 
 int zex_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int zex_bo_create_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

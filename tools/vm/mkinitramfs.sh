@@ -55,7 +55,13 @@ cp "$stdir"/* "$root/opt/zex/selftests/"
 (cd "$root/opt/zex/selftests" && ls | grep -v '^zex_unplug_test$' || true) > "$root/etc/zex/selftests"
 [ -f "$root/opt/zex/selftests/zex_unplug_test" ] && echo zex_unplug_test >> "$root/etc/zex/selftests"
 
-cp "$here/bad-params.txt" "$root/etc/zex/bad-params"
+# The refused loads of bad-params.txt; ZEX_VM_BAD_PARAMS=0 leaves them out
+# (the debug kernel: every load attempt reruns the KUnit suites).
+if [ "${ZEX_VM_BAD_PARAMS:-1}" = 1 ]; then
+	cp "$here/bad-params.txt" "$root/etc/zex/bad-params"
+else
+	: > "$root/etc/zex/bad-params"
+fi
 printf 'MODE=%s\nZEX_PARAMS="%s"\n' "$mode" "$params" > "$root/etc/zex/vm.conf"
 
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$out"

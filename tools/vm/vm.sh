@@ -96,14 +96,15 @@ check-debug)
 		exit 1
 	fi
 	suites=$(sed -n 's/^[[:space:]]*\.name = "\(zex_[a-z_]*\)",$/\1/p' "$top"/kmod/tests/*.c)
-	"$vmdir/mkinitramfs.sh" "$O/vm/debug.cpio.gz" "$O/kmod-debug/kmod/zex.ko" - \
-		"$O/bin" "$O/selftests" check "$params"
+	# KUnit suites run at every load attempt (6.1), so the refused loads
+	# of bad-params.txt, checked on the stock kernel, are left out here.
+	ZEX_VM_BAD_PARAMS=0 "$vmdir/mkinitramfs.sh" "$O/vm/debug.cpio.gz" \
+		"$O/kmod-debug/kmod/zex.ko" - "$O/bin" "$O/selftests" check "$params"
 	"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/debug.cpio.gz" 2048 900 \
 		"$O/vm/debug.log"
 	python3 "$results" vm "$O/vm/debug.log" --layer debug-kernel \
 		--selftests $selftests --kunit-suites $suites \
-		--kunit-py "$src/tools/testing/kunit/kunit.py" --kmemleak \
-		--bad-params "$vmdir/bad-params.txt"
+		--kunit-py "$src/tools/testing/kunit/kunit.py" --kmemleak
 	;;
 *)
 	echo "vm.sh: unknown mode $mode" >&2

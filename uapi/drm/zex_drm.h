@@ -44,6 +44,9 @@ extern "C" {
 #define DRM_ZEX_BO_INFO			0x03
 #define DRM_ZEX_BO_EXPORT		0x04
 #define DRM_ZEX_BO_IMPORT		0x05
+#define DRM_ZEX_USERPTR_IMPORT		0x06
+#define DRM_ZEX_USERPTR_RELEASE		0x07
+#define DRM_ZEX_COPY			0x08
 
 #define DRM_IOCTL_ZEX_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_QUERY, struct drm_zex_query)
@@ -57,6 +60,12 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_BO_EXPORT, struct drm_zex_bo_export)
 #define DRM_IOCTL_ZEX_BO_IMPORT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_BO_IMPORT, struct drm_zex_bo_import)
+#define DRM_IOCTL_ZEX_USERPTR_IMPORT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_USERPTR_IMPORT, struct drm_zex_userptr_import)
+#define DRM_IOCTL_ZEX_USERPTR_RELEASE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ZEX_USERPTR_RELEASE, struct drm_zex_userptr_release)
+#define DRM_IOCTL_ZEX_COPY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_COPY, struct drm_zex_copy)
 
 /** @DRM_ZEX_MAX_TILES: the most tiles one zex device can have. */
 #define DRM_ZEX_MAX_TILES		8
@@ -406,6 +415,107 @@ struct drm_zex_bo_import {
 	__u32 pad;
 	/** @size: out: the object's size, the sum of the pieces. */
 	__u64 size;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * DRM_ZEX_USERPTR_READ_ONLY - &drm_zex_userptr_import.flags bit: the device
+ * may only read the memory. Pages are pinned without write access, so
+ * read-only host memory can be imported (and can only be imported so).
+ */
+#define DRM_ZEX_USERPTR_READ_ONLY	0x1u
+
+/** DRM_ZEX_USERPTR_MAX_SIZE - the largest single import, 4 GiB. */
+#define DRM_ZEX_USERPTR_MAX_SIZE	0x100000000ull
+
+/**
+ * struct drm_zex_userptr_import - argument of DRM_IOCTL_ZEX_USERPTR_IMPORT
+ *
+ * Pins host memory [@addr, @addr + @size) of the calling process and maps
+ * it into this file's device address space at the same address (device VA
+ * == host VA). Imports may overlap or touch: a page stays mapped while any
+ * import covers it. The pages are pinned (charged to RLIMIT_MEMLOCK) for
+ * the import's life: after the host unmaps or frees the memory, the device
+ * still sees the pages it pinned, never freed memory.
+ *
+ * Errors, checked in this order: -EINVAL unknown @flags or non-zero
+ * @reserved; -EINVAL @size 0, @addr or @size not page-aligned, or the range
+ * wrapping; -E2BIG @size above %DRM_ZEX_USERPTR_MAX_SIZE; -EFAULT a range
+ * that is not user memory; -ENOMEM over RLIMIT_MEMLOCK; -EFAULT a hole, an
+ * I/O or PFN mapping, or read-only memory without
+ * %DRM_ZEX_USERPTR_READ_ONLY; -EBUSY the range overlaps an import that maps
+ * other pages (the host remapped it in between). Nothing stays pinned on
+ * any error.
+ */
+struct drm_zex_userptr_import {
+	/** @addr: page-aligned start, in the caller's address space. */
+	__u64 addr;
+	/** @size: page-aligned size in bytes. */
+	__u64 size;
+	/** @flags: 0 or %DRM_ZEX_USERPTR_READ_ONLY. */
+	__u32 flags;
+	/** @id: out: the import, for DRM_IOCTL_ZEX_USERPTR_RELEASE. */
+	__u32 id;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_zex_userptr_release - argument of DRM_IOCTL_ZEX_USERPTR_RELEASE
+ *
+ * Unmaps an import's pages that no other import covers, and unpins its
+ * pages. -ENOENT for an unknown @id.
+ */
+struct drm_zex_userptr_release {
+	/** @id: from DRM_IOCTL_ZEX_USERPTR_IMPORT. */
+	__u32 id;
+	/** @pad: must be 0. */
+	__u32 pad;
+	/** @reserved: must be 0. */
+	__u64 reserved;
+};
+
+/**
+ * enum drm_zex_fault_reason - why the copy engine stopped
+ * @DRM_ZEX_FAULT_NONE: it did not.
+ * @DRM_ZEX_FAULT_NOT_MAPPED: an address of the source or destination is
+ *	not mapped in the device address space.
+ * @DRM_ZEX_FAULT_READ_ONLY: a destination address is mapped read-only.
+ */
+enum drm_zex_fault_reason {
+	DRM_ZEX_FAULT_NONE = 0,
+	DRM_ZEX_FAULT_NOT_MAPPED = 1,
+	DRM_ZEX_FAULT_READ_ONLY = 2,
+};
+
+/** DRM_ZEX_COPY_MAX_LEN - the most one copy moves, 1 GiB. */
+#define DRM_ZEX_COPY_MAX_LEN		0x40000000ull
+
+/**
+ * struct drm_zex_copy - argument of DRM_IOCTL_ZEX_COPY
+ *
+ * The software copy engine: copies @len bytes from device VA @src to
+ * device VA @dst of this file's address space, walking its page tables as
+ * a copy engine would. Every page is checked before a byte moves: a copy
+ * that would fault writes nothing, returns -EFAULT and fills @fault_addr
+ * (the first faulting address) and @fault_reason. Errors: -EINVAL unknown
+ * @flags, non-zero @reserved, a wrapping or overlapping range; -E2BIG @len
+ * above %DRM_ZEX_COPY_MAX_LEN.
+ */
+struct drm_zex_copy {
+	/** @src: device VA to read. */
+	__u64 src;
+	/** @dst: device VA to write. */
+	__u64 dst;
+	/** @len: bytes; 0 does nothing. */
+	__u64 len;
+	/** @flags: must be 0. */
+	__u32 flags;
+	/** @fault_reason: out: &enum drm_zex_fault_reason. */
+	__u32 fault_reason;
+	/** @fault_addr: out: the faulting device VA. */
+	__u64 fault_addr;
 	/** @reserved: must be 0. */
 	__u64 reserved[2];
 };

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_vm.c - userptr imports and the software copy engine
+ *
+ * An import pins the host pages with FOLL_LONGTERM (and FOLL_WRITE unless
+ * it is read-only), charges them to the importer's RLIMIT_MEMLOCK through
+ * account_locked_vm(), and binds them at their host address. zex pins
+ * rather than following the host with an mmu_interval_notifier: the device
+ * of this emulation has no way to fault and retry, so the defined outcome
+ * of a host munmap() under a live import is that the device keeps seeing
+ * the pages it pinned until the import is released — never freed memory.
+ *
+ * The copy engine checks every source and destination page against the
+ * page table before it moves a byte, under the address space's lock, so a
+ * faulting copy writes nothing and a copy never races a bind or release.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_file.h>
+
+#include "../zex_drv.h"
+#include "zex_vm.h"
+
+/**
+ * struct zex_userptr - one import
+ * @addr: its first byte (host VA == device VA).
+ * @npages: its pages.
+ * @writable: the device may write.
+ * @mm: the importer's mm, charged for the pinned pages.
+ * @pages: the pinned pages.
+ */
+struct zex_userptr {
+	u64 addr;
+	u64 npages;
+	bool writable;
+	struct mm_struct *mm;
+	struct page **pages;
+};
+
+static atomic_t zex_vm_serial = ATOMIC_INIT(0);
+
+static void zex_userptr_free(struct zex_userptr *up)
+{
+	unpin_user_pages_dirty_lock(up->pages, up->npages, up->writable);
+	account_locked_vm(up->mm, up->npages, false);
+	mmdrop(up->mm);
+	kvfree(up->pages);
+	kfree(up);
+}
+
+static int zex_vm_show(struct seq_file *m, void *unused)
+{
+	struct zex_vm *vm = m->private;
+	int level;
+
+	mutex_lock(&vm->lock);
+	for (level = ZEX_PT_LEVELS - 1; level >= 0; level--)
+		seq_printf(m, "level %d: %lu tables\n", level, vm->pt.nodes[level]);
+	zex_pt_dump(&vm->pt, m);
+	mutex_unlock(&vm->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(zex_vm);
+
+/**
+ * zex_vm_init - the address space of a newly opened file
+ * @vm: to initialise.
+ * @zdev: the device.
+ * @file: the DRM file; its debugfs entry, zex/vm-<pid>-<n>, is named after
+ *	the opener and a serial number.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int zex_vm_init(struct zex_vm *vm, struct zex_device *zdev, struct drm_file *file)
+{
+	char name[32];
+	int ret;
+
+	mutex_init(&vm->lock);
+	xa_init_flags(&vm->imports, XA_FLAGS_ALLOC1);
+	ret = zex_pt_init(&vm->pt);
+	if (ret)
+		return ret;
+	/*
+	 * Not under the DRM minor's directory: an unplug removes that while
+	 * files are still open. zex's own directory lives as long as the
+	 * module, which every open file pins.
+	 */
+	snprintf(name, sizeof(name), "vm-%d-%u", pid_nr(file->pid),
+		 atomic_inc_return(&zex_vm_serial));
+	vm->debugfs = debugfs_create_file(name, 0444, zex_debugfs_root, vm, &zex_vm_fops);
+	return 0;
+}
+
+/**
+ * zex_vm_fini - release every import and the tables
+ * @vm: the address space of a file being closed.
+ */
+void zex_vm_fini(struct zex_vm *vm)
+{
+	struct zex_userptr *up;
+	unsigned long id;
+
+	debugfs_remove(vm->debugfs);
+	xa_for_each(&vm->imports, id, up) {
+		zex_pt_unbind(&vm->pt, up->addr, up->npages, up->writable);
+		zex_userptr_free(up);
+	}
+	xa_destroy(&vm->imports);
+	zex_pt_fini(&vm->pt);
+	mutex_destroy(&vm->lock);
+}
+
+static struct zex_vm *zex_file_vm(struct drm_file *file)
+{
+	return &((struct zex_file *)file->driver_priv)->vm;
+}
+
+int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct zex_device *zdev = to_zex_device(drm);
+	struct drm_zex_userptr_import *args = data;
+	struct zex_vm *vm = zex_file_vm(file);
+	bool writable = !(args->flags & DRM_ZEX_USERPTR_READ_ONLY);
+	struct zex_userptr *up;
+	long pinned;
+	u32 id;
+	int ret;
+
+	if (zex_ioctl_check(zdev, args->flags & ~DRM_ZEX_USERPTR_READ_ONLY) ||
+	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]) ||
+	    zex_ioctl_check(zdev, !args->size) ||
+	    zex_ioctl_check(zdev, !PAGE_ALIGNED(args->addr) || !PAGE_ALIGNED(args->size)) ||
+	    zex_ioctl_check(zdev, args->addr + args->size < args->addr))
+		return -EINVAL;
+	if (zex_ioctl_check(zdev, args->size > DRM_ZEX_USERPTR_MAX_SIZE))
+		return -E2BIG;
+	if (zex_ioctl_check(zdev, !access_ok(u64_to_user_ptr(args->addr), args->size)) ||
+	    zex_ioctl_check(zdev, (args->addr + args->size - 1) >> ZEX_PT_VA_BITS))
+		return -EFAULT;
+
+	up = kzalloc(sizeof(*up), GFP_KERNEL);
+	if (!up)
+		return -ENOMEM;
+	up->addr = args->addr;
+	up->npages = args->size >> PAGE_SHIFT;
+	up->writable = writable;
+	up->pages = kvmalloc_array(up->npages, sizeof(*up->pages), GFP_KERNEL);
+	if (!up->pages) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+
+	ret = account_locked_vm(current->mm, up->npages, true);
+	if (zex_ioctl_check(zdev, ret))
+		goto err_free;
+	up->mm = current->mm;
+	mmgrab(up->mm);
+
+	pinned = pin_user_pages_fast(up->addr, up->npages,
+				     FOLL_LONGTERM | (writable ? FOLL_WRITE : 0), up->pages);
+	if (pinned != up->npages) {
+		drm_dbg(&zdev->drm, "pinned %ld of %llu pages at %llx\n", pinned,
+			up->npages, up->addr);
+		if (pinned > 0)
+			unpin_user_pages(up->pages, pinned);
+		/* A hole, an I/O mapping, read-only memory: not importable. */
+		ret = pinned == -ENOMEM ? -ENOMEM : -EFAULT;
+		goto err_unaccount;
+	}
+
+	mutex_lock(&vm->lock);
+	ret = zex_pt_bind(&vm->pt, up->addr, up->npages, up->pages, writable);
+	if (!ret) {
+		ret = xa_alloc(&vm->imports, &id, up, xa_limit_32b, GFP_KERNEL);
+		if (ret)
+			zex_pt_unbind(&vm->pt, up->addr, up->npages, writable);
+	}
+	mutex_unlock(&vm->lock);
+	if (zex_ioctl_check(zdev, ret)) {
+		unpin_user_pages(up->pages, up->npages);
+		goto err_unaccount;
+	}
+	args->id = id;
+	return 0;
+
+err_unaccount:
+	account_locked_vm(up->mm, up->npages, false);
+	mmdrop(up->mm);
+err_free:
+	kvfree(up->pages);
+	kfree(up);
+	return ret;
+}
+
+int zex_userptr_release_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct zex_device *zdev = to_zex_device(drm);
+	struct drm_zex_userptr_release *args = data;
+	struct zex_vm *vm = zex_file_vm(file);
+	struct zex_userptr *up;
+
+	if (zex_ioctl_check(zdev, args->pad || args->reserved))
+		return -EINVAL;
+	mutex_lock(&vm->lock);
+	up = xa_erase(&vm->imports, args->id);
+	if (up)
+		zex_pt_unbind(&vm->pt, up->addr, up->npages, up->writable);
+	mutex_unlock(&vm->lock);
+	if (zex_ioctl_check(zdev, !up))
+		return -ENOENT;
+	zex_userptr_free(up);
+	return 0;
+}
+
+/* Check a range page by page; on a fault fill the record and fail. */
+static int zex_copy_check(struct zex_vm *vm, u64 va, u64 len, bool write,
+			  struct drm_zex_copy *args)
+{
+	u64 page;
+
+	for (page = va & PAGE_MASK; page < va + len; page += PAGE_SIZE) {
+		unsigned long pfn;
+		bool writable;
+
+		if (zex_pt_lookup(&vm->pt, page, &pfn, &writable)) {
+			args->fault_reason = DRM_ZEX_FAULT_NOT_MAPPED;
+		} else if (write && !writable) {
+			args->fault_reason = DRM_ZEX_FAULT_READ_ONLY;
+		} else {
+			continue;
+		}
+		args->fault_addr = max(page, va);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct zex_device *zdev = to_zex_device(drm);
+	struct drm_zex_copy *args = data;
+	struct zex_vm *vm = zex_file_vm(file);
+	u64 done = 0;
+	int ret;
+
+	args->fault_reason = DRM_ZEX_FAULT_NONE;
+	args->fault_addr = 0;
+	if (zex_ioctl_check(zdev, args->flags) ||
+	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]) ||
+	    zex_ioctl_check(zdev, args->src + args->len < args->src ||
+				  args->dst + args->len < args->dst))
+		return -EINVAL;
+	if (zex_ioctl_check(zdev, args->len > DRM_ZEX_COPY_MAX_LEN))
+		return -E2BIG;
+	if (!args->len)
+		return 0;
+	if (zex_ioctl_check(zdev, args->src < args->dst + args->len &&
+				  args->dst < args->src + args->len))
+		return -EINVAL;
+
+	mutex_lock(&vm->lock);
+	ret = zex_copy_check(vm, args->src, args->len, false, args);
+	if (!ret)
+		ret = zex_copy_check(vm, args->dst, args->len, true, args);
+	while (!ret && done < args->len) {
+		u64 src = args->src + done, dst = args->dst + done;
+		size_t n = min3(PAGE_SIZE - offset_in_page(src), PAGE_SIZE - offset_in_page(dst),
+				(unsigned long)(args->len - done));
+		unsigned long spfn, dpfn;
+		bool w;
+		void *s, *d;
+
+		zex_pt_lookup(&vm->pt, src, &spfn, &w);
+		zex_pt_lookup(&vm->pt, dst, &dpfn, &w);
+		s = kmap_local_page(pfn_to_page(spfn));
+		d = kmap_local_page(pfn_to_page(dpfn));
+		memcpy(d + offset_in_page(dst), s + offset_in_page(src), n);
+		kunmap_local(d);
+		kunmap_local(s);
+		done += n;
+		if (!(done & (SZ_2M - 1)))
+			cond_resched();
+	}
+	mutex_unlock(&vm->lock);
+	return ret;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_vm.h - a device address space
+ *
+ * Each open DRM file of zex has one device virtual address space: a
+ * software page table (&struct zex_pt) and the userptr imports bound into
+ * it. Device VA equals host VA for imports. The copy engine reads and
+ * writes through it, which is how tests see what the device can see.
+ */
+
+#ifndef _ZEX_VM_H_
+#define _ZEX_VM_H_
+
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+
+#include "zex_pt.h"
+
+struct dentry;
+struct drm_file;
+struct zex_device;
+
+/**
+ * struct zex_vm - one file's device address space
+ * @lock: protects @pt and @imports; held across a whole copy.
+ * @pt: the page table.
+ * @imports: the userptr imports by id.
+ * @debugfs: its file under the DRM minor's debugfs directory.
+ */
+struct zex_vm {
+	struct mutex lock;
+	struct zex_pt pt;
+	struct xarray imports;
+	struct dentry *debugfs;
+};
+
+int zex_vm_init(struct zex_vm *vm, struct zex_device *zdev, struct drm_file *file);
+void zex_vm_fini(struct zex_vm *vm);
+
+int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_userptr_release_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+
+#endif /* _ZEX_VM_H_ */
