@@ -114,13 +114,13 @@ struct zex_alloc *zex_alloc_table_find(struct zex_alloc_table *t, const void *pt
  * zex_alloc_table_remove - unlink the entry starting exactly at @base
  * @t: the table.
  * @base: the entry's first byte.
- * @kind: only an entry of this kind; -1 for any.
+ * @kinds: only an entry whose kind (a bit) is in this mask; -1 for any.
  *
  * Return: the entry, still holding the table's reference (put it when
- * done), or NULL when no entry of @kind starts at @base.
+ * done), or NULL when no entry of @kinds starts at @base.
  */
 struct zex_alloc *zex_alloc_table_remove(struct zex_alloc_table *t, const void *base,
-					 int kind)
+					 int kinds)
 {
 	uintptr_t addr = (uintptr_t)base;
 	struct zex_alloc *a = NULL;
@@ -129,7 +129,7 @@ struct zex_alloc *zex_alloc_table_remove(struct zex_alloc_table *t, const void *
 	pthread_mutex_lock(&t->lock);
 	at = upper_bound(t, addr);
 	if (at > 0 && t->entries[at - 1]->base == addr &&
-	    (kind < 0 || t->entries[at - 1]->kind == kind)) {
+	    (t->entries[at - 1]->kind & kinds)) {
 		a = t->entries[at - 1];
 		memmove(&t->entries[at - 1], &t->entries[at],
 			(t->count - at) * sizeof(*t->entries));

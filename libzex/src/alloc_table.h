@@ -34,7 +34,8 @@ typedef void (*zex_alloc_release_fn)(struct zex_alloc *alloc);
  * @refs: references: the table's, plus one per lookup not yet put.
  * @release: called with the last reference.
  * @owner: for the caller (the device or context), unused by the table.
- * @kind, @handle, @num_pieces, @interleaved, @granularity: the caller's
+ * @kind: the caller's kind of memory, one bit (matched by removal).
+ * @handle, @num_pieces, @interleaved, @granularity: the caller's
  *	description of the memory, unused by the table.
  */
 struct zex_alloc {
@@ -61,7 +62,7 @@ void zex_alloc_table_fini(struct zex_alloc_table *t);
 int zex_alloc_table_insert(struct zex_alloc_table *t, struct zex_alloc *a);
 struct zex_alloc *zex_alloc_table_find(struct zex_alloc_table *t, const void *ptr);
 struct zex_alloc *zex_alloc_table_remove(struct zex_alloc_table *t, const void *base,
-					 int kind);
+					 int kinds);
 void zex_alloc_put(struct zex_alloc *a);
 
 #endif /* ZEX_ALLOC_TABLE_H */

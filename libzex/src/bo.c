@@ -8,7 +8,8 @@
  *
  * Thin, checked wrappers of DRM_IOCTL_ZEX_BO_*: create (on a tile or the
  * root, with an optional colouring override), map at a chosen alignment,
- * describe the layout, export every piece as dma-buf fds and import them.
+ * describe the layout, export every piece as dma-buf fds and import them;
+ * and of the userptr import and release.
  */
 
 #include <errno.h>
@@ -151,4 +152,26 @@ int zex_bo_layout(struct zex_device *dev, uint32_t handle, uint32_t *num_pieces,
 		*granularity = i.granularity;
 	}
 	return ret;
+}
+
+int zex_userptr_import(struct zex_device *dev, const void *addr, uint64_t size,
+		       bool read_only, uint32_t *id)
+{
+	struct drm_zex_userptr_import im = {
+		.addr = (uintptr_t)addr,
+		.size = size,
+		.flags = read_only ? DRM_ZEX_USERPTR_READ_ONLY : 0,
+	};
+	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_USERPTR_IMPORT, &im);
+
+	if (!ret)
+		*id = im.id;
+	return ret;
+}
+
+int zex_userptr_release(struct zex_device *dev, uint32_t id)
+{
+	struct drm_zex_userptr_release r = { .id = id };
+
+	return zex_drm_ioctl(dev, DRM_IOCTL_ZEX_USERPTR_RELEASE, &r);
 }

@@ -52,10 +52,12 @@ struct zex_l0_driver {
 	struct zex_alloc_table allocs;
 };
 
-/** What an allocation table entry is. */
+/** What an allocation table entry is; one bit each, for removal masks. */
 enum zex_alloc_kind {
-	ZEX_ALLOC_DEVICE,	/* zeMemAllocDevice */
-	ZEX_ALLOC_IPC,		/* zeMemOpenIpcHandle(s) */
+	ZEX_ALLOC_DEVICE = 1,		/* zeMemAllocDevice */
+	ZEX_ALLOC_IPC = 2,		/* zeMemOpenIpcHandle(s) */
+	ZEX_ALLOC_HOST = 4,		/* zeMemAllocHost */
+	ZEX_ALLOC_HOST_IMPORTED = 8,	/* zeMemAllocHost + external memmap */
 };
 
 struct zex_l0_driver *zex_l0_driver_get(void);
@@ -64,6 +66,6 @@ struct zex_l0_device *zex_l0_device(ze_device_handle_t h);
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		   uint64_t alignment, enum zex_alloc_kind kind, void **pptr);
 ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,
-				 enum zex_alloc_kind kind);
+				 int kinds);
 
 #endif /* ZEX_L0_H */

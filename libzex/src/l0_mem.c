@@ -132,12 +132,12 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContex
 }
 
 /**
- * zex_l0_release_alloc - remove the allocation of @kind starting at @ptr
+ * zex_l0_release_alloc - remove the allocation of one of @kinds starting at @ptr
  *
  * Return: ZE_RESULT_SUCCESS, or the result code for a bad argument.
  */
 ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,
-				 enum zex_alloc_kind kind)
+				 int kinds)
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	struct zex_alloc *a;
@@ -147,7 +147,7 @@ ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,
 	if (!ptr)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	/* Only the base of an allocation of that kind. */
-	a = zex_alloc_table_remove(&ctx->drv->allocs, ptr, kind);
+	a = zex_alloc_table_remove(&ctx->drv->allocs, ptr, kinds);
 	if (!a)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	zex_alloc_put(a);
@@ -157,5 +157,6 @@ ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFree(ze_context_handle_t hContext, void *ptr)
 {
 	/* IPC memory is closed with zeMemCloseIpcHandle(), not freed. */
-	return zex_l0_release_alloc(hContext, ptr, ZEX_ALLOC_DEVICE);
+	return zex_l0_release_alloc(hContext, ptr, ZEX_ALLOC_DEVICE | ZEX_ALLOC_HOST |
+				    ZEX_ALLOC_HOST_IMPORTED);
 }

@@ -27,6 +27,7 @@ static struct zex_alloc *mk(uintptr_t base, uint64_t size)
 
 	a->base = base;
 	a->size = size;
+	a->kind = 1;
 	a->release = count_release;
 	return a;
 }
@@ -92,7 +93,6 @@ TEST(remove_by_exact_base_and_references_outlive_it)
 	EXPECT_EQ(NULL, zex_alloc_table_remove(&t, (void *)0x41000, -1));
 	held = zex_alloc_table_find(&t, (void *)0x41000);
 	ASSERT_EQ(a, held);
-	a->kind = 1;
 	EXPECT_EQ(NULL, zex_alloc_table_remove(&t, (void *)0x40000, 2));
 	EXPECT_EQ(a, zex_alloc_table_remove(&t, (void *)0x40000, 1));
 	EXPECT_EQ(NULL, zex_alloc_table_find(&t, (void *)0x41000));

@@ -28,6 +28,25 @@
 extern "C" {
 #endif
 
+/* Spec v1.17 names and values absent from the 1.4 headers. */
+#ifndef ZE_EXTERNAL_MEMORY_MAPPING_EXT_NAME
+#define ZE_EXTERNAL_MEMORY_MAPPING_EXT_NAME "ZE_extension_external_memmap_sysmem"
+#define ZE_STRUCTURE_TYPE_EXTERNAL_MEMMAP_SYSMEM_EXT_DESC ((ze_structure_type_t)0x00020037)
+/** System memory mapped by zeMemAllocHost (chained on ze_host_mem_alloc_desc_t) */
+typedef struct _ze_external_memmap_sysmem_ext_desc_t {
+	ze_structure_type_t stype;
+	const void *pNext;
+	void *pSystemMemory;
+	uint64_t size;
+} ze_external_memmap_sysmem_ext_desc_t;
+#endif
+#ifndef ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY
+#define ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY ((ze_host_mem_alloc_flags_t)ZE_BIT(4))
+#endif
+#ifndef ZE_MEMORY_TYPE_HOST_IMPORTED
+#define ZE_MEMORY_TYPE_HOST_IMPORTED ((ze_memory_type_t)4)
+#endif
+
 #ifndef ZEX_MEM_IPC_HANDLES_NAME
 /** Multiple IPC handles driver extension name */
 #define ZEX_MEM_IPC_HANDLES_NAME "ZEX_mem_ipc_handles"

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: l0_host.c - host memory: zeMemAllocHost, properties, address ranges
+ *
+ * Host memory is imported into the device address space (a userptr
+ * import), so host and device use the same address. With
+ * ze_external_memmap_sysmem_ext_desc_t in pNext the application's own
+ * memory is imported and returned unchanged (ZE_MEMORY_TYPE_HOST_IMPORTED;
+ * the application keeps ownership, zeMemFree only unmaps it from the
+ * device). Without it libzex allocates the memory itself.
+ *
+ * Result codes: size 0 is ZE_RESULT_ERROR_UNSUPPORTED_SIZE; a misaligned
+ * pointer or size, READ_ONLY with WRITE_COMBINED, a descriptor whose size
+ * disagrees, and memory that cannot be mapped (a hole, an I/O mapping,
+ * read-only memory without MEM_READ_ONLY, an address whose pages changed
+ * under a live import) are ZE_RESULT_ERROR_INVALID_ARGUMENT; over
+ * RLIMIT_MEMLOCK is ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "l0.h"
+
+#define ZEX_HOST_FLAGS	(ZE_HOST_MEM_ALLOC_FLAG_BIAS_CACHED | \
+			 ZE_HOST_MEM_ALLOC_FLAG_BIAS_UNCACHED | \
+			 ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED | \
+			 ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY | (1u << 3))
+
+static void zex_host_release(struct zex_alloc *a)
+{
+	struct zex_l0_driver *drv = a->owner;
+
+	zex_userptr_release(drv->dev, a->handle);
+	if (a->kind == ZEX_ALLOC_HOST)
+		munmap((void *)a->base, a->size);
+	free(a);
+}
+
+static const ze_external_memmap_sysmem_ext_desc_t *find_memmap(const void *pNext)
+{
+	const ze_base_desc_t *d;
+
+	for (d = pNext; d; d = d->pNext)
+		if (d->stype == ZE_STRUCTURE_TYPE_EXTERNAL_MEMMAP_SYSMEM_EXT_DESC)
+			return (const ze_external_memmap_sysmem_ext_desc_t *)d;
+	return NULL;
+}
+
+static ze_result_t import_result(int ret)
+{
+	switch (ret) {
+	case 0:
+		return ZE_RESULT_SUCCESS;
+	case -ENOMEM:
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	case -E2BIG:
+		return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+	default:
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	}
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocHost(ze_context_handle_t hContext,
+						   const ze_host_mem_alloc_desc_t *host_desc,
+						   size_t size, size_t alignment, void **pptr)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	const ze_external_memmap_sysmem_ext_desc_t *map;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	struct zex_alloc *a;
+	bool read_only;
+	void *mem;
+	int ret;
+
+	if (!ctx)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!host_desc || !pptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (host_desc->stype != ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	if (host_desc->flags & ~(ze_host_mem_alloc_flags_t)ZEX_HOST_FLAGS)
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	read_only = host_desc->flags & ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY;
+	if (read_only && (host_desc->flags & ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED))
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	if (!size)
+		return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+	if (alignment & (alignment - 1))
+		return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
+
+	map = find_memmap(host_desc->pNext);
+	if (map) {
+		if (!map->pSystemMemory)
+			return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+		if (!map->size)
+			return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+		if (map->size != size || ((uintptr_t)map->pSystemMemory | size) & (page - 1))
+			return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+		mem = map->pSystemMemory;
+	} else {
+		size = (size + page - 1) & ~(page - 1);
+		if (alignment > page)	/* over-allocate, align, trim: as for devices */
+			return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
+		mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			   -1, 0);
+		if (mem == MAP_FAILED)
+			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	}
+
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = zex_userptr_import(ctx->drv->dev, mem, size, read_only, &a->handle);
+	if (ret)
+		goto err;
+	a->base = (uintptr_t)mem;
+	a->size = size;
+	a->kind = map ? ZEX_ALLOC_HOST_IMPORTED : ZEX_ALLOC_HOST;
+	a->owner = ctx->drv;
+	a->release = zex_host_release;
+	ret = zex_alloc_table_insert(&ctx->drv->allocs, a);
+	if (ret) {
+		zex_userptr_release(ctx->drv->dev, a->handle);
+		ret = ret == -EEXIST ? -EINVAL : ret;
+		goto err;
+	}
+	*pptr = mem;
+	return ZE_RESULT_SUCCESS;
+
+err:
+	free(a);
+	if (!map)
+		munmap(mem, size);
+	return import_result(ret);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
+			ze_memory_allocation_properties_t *pMemAllocProperties,
+			ze_device_handle_t *phDevice)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_alloc *a;
+
+	if (!ctx)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!ptr || !pMemAllocProperties)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	a = zex_alloc_table_find(&ctx->drv->allocs, ptr);
+	pMemAllocProperties->type = ZE_MEMORY_TYPE_UNKNOWN;
+	pMemAllocProperties->id = 0;
+	pMemAllocProperties->pageSize = 0;
+	if (phDevice)
+		*phDevice = NULL;
+	if (!a)		/* the spec: an unknown pointer is of unknown type */
+		return ZE_RESULT_SUCCESS;
+	switch (a->kind) {
+	case ZEX_ALLOC_DEVICE:
+	case ZEX_ALLOC_IPC:
+		pMemAllocProperties->type = ZE_MEMORY_TYPE_DEVICE;
+		if (phDevice)
+			*phDevice = (ze_device_handle_t)&ctx->drv->root;
+		break;
+	case ZEX_ALLOC_HOST:
+		pMemAllocProperties->type = ZE_MEMORY_TYPE_HOST;
+		break;
+	default:
+		pMemAllocProperties->type = ZE_MEMORY_TYPE_HOST_IMPORTED;
+		break;
+	}
+	pMemAllocProperties->id = a->base;
+	pMemAllocProperties->pageSize = 4096;
+	zex_alloc_put(a);
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetAddressRange(ze_context_handle_t hContext,
+							 const void *ptr, void **pBase,
+							 size_t *pSize)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_alloc *a;
+
+	if (!ctx)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!ptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	a = zex_alloc_table_find(&ctx->drv->allocs, ptr);
+	if (!a)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	if (pBase)
+		*pBase = (void *)a->base;
+	if (pSize)
+		*pSize = a->size;
+	zex_alloc_put(a);
+	return ZE_RESULT_SUCCESS;
+}

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: zex_libzex_memmap_test.c - libzex's zeMemAllocHost with external memory
+ *
+ * Seed 001 through libzex: heap, stack and global memory mapped with
+ * ze_external_memmap_sysmem_ext_desc_t come back at the same address as
+ * ZE_MEMORY_TYPE_HOST_IMPORTED with their address range, free cleanly and
+ * stay the application's; every result code of the extension (misaligned,
+ * size 0, READ_ONLY with WRITE_COMBINED, unmappable or read-only memory,
+ * over RLIMIT_MEMLOCK, unknown pointers) and ordinary zeMemAllocHost.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include "zex_selftest.h"
+#include "zex/zex_api.h"
+
+#define PG	4096ul
+
+static uint8_t global_bss[4 * PG] __attribute__((aligned(4096)));
+
+static ze_context_handle_t ctx_open(void)
+{
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	ze_driver_handle_t drv;
+	ze_context_handle_t ctx = NULL;
+	uint32_t n = 1;
+
+	if (zeInit(0) || zeDriverGet(&n, &drv) || zeContextCreate(drv, &cd, &ctx))
+		return NULL;
+	return ctx;
+}
+
+static ze_result_t memmap(ze_context_handle_t ctx, void *mem, size_t size,
+			  ze_host_mem_alloc_flags_t flags, void **out)
+{
+	ze_external_memmap_sysmem_ext_desc_t map = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMMAP_SYSMEM_EXT_DESC,
+		.pSystemMemory = mem,
+		.size = size,
+	};
+	ze_host_mem_alloc_desc_t d = {
+		.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC,
+		.pNext = &map,
+		.flags = flags,
+	};
+
+	return zeMemAllocHost(ctx, &d, size, 0, out);
+}
+
+static ze_memory_type_t type_of(ze_context_handle_t ctx, const void *p)
+{
+	ze_memory_allocation_properties_t props = {
+		.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES,
+	};
+
+	if (zeMemGetAllocProperties(ctx, p, &props, NULL))
+		return (ze_memory_type_t)-1;
+	return props.type;
+}
+
+TEST(heap_stack_and_global_are_imported_in_place)
+{
+	uint8_t stack[2 * PG] __attribute__((aligned(4096)));
+	uint8_t *heap = aligned_alloc(PG, 8 * PG);
+	ze_context_handle_t ctx = ctx_open();
+	void *mems[3] = { heap, stack, global_bss }, *out, *base;
+	size_t sizes[3] = { 8 * PG, sizeof(stack), sizeof(global_bss) }, size;
+	int i;
+
+	ASSERT_NE(NULL, ctx);
+	ASSERT_NE(NULL, heap);
+	for (i = 0; i < 3; i++) {
+		zex_fill(mems[i], sizes[i], (uint32_t)i);
+		ASSERT_EQ(ZE_RESULT_SUCCESS, memmap(ctx, mems[i], sizes[i], 0, &out));
+		EXPECT_EQ(mems[i], out);
+		EXPECT_EQ(ZE_MEMORY_TYPE_HOST_IMPORTED, type_of(ctx, (char *)out + 100));
+		ASSERT_EQ(ZE_RESULT_SUCCESS,
+			  zeMemGetAddressRange(ctx, (char *)out + PG + 1, &base, &size));
+		EXPECT_EQ(mems[i], base);
+		EXPECT_EQ(sizes[i], size);
+		/* Overlapping mappings are refused by libzex's table. */
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, memmap(ctx, mems[i], PG, 0, &out));
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(ctx, (char *)mems[i] + PG));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(ctx, mems[i]));
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(ctx, mems[i]));
+		/* The memory stays the application's, untouched. */
+		EXPECT_TRUE(zex_same(mems[i], sizes[i], (uint32_t)i));
+		EXPECT_EQ(ZE_MEMORY_TYPE_UNKNOWN, type_of(ctx, mems[i]));
+	}
+	free(heap);
+	zeContextDestroy(ctx);
+}
+
+TEST(result_codes)
+{
+	ze_context_handle_t ctx = ctx_open();
+	uint8_t *heap = aligned_alloc(PG, 4 * PG);
+	uint8_t *ro = mmap(NULL, 2 * PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *none = mmap(NULL, 2 * PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ze_external_memmap_sysmem_ext_desc_t map = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMMAP_SYSMEM_EXT_DESC,
+		.pSystemMemory = heap, .size = 2 * PG,
+	};
+	ze_host_mem_alloc_desc_t d = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC,
+				       .pNext = &map };
+	void *out, *base;
+	size_t size;
+
+	ASSERT_NE(NULL, ctx);
+	ASSERT_NE(NULL, heap);
+	ASSERT_NE(MAP_FAILED, ro);
+	ASSERT_NE(MAP_FAILED, none);
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, memmap(ctx, heap + 8, PG, 0, &out));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, memmap(ctx, heap, PG + 8, 0, &out));
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, memmap(ctx, heap, 0, 0, &out));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  memmap(ctx, heap, PG, ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY |
+			 ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED, &out));
+	/* Memory that cannot be mapped, and read-only memory without the flag. */
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, memmap(ctx, none, 2 * PG, 0, &out));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, memmap(ctx, ro, 2 * PG, 0, &out));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, memmap(ctx, ro, 2 * PG,
+					    ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY, &out));
+	EXPECT_EQ(ro, out);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(ctx, ro));
+	/* The descriptor's size must be the allocation's. */
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemAllocHost(ctx, &d, PG, 0, &out));
+	map.pSystemMemory = NULL;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeMemAllocHost(ctx, &d, 2 * PG, 0, &out));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, memmap(NULL, heap, PG, 0, &out));
+	/* Unknown pointers. */
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(ctx, heap));
+	EXPECT_EQ(ZE_MEMORY_TYPE_UNKNOWN, type_of(ctx, heap));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemGetAddressRange(ctx, heap, &base, &size));
+
+	/* Ordinary host memory still works, and the device can use it. */
+	d.pNext = NULL;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(ctx, &d, 3 * PG + 5, 0, &out));
+	EXPECT_EQ(ZE_MEMORY_TYPE_HOST, type_of(ctx, out));
+	memset(out, 0x42, 3 * PG + 5);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(ctx, out));
+	munmap(ro, 2 * PG);
+	munmap(none, 2 * PG);
+	free(heap);
+	zeContextDestroy(ctx);
+}
+
+TEST(over_rlimit_memlock_is_out_of_host_memory)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct rlimit lim = { 8 * PG, 8 * PG };
+		ze_context_handle_t ctx = ctx_open();
+		uint8_t *heap = aligned_alloc(PG, 16 * PG);
+		void *out;
+		int bad = 0;
+
+		if (!ctx || !heap || setrlimit(RLIMIT_MEMLOCK, &lim) || setuid(65534))
+			_exit(10);
+		memset(heap, 1, 16 * PG);
+		bad |= memmap(ctx, heap, 16 * PG, 0, &out) != ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		bad |= (memmap(ctx, heap, 8 * PG, 0, &out) != ZE_RESULT_SUCCESS) << 1;
+		bad |= (zeMemFree(ctx, heap) != ZE_RESULT_SUCCESS) << 2;
+		_exit(bad);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+ZEX_SELFTEST_MAIN
