@@ -41,6 +41,9 @@ tools: libzex
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
 		-Iuapi $$(pkg-config --cflags libdrm) \
 		tools/bench/zex-bench-ipc.c -ldrm -o $(O)/bin/zex-bench-ipc
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
+		-Iuapi $$(pkg-config --cflags libdrm) \
+		tools/bench/zex-bench-userptr.c -ldrm -o $(O)/bin/zex-bench-userptr
 
 host-tests:
 	$(MAKE) -C libzex O=$(O) KSFT_DIR=$(KSFT_DIR) tests

@@ -88,6 +88,8 @@ bench)
 		zex-bench-ipc $n 200
 		mark "bench ipc n=$n rc=$?"
 	done
+	zex-bench-userptr 1024
+	mark "bench userptr rc=$?"
 	;;
 shell)
 	echo "zex VM: zex.ko loaded, tools in /opt/zex/bin, selftests in /opt/zex/selftests."

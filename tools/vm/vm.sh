@@ -54,7 +54,8 @@ run)
 	;;
 bench)
 	initrd=$(stock_initrd bench)
-	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 600 "$O/vm/bench.log"
+	# Room for a pinned 1 GiB import beside everything else.
+	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 3072 600 "$O/vm/bench.log"
 	python3 "$top/tools/bench/table.py" "$O/vm/bench.log"
 	;;
 shell)
