@@ -149,6 +149,38 @@ static int zex_bo_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 	return 0;
 }
 
+/**
+ * zex_bo_pin_pages - pin the object's pages, listed in its layout's order
+ * @bo: the object.
+ * @pages: receives one page per page of the object.
+ *
+ * Undo with zex_bo_unpin_pages(). Return: 0 or -errno.
+ */
+int zex_bo_pin_pages(struct zex_bo *bo, struct page **pages)
+{
+	u64 off, poff;
+	int ret;
+
+	ret = zex_bo_get_pages(bo);
+	if (ret)
+		return ret;
+	for (off = 0; off < bo->base.size; off += PAGE_SIZE) {
+		struct zex_piece *piece = zex_bo_locate(bo, off, &poff);
+
+		pages[off >> PAGE_SHIFT] = piece->base.pages[poff >> PAGE_SHIFT];
+	}
+	return 0;
+}
+
+/**
+ * zex_bo_unpin_pages - undo zex_bo_pin_pages()
+ * @bo: the object.
+ */
+void zex_bo_unpin_pages(struct zex_bo *bo)
+{
+	zex_bo_put_pages(bo, bo->num_pieces);
+}
+
 static const struct drm_gem_object_funcs zex_bo_funcs = {
 	.free = zex_bo_free,
 	.mmap = zex_bo_mmap,

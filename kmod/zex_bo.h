@@ -52,5 +52,7 @@ struct zex_bo *zex_bo_alloc(struct zex_device *zdev, u32 max_pieces, u64 size,
 			    bool interleaved, u64 granularity);
 void zex_bo_add_piece(struct zex_bo *bo, struct zex_piece *piece);
 struct zex_bo *zex_bo_lookup(struct drm_file *file, u32 handle);
+int zex_bo_pin_pages(struct zex_bo *bo, struct page **pages);
+void zex_bo_unpin_pages(struct zex_bo *bo);
 
 #endif /* _ZEX_BO_H_ */

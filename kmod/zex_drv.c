@@ -71,8 +71,9 @@ static const struct drm_ioctl_desc zex_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ZEX_BO_EXPORT, zex_bo_export_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_BO_IMPORT, zex_bo_import_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_USERPTR_IMPORT, zex_userptr_import_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(ZEX_USERPTR_RELEASE, zex_userptr_release_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_VM_UNBIND, zex_vm_unbind_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_COPY, zex_copy_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_VM_BIND, zex_vm_bind_ioctl, DRM_RENDER_ALLOW),
 };
 
 DEFINE_DRM_GEM_FOPS(zex_fops);

@@ -45,9 +45,9 @@ static int import(int fd, const void *addr, size_t size, uint32_t flags, uint32_
 
 static int release(int fd, uint32_t id)
 {
-	struct drm_zex_userptr_release r = { .id = id };
+	struct drm_zex_vm_unbind r = { .id = id };
 
-	return zex_ioctl(fd, DRM_IOCTL_ZEX_USERPTR_RELEASE, &r);
+	return zex_ioctl(fd, DRM_IOCTL_ZEX_VM_UNBIND, &r);
 }
 
 /* Device copy; on a fault *reason and *addr say what the engine saw. */
@@ -341,7 +341,7 @@ TEST_F(userptr, eight_threads_import_and_release)
 TEST_F(userptr, bad_imports)
 {
 	struct drm_zex_userptr_import im = { 0 };
-	struct drm_zex_userptr_release rel = { 0 };
+	struct drm_zex_vm_unbind rel = { 0 };
 	uint8_t *p = aligned_alloc(PG, 4 * PG);
 	uint8_t *hole = mmap(NULL, 3 * PG, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -380,7 +380,7 @@ TEST_F(userptr, bad_imports)
 	ASSERT_EQ(0, import(self->fd, p, PG, 0, &id));
 	rel.id = id;
 	rel.pad = 1;
-	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_USERPTR_RELEASE, &rel));
+	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_VM_UNBIND, &rel));
 	EXPECT_EQ(0, release(self->fd, id));
 	/* Nothing of the failures stayed charged. */
 	EXPECT_EQ(64 * PG / 1024, vm_locked_kb());
@@ -461,6 +461,88 @@ TEST_F(userptr, debugfs_shows_the_tables)
 	EXPECT_GE(4, leaves);
 	EXPECT_EQ(0, release(self->fd, a));
 	free(p);
+}
+
+static int bo_bind(int fd, uint32_t handle, uint64_t va, uint32_t flags, uint32_t *id)
+{
+	struct drm_zex_vm_bind b = { .handle = handle, .va = va, .flags = flags };
+	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_VM_BIND, &b);
+
+	if (!ret && id)
+		*id = b.id;
+	return ret;
+}
+
+#define BO_VA	0x100000000000ull	/* 16 TiB: device VA only */
+
+TEST_F(userptr, buffer_objects_bind_into_the_same_tables)
+{
+	unsigned int tiles = (unsigned int)zex_param("tiles");
+	uint64_t size, addr;
+	uint32_t h, h2, id, ro, reason;
+	uint8_t *map;
+
+	/* A coloured object when the device scales, else one piece. */
+	ASSERT_EQ(0, zex_bo_create(self->fd, 8 * PG * tiles + 65536 * tiles,
+				   DRM_ZEX_DEVICE_ROOT, &h, &size));
+	ASSERT_GE(64 * PG, size);
+	map = zex_bo_map(self->fd, h, size);
+	ASSERT_NE(MAP_FAILED, map);
+	zex_fill(map, size, 23);
+	ASSERT_EQ(0, bo_bind(self->fd, h, BO_VA, 0, &id));
+	/* The device reads the object in its mapping's order... */
+	ASSERT_EQ(0, dev_copy(self->fd, (void *)(uintptr_t)BO_VA, self->dst, size, NULL, NULL));
+	EXPECT_TRUE(zex_same(self->dst, size, 23));
+	/* ...and writes it: the host sees it through the mapping. */
+	zex_fill(self->dst, size, 24);
+	ASSERT_EQ(0, dev_copy(self->fd, self->dst, (void *)(uintptr_t)BO_VA, size, NULL, NULL));
+	EXPECT_TRUE(zex_same(map, size, 24));
+	/* The binding holds the object: closing the handle changes nothing. */
+	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	ASSERT_EQ(0, dev_copy(self->fd, (void *)(uintptr_t)BO_VA, self->dst, PG, NULL, NULL));
+	EXPECT_EQ(0, release(self->fd, id));
+	EXPECT_EQ(-EFAULT, dev_copy(self->fd, (void *)(uintptr_t)BO_VA, self->dst, PG,
+				    &reason, &addr));
+	EXPECT_EQ(DRM_ZEX_FAULT_NOT_MAPPED, reason);
+	munmap(map, size);
+	EXPECT_EQ(0, zex_tiles_usage());
+
+	/* Read-only binding: reads work, writes fault. */
+	ASSERT_EQ(0, zex_bo_create(self->fd, 2 * PG, 0, &h, NULL));
+	ASSERT_EQ(0, bo_bind(self->fd, h, BO_VA, DRM_ZEX_VM_BIND_READ_ONLY, &ro));
+	EXPECT_EQ(0, dev_copy(self->fd, (void *)(uintptr_t)BO_VA, self->dst, 2 * PG, NULL, NULL));
+	EXPECT_EQ(-EFAULT, dev_copy(self->fd, self->dst, (void *)(uintptr_t)(BO_VA + 8), 8,
+				    &reason, &addr));
+	EXPECT_EQ(DRM_ZEX_FAULT_READ_ONLY, reason);
+	EXPECT_EQ(BO_VA + 8, addr);
+	/* Another object over the same VA maps other pages: refused. */
+	ASSERT_EQ(0, zex_bo_create(self->fd, PG, 0, &h2, NULL));
+	EXPECT_EQ(-EBUSY, bo_bind(self->fd, h2, BO_VA, 0, NULL));
+	EXPECT_EQ(0, zex_bo_close(self->fd, h2));
+	EXPECT_EQ(0, release(self->fd, ro));
+	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+}
+
+TEST_F(userptr, bad_binds)
+{
+	struct drm_zex_vm_bind b = { 0 };
+	uint32_t h;
+
+	ASSERT_EQ(0, zex_bo_create(self->fd, 2 * PG, 0, &h, NULL));
+	EXPECT_EQ(-ENOENT, bo_bind(self->fd, 0x7fffffff, BO_VA, 0, NULL));
+	EXPECT_EQ(-EINVAL, bo_bind(self->fd, h, BO_VA + 1, 0, NULL));
+	EXPECT_EQ(-EINVAL, bo_bind(self->fd, h, BO_VA, 2, NULL));
+	EXPECT_EQ(-EINVAL, bo_bind(self->fd, h, (1ull << 48) - PG, 0, NULL));
+	EXPECT_EQ(-EINVAL, bo_bind(self->fd, h, UINT64_MAX & ~(PG - 1), 0, NULL));
+	b.handle = h;
+	b.va = BO_VA;
+	b.pad = 1;
+	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_VM_BIND, &b));
+	b.pad = 0;
+	b.reserved[1] = 1;
+	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_VM_BIND, &b));
+	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, zex_tiles_usage());
 }
 
 ZEX_SELFTEST_MAIN

@@ -4,7 +4,7 @@
  */
 
 /**
- * DOC: zex_vm.c - userptr imports and the software copy engine
+ * DOC: zex_vm.c - mappings (userptr imports, buffer objects) and the copy engine
  *
  * An import pins the host pages with FOLL_LONGTERM (and FOLL_WRITE unless
  * it is read-only), charges them to the importer's RLIMIT_MEMLOCK through
@@ -13,6 +13,10 @@
  * of this emulation has no way to fault and retry, so the defined outcome
  * of a host munmap() under a live import is that the device keeps seeing
  * the pages it pinned until the import is released — never freed memory.
+ *
+ * A buffer object is bound whole at a chosen device VA: its pieces' pages
+ * are pinned for the binding's life, listed in the object's layout order,
+ * into the same page tables.
  *
  * The copy engine checks every source and destination page against the
  * page table before it moves a byte, under the address space's lock, so a
@@ -29,34 +33,58 @@
 
 #include <drm/drm_file.h>
 
+#include "../zex_bo.h"
 #include "../zex_drv.h"
 #include "zex_vm.h"
 
 /**
- * struct zex_userptr - one import
- * @addr: its first byte (host VA == device VA).
+ * struct zex_mapping - one mapping of an address space
+ * @addr: its first byte (for an import, host VA == device VA).
  * @npages: its pages.
  * @writable: the device may write.
- * @mm: the importer's mm, charged for the pinned pages.
- * @pages: the pinned pages.
+ * @pages: the pinned pages, in device-VA order.
+ * @mm: a userptr import's mm, charged for the pinned pages; NULL for a bind.
+ * @bo: a bound buffer object, held for the binding's life; NULL for an import.
  */
-struct zex_userptr {
+struct zex_mapping {
 	u64 addr;
 	u64 npages;
 	bool writable;
-	struct mm_struct *mm;
 	struct page **pages;
+	struct mm_struct *mm;
+	struct zex_bo *bo;
 };
 
 static atomic_t zex_vm_serial = ATOMIC_INIT(0);
 
-static void zex_userptr_free(struct zex_userptr *up)
+static void zex_mapping_free(struct zex_mapping *map)
 {
-	unpin_user_pages_dirty_lock(up->pages, up->npages, up->writable);
-	account_locked_vm(up->mm, up->npages, false);
-	mmdrop(up->mm);
-	kvfree(up->pages);
-	kfree(up);
+	if (map->bo) {
+		zex_bo_unpin_pages(map->bo);
+		drm_gem_object_put(&map->bo->base);
+	} else {
+		unpin_user_pages_dirty_lock(map->pages, map->npages, map->writable);
+		account_locked_vm(map->mm, map->npages, false);
+		mmdrop(map->mm);
+	}
+	kvfree(map->pages);
+	kfree(map);
+}
+
+/* Bind a mapping whose pages are pinned and enter it; 0 or -errno. */
+static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, u32 *id)
+{
+	int ret;
+
+	mutex_lock(&vm->lock);
+	ret = zex_pt_bind(&vm->pt, map->addr, map->npages, map->pages, map->writable);
+	if (!ret) {
+		ret = xa_alloc(&vm->imports, id, map, xa_limit_32b, GFP_KERNEL);
+		if (ret)
+			zex_pt_unbind(&vm->pt, map->addr, map->npages, map->writable);
+	}
+	mutex_unlock(&vm->lock);
+	return ret;
 }
 
 static int zex_vm_show(struct seq_file *m, void *unused)
@@ -109,13 +137,13 @@ int zex_vm_init(struct zex_vm *vm, struct zex_device *zdev, struct drm_file *fil
  */
 void zex_vm_fini(struct zex_vm *vm)
 {
-	struct zex_userptr *up;
+	struct zex_mapping *map;
 	unsigned long id;
 
 	debugfs_remove(vm->debugfs);
-	xa_for_each(&vm->imports, id, up) {
-		zex_pt_unbind(&vm->pt, up->addr, up->npages, up->writable);
-		zex_userptr_free(up);
+	xa_for_each(&vm->imports, id, map) {
+		zex_pt_unbind(&vm->pt, map->addr, map->npages, map->writable);
+		zex_mapping_free(map);
 	}
 	xa_destroy(&vm->imports);
 	zex_pt_fini(&vm->pt);
@@ -133,7 +161,7 @@ int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file
 	struct drm_zex_userptr_import *args = data;
 	struct zex_vm *vm = zex_file_vm(file);
 	bool writable = !(args->flags & DRM_ZEX_USERPTR_READ_ONLY);
-	struct zex_userptr *up;
+	struct zex_mapping *up;
 	long pinned;
 	u32 id;
 	int ret;
@@ -180,14 +208,7 @@ int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file
 		goto err_unaccount;
 	}
 
-	mutex_lock(&vm->lock);
-	ret = zex_pt_bind(&vm->pt, up->addr, up->npages, up->pages, writable);
-	if (!ret) {
-		ret = xa_alloc(&vm->imports, &id, up, xa_limit_32b, GFP_KERNEL);
-		if (ret)
-			zex_pt_unbind(&vm->pt, up->addr, up->npages, writable);
-	}
-	mutex_unlock(&vm->lock);
+	ret = zex_vm_insert(vm, up, &id);
 	if (zex_ioctl_check(zdev, ret)) {
 		unpin_user_pages(up->pages, up->npages);
 		goto err_unaccount;
@@ -204,12 +225,12 @@ err_free:
 	return ret;
 }
 
-int zex_userptr_release_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+int zex_vm_unbind_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct zex_device *zdev = to_zex_device(drm);
-	struct drm_zex_userptr_release *args = data;
+	struct drm_zex_vm_unbind *args = data;
 	struct zex_vm *vm = zex_file_vm(file);
-	struct zex_userptr *up;
+	struct zex_mapping *up;
 
 	if (zex_ioctl_check(zdev, args->pad || args->reserved))
 		return -EINVAL;
@@ -220,8 +241,62 @@ int zex_userptr_release_ioctl(struct drm_device *drm, void *data, struct drm_fil
 	mutex_unlock(&vm->lock);
 	if (zex_ioctl_check(zdev, !up))
 		return -ENOENT;
-	zex_userptr_free(up);
+	zex_mapping_free(up);
 	return 0;
+}
+
+int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct zex_device *zdev = to_zex_device(drm);
+	struct drm_zex_vm_bind *args = data;
+	struct zex_vm *vm = zex_file_vm(file);
+	struct zex_mapping *map;
+	struct zex_bo *bo;
+	int ret;
+
+	if (zex_ioctl_check(zdev, args->flags & ~DRM_ZEX_VM_BIND_READ_ONLY) ||
+	    zex_ioctl_check(zdev, args->pad || args->reserved[0] || args->reserved[1]) ||
+	    zex_ioctl_check(zdev, !PAGE_ALIGNED(args->va)))
+		return -EINVAL;
+	bo = zex_bo_lookup(file, args->handle);
+	if (zex_ioctl_check(zdev, !bo))
+		return -ENOENT;
+	if (zex_ioctl_check(zdev, args->va + bo->base.size < args->va ||
+				  (args->va + bo->base.size - 1) >> ZEX_PT_VA_BITS)) {
+		ret = -EINVAL;
+		goto err_put;
+	}
+
+	map = kzalloc(sizeof(*map), GFP_KERNEL);
+	if (!map) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+	map->addr = args->va;
+	map->npages = bo->base.size >> PAGE_SHIFT;
+	map->writable = !(args->flags & DRM_ZEX_VM_BIND_READ_ONLY);
+	map->bo = bo;	/* the lookup's reference is the binding's */
+	map->pages = kvmalloc_array(map->npages, sizeof(*map->pages), GFP_KERNEL);
+	if (!map->pages) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	ret = zex_bo_pin_pages(bo, map->pages);
+	if (ret)
+		goto err_free;
+	ret = zex_vm_insert(vm, map, &args->id);
+	if (zex_ioctl_check(zdev, ret)) {
+		zex_bo_unpin_pages(bo);
+		goto err_free;
+	}
+	return 0;
+
+err_free:
+	kvfree(map->pages);
+	kfree(map);
+err_put:
+	drm_gem_object_put(&bo->base);
+	return ret;
 }
 
 /* Check a range page by page; on a fault fill the record and fail. */

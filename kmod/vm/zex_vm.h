@@ -28,7 +28,7 @@ struct zex_device;
  * struct zex_vm - one file's device address space
  * @lock: protects @pt and @imports; held across a whole copy.
  * @pt: the page table.
- * @imports: the userptr imports by id.
+ * @imports: the mappings (userptr imports and buffer-object binds) by id.
  * @debugfs: its file under the DRM minor's debugfs directory.
  */
 struct zex_vm {
@@ -42,7 +42,8 @@ int zex_vm_init(struct zex_vm *vm, struct zex_device *zdev, struct drm_file *fil
 void zex_vm_fini(struct zex_vm *vm);
 
 int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int zex_userptr_release_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_vm_unbind_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 #endif /* _ZEX_VM_H_ */

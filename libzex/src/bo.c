@@ -171,7 +171,7 @@ int zex_userptr_import(struct zex_device *dev, const void *addr, uint64_t size,
 
 int zex_userptr_release(struct zex_device *dev, uint32_t id)
 {
-	struct drm_zex_userptr_release r = { .id = id };
+	struct drm_zex_vm_unbind r = { .id = id };
 
-	return zex_drm_ioctl(dev, DRM_IOCTL_ZEX_USERPTR_RELEASE, &r);
+	return zex_drm_ioctl(dev, DRM_IOCTL_ZEX_VM_UNBIND, &r);
 }

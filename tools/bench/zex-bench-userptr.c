@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 
 	for (r = 0; r < ROUNDS; r++) {
 		struct drm_zex_userptr_import im = { .addr = (uintptr_t)mem, .size = size };
-		struct drm_zex_userptr_release rel = { 0 };
+		struct drm_zex_vm_unbind rel = { 0 };
 		double t0 = now_ms();
 
 		if (drmIoctl(fd, DRM_IOCTL_ZEX_USERPTR_IMPORT, &im))
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
 		if (!r)
 			tables = tables_in_use();
 		rel.id = im.id;
-		drmIoctl(fd, DRM_IOCTL_ZEX_USERPTR_RELEASE, &rel);
+		drmIoctl(fd, DRM_IOCTL_ZEX_VM_UNBIND, &rel);
 
 		t0 = now_ms();
 		if (mlock(mem, size))

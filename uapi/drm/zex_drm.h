@@ -45,8 +45,9 @@ extern "C" {
 #define DRM_ZEX_BO_EXPORT		0x04
 #define DRM_ZEX_BO_IMPORT		0x05
 #define DRM_ZEX_USERPTR_IMPORT		0x06
-#define DRM_ZEX_USERPTR_RELEASE		0x07
+#define DRM_ZEX_VM_UNBIND		0x07
 #define DRM_ZEX_COPY			0x08
+#define DRM_ZEX_VM_BIND			0x09
 
 #define DRM_IOCTL_ZEX_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_QUERY, struct drm_zex_query)
@@ -62,10 +63,12 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_BO_IMPORT, struct drm_zex_bo_import)
 #define DRM_IOCTL_ZEX_USERPTR_IMPORT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_USERPTR_IMPORT, struct drm_zex_userptr_import)
-#define DRM_IOCTL_ZEX_USERPTR_RELEASE \
-	DRM_IOW(DRM_COMMAND_BASE + DRM_ZEX_USERPTR_RELEASE, struct drm_zex_userptr_release)
+#define DRM_IOCTL_ZEX_VM_UNBIND \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ZEX_VM_UNBIND, struct drm_zex_vm_unbind)
 #define DRM_IOCTL_ZEX_COPY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_COPY, struct drm_zex_copy)
+#define DRM_IOCTL_ZEX_VM_BIND \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_VM_BIND, struct drm_zex_vm_bind)
 
 /** @DRM_ZEX_MAX_TILES: the most tiles one zex device can have. */
 #define DRM_ZEX_MAX_TILES		8
@@ -455,25 +458,55 @@ struct drm_zex_userptr_import {
 	__u64 size;
 	/** @flags: 0 or %DRM_ZEX_USERPTR_READ_ONLY. */
 	__u32 flags;
-	/** @id: out: the import, for DRM_IOCTL_ZEX_USERPTR_RELEASE. */
+	/** @id: out: the mapping, for DRM_IOCTL_ZEX_VM_UNBIND. */
 	__u32 id;
 	/** @reserved: must be 0. */
 	__u64 reserved[2];
 };
 
 /**
- * struct drm_zex_userptr_release - argument of DRM_IOCTL_ZEX_USERPTR_RELEASE
+ * struct drm_zex_vm_unbind - argument of DRM_IOCTL_ZEX_VM_UNBIND
  *
- * Unmaps an import's pages that no other import covers, and unpins its
- * pages. -ENOENT for an unknown @id.
+ * Removes a mapping of this file's address space — a userptr import or a
+ * buffer-object bind: its pages that no other mapping covers are unmapped,
+ * and its pages are unpinned. -ENOENT for an unknown @id.
  */
-struct drm_zex_userptr_release {
-	/** @id: from DRM_IOCTL_ZEX_USERPTR_IMPORT. */
+struct drm_zex_vm_unbind {
+	/** @id: from DRM_IOCTL_ZEX_USERPTR_IMPORT or DRM_IOCTL_ZEX_VM_BIND. */
 	__u32 id;
 	/** @pad: must be 0. */
 	__u32 pad;
 	/** @reserved: must be 0. */
 	__u64 reserved;
+};
+
+/** DRM_ZEX_VM_BIND_READ_ONLY - &drm_zex_vm_bind.flags: the device only reads. */
+#define DRM_ZEX_VM_BIND_READ_ONLY	0x1u
+
+/**
+ * struct drm_zex_vm_bind - argument of DRM_IOCTL_ZEX_VM_BIND
+ *
+ * Maps a whole buffer object at device VA @va of this file's address space,
+ * in the same page tables as userptr imports; the device sees the object's
+ * bytes in its layout's order, as its mmap() does. The binding holds the
+ * object and pins its pages until DRM_IOCTL_ZEX_VM_UNBIND. Errors: -EINVAL
+ * unknown @flags, non-zero pad or reserved, @va not page-aligned or the
+ * range beyond the 48-bit device VA; -ENOENT unknown @handle; -EBUSY the
+ * range overlaps a mapping of other pages.
+ */
+struct drm_zex_vm_bind {
+	/** @handle: GEM handle of the buffer object. */
+	__u32 handle;
+	/** @flags: 0 or %DRM_ZEX_VM_BIND_READ_ONLY. */
+	__u32 flags;
+	/** @va: page-aligned device VA. */
+	__u64 va;
+	/** @id: out: the mapping, for DRM_IOCTL_ZEX_VM_UNBIND. */
+	__u32 id;
+	/** @pad: must be 0. */
+	__u32 pad;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
 };
 
 /**

@@ -52,13 +52,17 @@ static_assert(DRM_IOCTL_ZEX_BO_IMPORT == DRM_IOWR(0x45, struct drm_zex_bo_import
 ZEX_ABI_SIZE(drm_zex_userptr_import, 40);
 ZEX_ABI_OFF(drm_zex_userptr_import, flags, 16);
 ZEX_ABI_OFF(drm_zex_userptr_import, id, 20);
-ZEX_ABI_SIZE(drm_zex_userptr_release, 16);
+ZEX_ABI_SIZE(drm_zex_vm_unbind, 16);
 ZEX_ABI_SIZE(drm_zex_copy, 56);
 ZEX_ABI_OFF(drm_zex_copy, flags, 24);
 ZEX_ABI_OFF(drm_zex_copy, fault_reason, 28);
 ZEX_ABI_OFF(drm_zex_copy, fault_addr, 32);
 static_assert(DRM_IOCTL_ZEX_USERPTR_IMPORT ==
 	      DRM_IOWR(0x46, struct drm_zex_userptr_import), "userptr nr");
-static_assert(DRM_IOCTL_ZEX_USERPTR_RELEASE ==
-	      DRM_IOW(0x47, struct drm_zex_userptr_release), "release nr");
+static_assert(DRM_IOCTL_ZEX_VM_UNBIND ==
+	      DRM_IOW(0x47, struct drm_zex_vm_unbind), "release nr");
 static_assert(DRM_IOCTL_ZEX_COPY == DRM_IOWR(0x48, struct drm_zex_copy), "copy nr");
+ZEX_ABI_SIZE(drm_zex_vm_bind, 40);
+ZEX_ABI_OFF(drm_zex_vm_bind, va, 8);
+ZEX_ABI_OFF(drm_zex_vm_bind, id, 16);
+static_assert(DRM_IOCTL_ZEX_VM_BIND == DRM_IOWR(0x49, struct drm_zex_vm_bind), "bind nr");
