@@ -27,6 +27,7 @@
 #include "zex_selftest.h"
 
 #define PG	4096ul
+#define DST_PAGES	512ul	/* the fixture's scratch: room for a coloured object */
 
 static uint8_t global_bss[8 * PG] __attribute__((aligned(4096)));
 static uint8_t global_data[4 * PG] __attribute__((aligned(4096))) = { 1, 2, 3 };
@@ -90,10 +91,10 @@ FIXTURE_SETUP(userptr)
 {
 	self->fd = zex_open_render();
 	ASSERT_LE(0, self->fd);
-	self->dst = aligned_alloc(PG, 64 * PG);
+	self->dst = aligned_alloc(PG, DST_PAGES * PG);
 	ASSERT_NE(NULL, self->dst);
-	memset(self->dst, 0, 64 * PG);
-	ASSERT_EQ(0, import(self->fd, self->dst, 64 * PG, 0, &self->dst_id));
+	memset(self->dst, 0, DST_PAGES * PG);
+	ASSERT_EQ(0, import(self->fd, self->dst, DST_PAGES * PG, 0, &self->dst_id));
 }
 
 FIXTURE_TEARDOWN(userptr)
@@ -156,7 +157,7 @@ TEST_F(userptr, read_only_imports)
 	ASSERT_EQ(0, mprotect(ro, 4 * PG, PROT_READ));
 	/* Read-only host memory: only with the flag. */
 	EXPECT_EQ(-EFAULT, import(self->fd, ro, 4 * PG, 0, &a));
-	EXPECT_EQ(0, vm_locked_kb() - 64 * PG / 1024);
+	EXPECT_EQ(0, vm_locked_kb() - DST_PAGES * PG / 1024);
 	ASSERT_EQ(0, import(self->fd, ro, 4 * PG, DRM_ZEX_USERPTR_READ_ONLY, &a));
 	ASSERT_EQ(0, import(self->fd, rw, 4 * PG, DRM_ZEX_USERPTR_READ_ONLY, &b));
 	/* The device reads it... */
@@ -334,7 +335,7 @@ TEST_F(userptr, eight_threads_import_and_release)
 	}
 	/* Every page came off: nothing left mapped, nothing charged but ours. */
 	EXPECT_EQ(-EFAULT, dev_copy(self->fd, mem, self->dst, PG, NULL, NULL));
-	EXPECT_EQ(64 * PG / 1024, vm_locked_kb());
+	EXPECT_EQ(DST_PAGES * PG / 1024, vm_locked_kb());
 	free(mem);
 }
 
@@ -383,7 +384,7 @@ TEST_F(userptr, bad_imports)
 	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_VM_UNBIND, &rel));
 	EXPECT_EQ(0, release(self->fd, id));
 	/* Nothing of the failures stayed charged. */
-	EXPECT_EQ(64 * PG / 1024, vm_locked_kb());
+	EXPECT_EQ(DST_PAGES * PG / 1024, vm_locked_kb());
 	munmap(hole, PG);
 	munmap(hole + 2 * PG, PG);
 	free(p);
@@ -414,10 +415,10 @@ TEST_F(userptr, bad_copies_and_isolation)
 				   NULL, NULL));
 	EXPECT_EQ(0, dev_copy(self->fd, self->dst, self->dst + 32 * PG, 0, NULL, NULL));
 	/* Reading past the import: the fault names the first unmapped byte. */
-	EXPECT_EQ(-EFAULT, dev_copy(self->fd, self->dst + 63 * PG, self->dst, 2 * PG,
-				    &reason, &addr));
+	EXPECT_EQ(-EFAULT, dev_copy(self->fd, self->dst + (DST_PAGES - 1) * PG, self->dst,
+				    2 * PG, &reason, &addr));
 	EXPECT_EQ(DRM_ZEX_FAULT_NOT_MAPPED, reason);
-	EXPECT_EQ((uintptr_t)self->dst + 64 * PG, addr);
+	EXPECT_EQ((uintptr_t)self->dst + DST_PAGES * PG, addr);
 	/* Another file's address space does not have our import. */
 	other = zex_open_render();
 	ASSERT_LE(0, other);
@@ -482,10 +483,11 @@ TEST_F(userptr, buffer_objects_bind_into_the_same_tables)
 	uint32_t h, h2, id, ro, reason;
 	uint8_t *map;
 
-	/* A coloured object when the device scales, else one piece. */
-	ASSERT_EQ(0, zex_bo_create(self->fd, 8 * PG * tiles + 65536 * tiles,
-				   DRM_ZEX_DEVICE_ROOT, &h, &size));
-	ASSERT_GE(64 * PG, size);
+	uint64_t gran = (uint64_t)zex_param("multi_storage_granularity_kb") << 10;
+
+	/* Coloured (two granules a tile) when the device scales, else one piece. */
+	ASSERT_EQ(0, zex_bo_create(self->fd, 2 * gran * tiles, DRM_ZEX_DEVICE_ROOT, &h, &size));
+	ASSERT_GE(DST_PAGES * PG, size);
 	map = zex_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, map);
 	zex_fill(map, size, 23);
