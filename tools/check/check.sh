@@ -4,7 +4,8 @@
 #
 # 1. build    everything, zex.ko with W=1
 # 2. host     uapi header as C and C++, libzex unit tests under ASan and
-#             UBSan, checkpatch --strict, sparse, a DKMS build
+#             UBSan, checkpatch --strict, sparse, the hostrpc model under
+#             spin (with mutants that must fail), a DKMS build
 # 3. stock    the stock Debian kernel in QEMU: every kselftest
 # 4. debug    the debug kernel (KUnit, KASAN, lockdep, kmemleak, ...):
 #             KUnit suites, every kselftest again, a kmemleak scan
@@ -71,6 +72,8 @@ if [[ " $layers " == *" host "* ]]; then
 		done
 		tools/check/lint.sh >"$logs/lint.tap" 2>&1
 		python3 tools/check/results.py tap host lint $? "$logs/lint.tap"
+		tools/check/model.sh >"$logs/model.tap" 2>&1
+		python3 tools/check/results.py tap host model $? "$logs/model.tap"
 		check_cmd host dkms-build tools/dkms.sh build-check 0.1.0
 	} | tally
 	layer_end host
