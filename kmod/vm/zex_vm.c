@@ -79,7 +79,7 @@ static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, u32 *id)
 	mutex_lock(&vm->lock);
 	ret = zex_pt_bind(&vm->pt, map->addr, map->npages, map->pages, map->writable);
 	if (!ret) {
-		ret = xa_alloc(&vm->imports, id, map, xa_limit_32b, GFP_KERNEL);
+		ret = xa_alloc(&vm->mappings, id, map, xa_limit_32b, GFP_KERNEL);
 		if (ret)
 			zex_pt_unbind(&vm->pt, map->addr, map->npages, map->writable);
 	}
@@ -116,7 +116,7 @@ int zex_vm_init(struct zex_vm *vm, struct zex_device *zdev, struct drm_file *fil
 	int ret;
 
 	mutex_init(&vm->lock);
-	xa_init_flags(&vm->imports, XA_FLAGS_ALLOC1);
+	xa_init_flags(&vm->mappings, XA_FLAGS_ALLOC1);
 	ret = zex_pt_init(&vm->pt);
 	if (ret)
 		return ret;
@@ -141,11 +141,11 @@ void zex_vm_fini(struct zex_vm *vm)
 	unsigned long id;
 
 	debugfs_remove(vm->debugfs);
-	xa_for_each(&vm->imports, id, map) {
+	xa_for_each(&vm->mappings, id, map) {
 		zex_pt_unbind(&vm->pt, map->addr, map->npages, map->writable);
 		zex_mapping_free(map);
 	}
-	xa_destroy(&vm->imports);
+	xa_destroy(&vm->mappings);
 	zex_pt_fini(&vm->pt);
 	mutex_destroy(&vm->lock);
 }
@@ -235,7 +235,7 @@ int zex_vm_unbind_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	if (zex_ioctl_check(zdev, args->pad || args->reserved))
 		return -EINVAL;
 	mutex_lock(&vm->lock);
-	up = xa_erase(&vm->imports, args->id);
+	up = xa_erase(&vm->mappings, args->id);
 	if (up)
 		zex_pt_unbind(&vm->pt, up->addr, up->npages, up->writable);
 	mutex_unlock(&vm->lock);

@@ -7,9 +7,10 @@
  * DOC: zex_vm.h - a device address space
  *
  * Each open DRM file of zex has one device virtual address space: a
- * software page table (&struct zex_pt) and the userptr imports bound into
- * it. Device VA equals host VA for imports. The copy engine reads and
- * writes through it, which is how tests see what the device can see.
+ * software page table (&struct zex_pt) and the mappings bound into it:
+ * userptr imports (device VA == host VA) and buffer objects. The copy
+ * engine reads and writes through it, which is how tests see what the
+ * device can see.
  */
 
 #ifndef _ZEX_VM_H_
@@ -26,15 +27,15 @@ struct zex_device;
 
 /**
  * struct zex_vm - one file's device address space
- * @lock: protects @pt and @imports; held across a whole copy.
+ * @lock: protects @pt and @mappings; held across a whole copy.
  * @pt: the page table.
- * @imports: the mappings (userptr imports and buffer-object binds) by id.
+ * @mappings: the mappings (userptr imports and buffer-object binds) by id.
  * @debugfs: its file under the DRM minor's debugfs directory.
  */
 struct zex_vm {
 	struct mutex lock;
 	struct zex_pt pt;
-	struct xarray imports;
+	struct xarray mappings;
 	struct dentry *debugfs;
 };
 

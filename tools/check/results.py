@@ -72,8 +72,8 @@ def sections(lines, name):
     body, arg = None, None
     for line in lines:
         if line.startswith(f"@@ZEX {name}-begin"):
-            arg, body = line.split(" ", 2)[2:] or [""], []
-            arg = arg[0] if arg else ""
+            arg = line[len(f"@@ZEX {name}-begin"):].strip()
+            body = []
         elif line.startswith(f"@@ZEX {name}-end") and body is not None:
             yield arg, body, line
             body = None

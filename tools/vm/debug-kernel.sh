@@ -12,16 +12,13 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${ZEX_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/zex}
-tarball=/usr/src/linux-source-6.1.tar.xz
 fragment=$here/debug-kernel.config
 jobs=${JOBS:-$(nproc)}
 
-[ -f "$tarball" ] || { echo "debug-kernel: $tarball missing (apt-get install linux-source-6.1)" >&2; exit 1; }
+src=$("$here/linux-source.sh")
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 key=$( { cat "$fragment" "$0"; echo "$srcver"; } | sha256sum | cut -c1-16)
-src=$cache/linux-source-6.1-$srcver
 out=$cache/debug-$key
-mkdir -p "$cache"
 
 log() { echo "debug-kernel: $*" >&2; }
 
@@ -29,15 +26,6 @@ if [ -f "$out/.zex-complete" ]; then
 	log "reusing $out"
 	echo "$out"
 	exit 0
-fi
-
-if [ ! -f "$src/.zex-extracted" ]; then
-	log "extracting $tarball"
-	rm -rf "$src" "$src.tmp"
-	mkdir -p "$src.tmp"
-	tar -xf "$tarball" -C "$src.tmp" --strip-components=1
-	touch "$src.tmp/.zex-extracted"
-	mv "$src.tmp" "$src"
 fi
 
 mkdir -p "$out"
