@@ -34,6 +34,7 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_prime.h>
 
+#include "hostrpc/zex_hostrpc.h"
 #include "tiles/zex_piece.h"
 #include "zex_drv.h"
 
@@ -43,6 +44,7 @@ static struct zex_params zex_module_params = {
 	.enable_implicit_scaling = 1,
 	.multi_storage_policy = DRM_ZEX_MULTI_STORAGE_EVEN,
 	.multi_storage_granularity_kb = 64,
+	.hostrpc_max_slots = DRM_ZEX_HOSTRPC_MAX_SLOTS,
 };
 
 module_param_named(tiles, zex_module_params.tiles, uint, 0444);
@@ -61,6 +63,10 @@ module_param_named(multi_storage_granularity_kb,
 		   zex_module_params.multi_storage_granularity_kb, uint, 0444);
 MODULE_PARM_DESC(multi_storage_granularity_kb,
 		 "Colouring granularity in KiB, a power of two >= 64 (default 64)");
+module_param_named(hostrpc_max_slots, zex_module_params.hostrpc_max_slots,
+		   uint, 0444);
+MODULE_PARM_DESC(hostrpc_max_slots,
+		 "Most slots of one hostrpc channel, 1 to 2048 (default 2048)");
 
 static const struct drm_ioctl_desc zex_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ZEX_QUERY, zex_query_ioctl, DRM_RENDER_ALLOW),
@@ -74,6 +80,8 @@ static const struct drm_ioctl_desc zex_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ZEX_VM_UNBIND, zex_vm_unbind_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_COPY, zex_copy_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_VM_BIND, zex_vm_bind_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_HOSTRPC_CREATE, zex_hostrpc_create_ioctl,
+			  DRM_RENDER_ALLOW),
 };
 
 DEFINE_DRM_GEM_FOPS(zex_fops);
@@ -187,6 +195,7 @@ static int zex_probe(struct platform_device *pdev)
 		return ret;
 
 	zex_topology_init(&zdev->topo, &zex_module_params);
+	zdev->hostrpc_max_slots = zex_module_params.hostrpc_max_slots;
 	for (i = 0; i < zdev->topo.num_tiles; i++) {
 		zdev->tiles[i].zdev = zdev;
 		zdev->tiles[i].id = i;

@@ -41,6 +41,7 @@
  * @tiles: the tiles, @topo.num_tiles of them in use.
  * @unplug_lock: serialises unplug between the parent's remove and a tile's.
  * @registered: the DRM device is registered and not yet unplugged.
+ * @hostrpc_max_slots: the most slots of one hostrpc channel.
  */
 struct zex_device {
 	struct drm_device drm;
@@ -48,6 +49,7 @@ struct zex_device {
 	struct zex_tile tiles[DRM_ZEX_MAX_TILES];
 	struct mutex unplug_lock; /* serialises the two unplug paths */
 	bool registered;
+	u32 hostrpc_max_slots;
 };
 
 /**

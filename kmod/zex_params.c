@@ -54,5 +54,9 @@ int zex_params_validate(const struct zex_params *p, struct zex_param_error *err)
 	if (!is_power_of_2(p->multi_storage_granularity_kb))
 		return zex_param_fail(err, "multi_storage_granularity_kb",
 				      "must be a power of two");
+	if (p->hostrpc_max_slots < 1 ||
+	    p->hostrpc_max_slots > DRM_ZEX_HOSTRPC_MAX_SLOTS)
+		return zex_param_fail(err, "hostrpc_max_slots",
+				      "must be between 1 and 2048");
 	return 0;
 }

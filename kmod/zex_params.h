@@ -33,6 +33,8 @@
  * @multi_storage_policy: &enum drm_zex_multi_storage_policy.
  * @multi_storage_granularity_kb: colouring granularity in KiB, a power of
  *	two of at least 64.
+ * @hostrpc_max_slots: the most slots a hostrpc channel may have, 1 to
+ *	%DRM_ZEX_HOSTRPC_MAX_SLOTS.
  */
 struct zex_params {
 	unsigned int tiles;
@@ -40,6 +42,7 @@ struct zex_params {
 	unsigned int enable_implicit_scaling;
 	unsigned int multi_storage_policy;
 	unsigned int multi_storage_granularity_kb;
+	unsigned int hostrpc_max_slots;
 };
 
 /**

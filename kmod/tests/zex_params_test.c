@@ -20,6 +20,7 @@ static const struct zex_params zex_defaults = {
 	.enable_implicit_scaling = 1,
 	.multi_storage_policy = 0,
 	.multi_storage_granularity_kb = 64,
+	.hostrpc_max_slots = 2048,
 };
 
 enum zex_param_field {
@@ -28,6 +29,7 @@ enum zex_param_field {
 	ZEX_IMPLICIT,
 	ZEX_POLICY,
 	ZEX_GRANULARITY,
+	ZEX_HOSTRPC_SLOTS,
 };
 
 struct zex_params_case {
@@ -59,6 +61,10 @@ static const struct zex_params_case zex_params_cases[] = {
 	{ "granularity 96", ZEX_GRANULARITY, 96, "multi_storage_granularity_kb" },
 	{ "granularity 2 GiB", ZEX_GRANULARITY, 2097152,
 	  "multi_storage_granularity_kb" },
+	{ "hostrpc slots 1", ZEX_HOSTRPC_SLOTS, 1, NULL },
+	{ "hostrpc slots 2048", ZEX_HOSTRPC_SLOTS, 2048, NULL },
+	{ "hostrpc slots 0", ZEX_HOSTRPC_SLOTS, 0, "hostrpc_max_slots" },
+	{ "hostrpc slots 2049", ZEX_HOSTRPC_SLOTS, 2049, "hostrpc_max_slots" },
 };
 
 /* The defaults with the case's one field changed. */
@@ -71,6 +77,7 @@ static struct zex_params zex_case_params(const struct zex_params_case *c)
 		[ZEX_IMPLICIT] = &p.enable_implicit_scaling,
 		[ZEX_POLICY] = &p.multi_storage_policy,
 		[ZEX_GRANULARITY] = &p.multi_storage_granularity_kb,
+		[ZEX_HOSTRPC_SLOTS] = &p.hostrpc_max_slots,
 	};
 
 	*fields[c->field] = c->value;

@@ -48,6 +48,7 @@ extern "C" {
 #define DRM_ZEX_VM_UNBIND		0x07
 #define DRM_ZEX_COPY			0x08
 #define DRM_ZEX_VM_BIND			0x09
+#define DRM_ZEX_HOSTRPC_CREATE		0x0a
 
 #define DRM_IOCTL_ZEX_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_QUERY, struct drm_zex_query)
@@ -67,6 +68,8 @@ extern "C" {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_ZEX_VM_UNBIND, struct drm_zex_vm_unbind)
 #define DRM_IOCTL_ZEX_COPY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_COPY, struct drm_zex_copy)
+#define DRM_IOCTL_ZEX_HOSTRPC_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_HOSTRPC_CREATE, struct drm_zex_hostrpc_create)
 #define DRM_IOCTL_ZEX_VM_BIND \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_VM_BIND, struct drm_zex_vm_bind)
 
@@ -552,6 +555,273 @@ struct drm_zex_copy {
 	/** @reserved: must be 0. */
 	__u64 reserved[2];
 };
+
+/**
+ * DOC: hostrpc channel
+ *
+ * A hostrpc channel (seed 003) is N slots of one 4 KiB page each, shared
+ * between a "device" side that makes calls and a "host" side that serves
+ * them; Documentation/hostrpc.rst has the protocol. DRM_IOCTL_ZEX_HOSTRPC_CREATE
+ * makes a channel and returns a file descriptor for its first host view.
+ * Every view is its own open file: mmap() of it at offset 0, MAP_SHARED,
+ * exactly %DRM_ZEX_HOSTRPC_MAP_SIZE(nslots) bytes long, gives:
+ *
+ * - at %DRM_ZEX_HOSTRPC_CONTROL_OFFSET, &struct drm_zex_hostrpc_control,
+ *   the same page in every view: the G and H bitmaps and the doorbell
+ *   flags;
+ * - at %DRM_ZEX_HOSTRPC_PRIVATE_OFFSET, &struct drm_zex_hostrpc_private of
+ *   the view's side: the device side's W owner words in every device view,
+ *   the host side's T owner words in every host view. A side never maps
+ *   the other's private words;
+ * - at %DRM_ZEX_HOSTRPC_SLOTS_OFFSET, the N slot pages, slot i at
+ *   %DRM_ZEX_HOSTRPC_SLOTS_OFFSET + i * %DRM_ZEX_HOSTRPC_PAGE_SIZE.
+ *
+ * The channel's own ioctls (DRM_ZEX_HOSTRPC_IOCTL_*) go to a view's file
+ * descriptor. The file descriptor also reads like an eventfd: read()
+ * returns, as a __u64, the number of rings delivered to the view's side
+ * since the last read (blocking unless O_NONBLOCK: -EAGAIN), and poll()
+ * reports EPOLLIN while that number is not zero. Device views report
+ * EPOLLHUP, and their read() -EPIPE, once the channel is dead.
+ *
+ * Death: when the last host view is closed (every fd and mapping gone),
+ * the channel is dead: @dead in the control page is set, device-side waits
+ * and rings fail with -EPIPE at once. When a device view dies holding
+ * slots, the kernel finishes each of its calls as the device would (the
+ * owner word reads %DRM_ZEX_HOSTRPC_OWNER_ORPHAN meanwhile) and returns the
+ * slot to the pool once the host is done with it. When a host view dies
+ * holding T words, they are released so that another server takes over.
+ */
+
+/** DRM_ZEX_HOSTRPC_MAX_SLOTS - the most slots of a channel (hostrpc_max_slots may lower it). */
+#define DRM_ZEX_HOSTRPC_MAX_SLOTS	2048
+/** DRM_ZEX_HOSTRPC_PAGE_SIZE - one slot's page; the layout's unit. */
+#define DRM_ZEX_HOSTRPC_PAGE_SIZE	4096
+#define DRM_ZEX_HOSTRPC_CONTROL_OFFSET	0
+#define DRM_ZEX_HOSTRPC_PRIVATE_OFFSET	4096
+#define DRM_ZEX_HOSTRPC_PRIVATE_SIZE	12288
+#define DRM_ZEX_HOSTRPC_SLOTS_OFFSET	16384
+#define DRM_ZEX_HOSTRPC_MAP_SIZE(nslots) \
+	(DRM_ZEX_HOSTRPC_SLOTS_OFFSET + (__u64)(nslots) * DRM_ZEX_HOSTRPC_PAGE_SIZE)
+
+/** DRM_ZEX_HOSTRPC_MAGIC - &drm_zex_hostrpc_control.magic: "ZXRP". */
+#define DRM_ZEX_HOSTRPC_MAGIC		0x5a585250u
+#define DRM_ZEX_HOSTRPC_VERSION		1
+
+/** DRM_ZEX_HOSTRPC_DEAD_HOST - &drm_zex_hostrpc_control.dead: no host view is left. */
+#define DRM_ZEX_HOSTRPC_DEAD_HOST	0x1u
+
+/**
+ * struct drm_zex_hostrpc_control - the page both sides share
+ *
+ * Bit i % 64 of word i / 64 of @g and @h is slot i's G and H (native byte
+ * order). The kernel keeps its own copy of @nslots and never trusts this
+ * page's contents; a side that scribbles on it breaks only its own calls.
+ */
+struct drm_zex_hostrpc_control {
+	/** @magic: %DRM_ZEX_HOSTRPC_MAGIC. */
+	__u32 magic;
+	/** @version: %DRM_ZEX_HOSTRPC_VERSION. */
+	__u32 version;
+	/** @nslots: the number of slots. */
+	__u32 nslots;
+	/** @pad0: 0. */
+	__u32 pad0;
+	/** @map_size: %DRM_ZEX_HOSTRPC_MAP_SIZE(@nslots). */
+	__u64 map_size;
+	/** @pad1: rest of the first cache line. */
+	__u64 pad1[5];
+	/**
+	 * @host_armed: 1 while a host thread wants a ring: the device side
+	 * takes it (1 -> 0 by compare-and-swap) after changing G, and rings
+	 * only when it took it. Own cache line.
+	 */
+	__u32 host_armed;
+	/** @pad2: rest of the cache line. */
+	__u32 pad2[15];
+	/**
+	 * @device_armed: 1 while a device-side waiter (or the kernel,
+	 * finishing a dead view's calls) wants a ring: the host side takes it
+	 * after changing H. Own cache line.
+	 */
+	__u32 device_armed;
+	/** @pad3: rest of the cache line. */
+	__u32 pad3[15];
+	/** @dead: %DRM_ZEX_HOSTRPC_DEAD_HOST once the host side is gone. */
+	__u32 dead;
+	/** @pad4: rest of the cache line. */
+	__u32 pad4[15];
+	/** @g: G, written by the device side only. */
+	__u64 g[DRM_ZEX_HOSTRPC_MAX_SLOTS / 64];
+	/** @h: H, written by the host side only. */
+	__u64 h[DRM_ZEX_HOSTRPC_MAX_SLOTS / 64];
+};
+
+/** DRM_ZEX_HOSTRPC_OWNER_ORPHAN - W of a dead device view's slot the kernel finishes. */
+#define DRM_ZEX_HOSTRPC_OWNER_ORPHAN	0x1u
+/** DRM_ZEX_HOSTRPC_OWNER_ID_MASK - the view id in an owner word. */
+#define DRM_ZEX_HOSTRPC_OWNER_ID_MASK	0x00ffffffu
+/** DRM_ZEX_HOSTRPC_OWNER_ASYNC - W flag: an async call, which any device view may collect. */
+#define DRM_ZEX_HOSTRPC_OWNER_ASYNC	0x80000000u
+
+/**
+ * struct drm_zex_hostrpc_private - one side's private words
+ *
+ * @owner[i] is slot i's W (device views) or T (host views): 0 when free,
+ * else the holder's view id (&drm_zex_hostrpc_open_view.view_id), taken by
+ * compare-and-swap from 0. A device view's asynchronous call leaves W as
+ * its id | %DRM_ZEX_HOSTRPC_OWNER_ASYNC and sets bit i of @async, so that
+ * any device view's garbage collection can finish it.
+ */
+struct drm_zex_hostrpc_private {
+	/** @async: device views: hint bitmap of slots holding async calls. */
+	__u64 async[DRM_ZEX_HOSTRPC_MAX_SLOTS / 64];
+	/** @reserved: 0. */
+	__u64 reserved[DRM_ZEX_HOSTRPC_MAX_SLOTS / 64];
+	/** @owner: W or T of each slot. */
+	__u32 owner[DRM_ZEX_HOSTRPC_MAX_SLOTS];
+};
+
+/** DRM_ZEX_HOSTRPC_CLOEXEC - the new file descriptor is close-on-exec. */
+#define DRM_ZEX_HOSTRPC_CLOEXEC		0x1u
+
+/**
+ * struct drm_zex_hostrpc_create - argument of DRM_IOCTL_ZEX_HOSTRPC_CREATE
+ *
+ * Errors: -EINVAL @nslots 0, unknown @flags, non-zero @reserved; -E2BIG
+ * @nslots above the hostrpc_max_slots module parameter; -EOPNOTSUPP on a
+ * kernel whose page size is not 4 KiB; -ENOMEM; -EMFILE.
+ */
+struct drm_zex_hostrpc_create {
+	/** @nslots: slots, 1 to hostrpc_max_slots (at most 2048). */
+	__u32 nslots;
+	/** @flags: %DRM_ZEX_HOSTRPC_CLOEXEC. */
+	__u32 flags;
+	/** @fd: out: the first host view. */
+	__s32 fd;
+	/** @view_id: out: its owner id. */
+	__u32 view_id;
+	/** @map_size: out: the size to mmap(). */
+	__u64 map_size;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/** DRM_ZEX_HOSTRPC_ROLE_HOST - a view of the serving side. */
+#define DRM_ZEX_HOSTRPC_ROLE_HOST	0
+/** DRM_ZEX_HOSTRPC_ROLE_DEVICE - a view of the calling side. */
+#define DRM_ZEX_HOSTRPC_ROLE_DEVICE	1
+
+/**
+ * struct drm_zex_hostrpc_open_view - argument of DRM_ZEX_HOSTRPC_IOCTL_OPEN_VIEW
+ *
+ * A new view (file descriptor) of the same channel. A host view may open
+ * either role, a device view only device views. Each process that calls
+ * should have its own device view: the kernel finishes a view's calls when
+ * the view dies. Errors: -EINVAL unknown @role or @flags, non-zero
+ * @reserved; -EPERM a device view asking for a host view; -EPIPE the
+ * channel is dead; -ENOSPC no view id is left.
+ */
+struct drm_zex_hostrpc_open_view {
+	/** @role: DRM_ZEX_HOSTRPC_ROLE_*. */
+	__u32 role;
+	/** @flags: %DRM_ZEX_HOSTRPC_CLOEXEC. */
+	__u32 flags;
+	/** @fd: out: the view. */
+	__s32 fd;
+	/** @view_id: out: its owner id. */
+	__u32 view_id;
+	/** @reserved: must be 0. */
+	__u64 reserved;
+};
+
+/** DRM_ZEX_HOSTRPC_INFO_DEAD - &drm_zex_hostrpc_info.flags: the channel is dead. */
+#define DRM_ZEX_HOSTRPC_INFO_DEAD	0x1u
+
+/**
+ * struct drm_zex_hostrpc_info - argument of DRM_ZEX_HOSTRPC_IOCTL_INFO (all out)
+ */
+struct drm_zex_hostrpc_info {
+	/** @nslots: the number of slots. */
+	__u32 nslots;
+	/** @role: this view's DRM_ZEX_HOSTRPC_ROLE_*. */
+	__u32 role;
+	/** @view_id: this view's owner id. */
+	__u32 view_id;
+	/** @flags: %DRM_ZEX_HOSTRPC_INFO_DEAD. */
+	__u32 flags;
+	/** @map_size: the size to mmap(). */
+	__u64 map_size;
+	/** @host_rings: rings delivered to the host side so far. */
+	__u64 host_rings;
+	/** @device_rings: rings delivered to the device side so far. */
+	__u64 device_rings;
+	/** @reaped: slots of dead device views returned to the pool. */
+	__u64 reaped;
+	/** @orphans: slots of dead device views the kernel is finishing. */
+	__u32 orphans;
+	/** @pad: 0. */
+	__u32 pad;
+};
+
+/** DRM_ZEX_HOSTRPC_WAIT_FOREVER - &drm_zex_hostrpc_wait.timeout_ns: no timeout. */
+#define DRM_ZEX_HOSTRPC_WAIT_FOREVER	0x7fffffffffffffffll
+
+/**
+ * struct drm_zex_hostrpc_wait - argument of DRM_ZEX_HOSTRPC_IOCTL_WAIT
+ *
+ * Sleep until the view's side has something to do, arming the other
+ * side's doorbell and re-checking first, so no ring can be lost. A device
+ * view waits until slot @slot's H equals @value; a host view waits until
+ * some slot's G differs from its H (@slot and @value must be 0). Errors:
+ * -EINVAL @slot out of range, @value above 1, unknown @flags, non-zero
+ * @pad; -ETIME @timeout_ns passed; -EPIPE (device views) the channel is
+ * dead; -EINTR a signal.
+ */
+struct drm_zex_hostrpc_wait {
+	/** @slot: device views: the slot. */
+	__u32 slot;
+	/** @value: device views: the H value to wait for, 0 or 1. */
+	__u32 value;
+	/** @flags: must be 0. */
+	__u32 flags;
+	/** @pad: must be 0. */
+	__u32 pad;
+	/** @timeout_ns: absolute CLOCK_MONOTONIC, or %DRM_ZEX_HOSTRPC_WAIT_FOREVER. */
+	__s64 timeout_ns;
+};
+
+/**
+ * struct drm_zex_hostrpc_eventfd - argument of DRM_ZEX_HOSTRPC_IOCTL_SET_EVENTFD
+ *
+ * Every ring delivered to the view's side also signals @fd (an eventfd),
+ * so a server fits an epoll loop; -1 unregisters. One eventfd per view.
+ * Errors: -EINVAL unknown @flags, non-zero @reserved, @fd not an eventfd;
+ * -EBADF @fd not open.
+ */
+struct drm_zex_hostrpc_eventfd {
+	/** @fd: an eventfd, or -1. */
+	__s32 fd;
+	/** @flags: must be 0. */
+	__u32 flags;
+	/** @reserved: must be 0. */
+	__u64 reserved;
+};
+
+/*
+ * The channel file's ioctls. RING delivers a ring to the other side: the
+ * host side's waiters, poll()/read() and eventfds for a device view's
+ * ring, the device side's for a host view's (-EPIPE from a device view of
+ * a dead channel).
+ */
+#define DRM_ZEX_HOSTRPC_IOCTL_INFO \
+	_IOR('Z', 0x40, struct drm_zex_hostrpc_info)
+#define DRM_ZEX_HOSTRPC_IOCTL_OPEN_VIEW \
+	_IOWR('Z', 0x41, struct drm_zex_hostrpc_open_view)
+#define DRM_ZEX_HOSTRPC_IOCTL_RING		_IO('Z', 0x42)
+#define DRM_ZEX_HOSTRPC_IOCTL_WAIT \
+	_IOW('Z', 0x43, struct drm_zex_hostrpc_wait)
+#define DRM_ZEX_HOSTRPC_IOCTL_SET_EVENTFD \
+	_IOW('Z', 0x44, struct drm_zex_hostrpc_eventfd)
 
 #if defined(__cplusplus)
 }

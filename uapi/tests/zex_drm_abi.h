@@ -66,3 +66,35 @@ ZEX_ABI_SIZE(drm_zex_vm_bind, 40);
 ZEX_ABI_OFF(drm_zex_vm_bind, va, 8);
 ZEX_ABI_OFF(drm_zex_vm_bind, id, 16);
 static_assert(DRM_IOCTL_ZEX_VM_BIND == DRM_IOWR(0x49, struct drm_zex_vm_bind), "bind nr");
+ZEX_ABI_SIZE(drm_zex_hostrpc_control, 768);
+ZEX_ABI_OFF(drm_zex_hostrpc_control, nslots, 8);
+ZEX_ABI_OFF(drm_zex_hostrpc_control, map_size, 16);
+ZEX_ABI_OFF(drm_zex_hostrpc_control, host_armed, 64);
+ZEX_ABI_OFF(drm_zex_hostrpc_control, device_armed, 128);
+ZEX_ABI_OFF(drm_zex_hostrpc_control, dead, 192);
+ZEX_ABI_OFF(drm_zex_hostrpc_control, g, 256);
+ZEX_ABI_OFF(drm_zex_hostrpc_control, h, 512);
+ZEX_ABI_SIZE(drm_zex_hostrpc_private, 8704);
+ZEX_ABI_OFF(drm_zex_hostrpc_private, owner, 512);
+static_assert(sizeof(struct drm_zex_hostrpc_control) <= DRM_ZEX_HOSTRPC_PAGE_SIZE, "control");
+static_assert(sizeof(struct drm_zex_hostrpc_private) <= DRM_ZEX_HOSTRPC_PRIVATE_SIZE, "private");
+static_assert(DRM_ZEX_HOSTRPC_PRIVATE_OFFSET + DRM_ZEX_HOSTRPC_PRIVATE_SIZE ==
+	      DRM_ZEX_HOSTRPC_SLOTS_OFFSET, "slots follow private");
+static_assert(DRM_ZEX_HOSTRPC_MAP_SIZE(2048) == 16384 + 2048 * 4096, "map size");
+ZEX_ABI_SIZE(drm_zex_hostrpc_create, 40);
+ZEX_ABI_OFF(drm_zex_hostrpc_create, fd, 8);
+ZEX_ABI_OFF(drm_zex_hostrpc_create, map_size, 16);
+ZEX_ABI_OFF(drm_zex_hostrpc_create, reserved, 24);
+ZEX_ABI_SIZE(drm_zex_hostrpc_open_view, 24);
+ZEX_ABI_OFF(drm_zex_hostrpc_open_view, fd, 8);
+ZEX_ABI_SIZE(drm_zex_hostrpc_info, 48);
+ZEX_ABI_OFF(drm_zex_hostrpc_info, map_size, 16);
+ZEX_ABI_OFF(drm_zex_hostrpc_info, orphans, 40);
+ZEX_ABI_SIZE(drm_zex_hostrpc_wait, 24);
+ZEX_ABI_OFF(drm_zex_hostrpc_wait, timeout_ns, 16);
+ZEX_ABI_SIZE(drm_zex_hostrpc_eventfd, 16);
+static_assert(DRM_IOCTL_ZEX_HOSTRPC_CREATE ==
+	      DRM_IOWR(0x4a, struct drm_zex_hostrpc_create), "hostrpc create nr");
+static_assert(DRM_ZEX_HOSTRPC_IOCTL_RING == _IO('Z', 0x42), "ring nr");
+static_assert(DRM_ZEX_HOSTRPC_IOCTL_WAIT == _IOW('Z', 0x43, struct drm_zex_hostrpc_wait),
+	      "wait nr");

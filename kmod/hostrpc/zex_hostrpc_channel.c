@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_hostrpc_channel.c - hostrpc channels, their views and files
+ *
+ * DRM_IOCTL_ZEX_HOSTRPC_CREATE allocates a channel's memory (vmalloc'ed,
+ * zeroed, mappable) and returns its first host view as an anonymous file.
+ * Each view is a file; mmap() of a view maps the control page, the view's
+ * side's private words and the slot pages, through a fault handler that
+ * picks the private words by the view's side. The channel is freed with
+ * its last view, after the reaper has stopped.
+ *
+ * A view's release is the death of a peer: the last host view marks the
+ * channel dead and wakes every device-side waiter; a device view hands its
+ * slots to the reaper; a host view drops its T words.
+ */
+
+#include <linux/anon_inodes.h>
+#include <linux/bitmap.h>
+#include <linux/eventfd.h>
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include <drm/drm_drv.h>
+
+#include "../zex_drv.h"
+#include "zex_hostrpc.h"
+
+/**
+ * zex_hostrpc_channel_create - allocate a channel and its shared memory
+ * @drm: the device, for log messages (a reference is taken), or NULL.
+ * @nslots: 1 to %DRM_ZEX_HOSTRPC_MAX_SLOTS.
+ *
+ * Return: the channel with one reference (the caller's), or an ERR_PTR.
+ */
+struct zex_hostrpc_channel *
+zex_hostrpc_channel_create(struct drm_device *drm, u32 nslots)
+{
+	struct zex_hostrpc_channel *ch;
+	int i;
+
+	if (!nslots || nslots > DRM_ZEX_HOSTRPC_MAX_SLOTS)
+		return ERR_PTR(-EINVAL);
+
+	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	if (!ch)
+		return ERR_PTR(-ENOMEM);
+	ch->nslots = nslots;
+	kref_init(&ch->ref);
+	spin_lock_init(&ch->lock);
+	INIT_LIST_HEAD(&ch->view_list);
+	ida_init(&ch->ids);
+	mutex_init(&ch->reap_lock);
+	INIT_WORK(&ch->reap_work, zex_hostrpc_reap_work);
+	for (i = 0; i < ZEX_HOSTRPC_SIDES; i++)
+		init_waitqueue_head(&ch->side[i].wq);
+
+	ch->control = vmalloc_user(PAGE_SIZE);
+	ch->priv[ZEX_HOSTRPC_HOST] = vmalloc_user(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
+	ch->priv[ZEX_HOSTRPC_DEVICE] = vmalloc_user(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
+	ch->slots = vmalloc_user((size_t)nslots * PAGE_SIZE);
+	ch->orphans = bitmap_zalloc(nslots, GFP_KERNEL);
+	if (!ch->control || !ch->priv[ZEX_HOSTRPC_HOST] ||
+	    !ch->priv[ZEX_HOSTRPC_DEVICE] || !ch->slots || !ch->orphans) {
+		zex_hostrpc_channel_put(ch);
+		return ERR_PTR(-ENOMEM);
+	}
+
+	ch->control->magic = DRM_ZEX_HOSTRPC_MAGIC;
+	ch->control->version = DRM_ZEX_HOSTRPC_VERSION;
+	ch->control->nslots = nslots;
+	ch->control->map_size = DRM_ZEX_HOSTRPC_MAP_SIZE(nslots);
+	if (drm) {
+		drm_dev_get(drm);
+		ch->drm = drm;
+	}
+	return ch;
+}
+
+static void zex_hostrpc_channel_release(struct kref *ref)
+{
+	struct zex_hostrpc_channel *ch =
+		container_of(ref, struct zex_hostrpc_channel, ref);
+
+	/* No view is left, so nothing can queue the reaper again. */
+	cancel_work_sync(&ch->reap_work);
+	bitmap_free(ch->orphans);
+	vfree(ch->slots);
+	vfree(ch->priv[ZEX_HOSTRPC_DEVICE]);
+	vfree(ch->priv[ZEX_HOSTRPC_HOST]);
+	vfree(ch->control);
+	mutex_destroy(&ch->reap_lock);
+	ida_destroy(&ch->ids);
+	if (ch->drm)
+		drm_dev_put(ch->drm);
+	kfree(ch);
+}
+
+/**
+ * zex_hostrpc_channel_put - drop a reference to a channel
+ * @ch: the channel.
+ */
+void zex_hostrpc_channel_put(struct zex_hostrpc_channel *ch)
+{
+	kref_put(&ch->ref, zex_hostrpc_channel_release);
+}
+
+/**
+ * zex_hostrpc_view_create - a new view of one side
+ * @ch: the channel; the view takes a reference.
+ * @side: the side it acts for.
+ *
+ * Return: the view, or an ERR_PTR: -EPIPE when the channel is dead,
+ * -ENOSPC when no owner id is left, -ENOMEM.
+ */
+struct zex_hostrpc_view *zex_hostrpc_view_create(struct zex_hostrpc_channel *ch,
+						 enum zex_hostrpc_side side)
+{
+	struct zex_hostrpc_view *view;
+	int id;
+
+	view = kzalloc(sizeof(*view), GFP_KERNEL);
+	if (!view)
+		return ERR_PTR(-ENOMEM);
+	id = ida_alloc_range(&ch->ids, DRM_ZEX_HOSTRPC_OWNER_ORPHAN + 1,
+			     DRM_ZEX_HOSTRPC_OWNER_ID_MASK, GFP_KERNEL);
+	if (id < 0) {
+		kfree(view);
+		return ERR_PTR(id);
+	}
+	view->ch = ch;
+	view->side = side;
+	view->id = id;
+
+	spin_lock(&ch->lock);
+	if (ch->dead) {
+		spin_unlock(&ch->lock);
+		ida_free(&ch->ids, id);
+		kfree(view);
+		return ERR_PTR(-EPIPE);
+	}
+	list_add_tail(&view->link, &ch->view_list);
+	ch->side[side].views++;
+	spin_unlock(&ch->lock);
+	kref_get(&ch->ref);
+	return view;
+}
+
+/**
+ * zex_hostrpc_view_destroy - a view's last file reference and mapping went
+ * @view: the view.
+ *
+ * The last host view makes the channel dead; a device view's slots go to
+ * the reaper, a host view's T words are released.
+ */
+void zex_hostrpc_view_destroy(struct zex_hostrpc_view *view)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+	struct eventfd_ctx *eventfd;
+	bool now_dead = false;
+
+	spin_lock(&ch->lock);
+	list_del(&view->link);
+	if (!--ch->side[view->side].views && view->side == ZEX_HOSTRPC_HOST) {
+		WRITE_ONCE(ch->dead, true);
+		now_dead = true;
+	}
+	eventfd = view->eventfd;
+	view->eventfd = NULL;
+	spin_unlock(&ch->lock);
+
+	if (now_dead) {
+		/* Spinning devices see this; sleeping ones are woken. */
+		smp_store_mb(ch->control->dead, DRM_ZEX_HOSTRPC_DEAD_HOST);
+		zex_hostrpc_wake_side(ch, ZEX_HOSTRPC_DEVICE);
+	}
+	zex_hostrpc_release_owner(view);
+
+	if (eventfd)
+		eventfd_ctx_put(eventfd);
+	ida_free(&ch->ids, view->id);
+	kfree(view);
+	zex_hostrpc_channel_put(ch);
+}
+
+static vm_fault_t zex_hostrpc_fault(struct vm_fault *vmf)
+{
+	struct zex_hostrpc_view *view = vmf->vma->vm_private_data;
+	struct zex_hostrpc_channel *ch = view->ch;
+	const unsigned long priv_pages = DRM_ZEX_HOSTRPC_PRIVATE_SIZE / PAGE_SIZE;
+	unsigned long pgoff = vmf->pgoff;
+	struct page *page;
+	void *kaddr;
+
+	if (pgoff == 0)
+		kaddr = ch->control;
+	else if (pgoff <= priv_pages)
+		kaddr = (void *)ch->priv[view->side] + (pgoff - 1) * PAGE_SIZE;
+	else if (pgoff - 1 - priv_pages < ch->nslots)
+		kaddr = ch->slots + (pgoff - 1 - priv_pages) * PAGE_SIZE;
+	else
+		return VM_FAULT_SIGBUS;
+
+	page = vmalloc_to_page(kaddr);
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct zex_hostrpc_vm_ops = {
+	.fault = zex_hostrpc_fault,
+};
+
+static int zex_hostrpc_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct zex_hostrpc_view *view = file->private_data;
+	struct zex_hostrpc_channel *ch = view->ch;
+
+	if (zex_hostrpc_check(ch, vma->vm_pgoff != 0))
+		return -EINVAL;
+	if (zex_hostrpc_check(ch, vma->vm_end - vma->vm_start !=
+			      DRM_ZEX_HOSTRPC_MAP_SIZE(ch->nslots)))
+		return -EINVAL;
+	if (zex_hostrpc_check(ch, !(vma->vm_flags & VM_SHARED)))
+		return -EINVAL;
+
+	/* The file, which the mapping holds, keeps the view alive. */
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_ops = &zex_hostrpc_vm_ops;
+	vma->vm_private_data = view;
+	return 0;
+}
+
+static int zex_hostrpc_release(struct inode *inode, struct file *file)
+{
+	zex_hostrpc_view_destroy(file->private_data);
+	return 0;
+}
+
+static const struct file_operations zex_hostrpc_fops;
+
+/*
+ * A new view with its file and a reserved descriptor; the caller installs
+ * the descriptor once nothing can fail any more.
+ */
+static int zex_hostrpc_view_file(struct zex_hostrpc_channel *ch,
+				 enum zex_hostrpc_side side, bool cloexec,
+				 struct file **filep, u32 *id)
+{
+	struct zex_hostrpc_view *view;
+	struct file *file;
+	int fd;
+
+	fd = get_unused_fd_flags(cloexec ? O_CLOEXEC : 0);
+	if (fd < 0)
+		return fd;
+	view = zex_hostrpc_view_create(ch, side);
+	if (IS_ERR(view)) {
+		put_unused_fd(fd);
+		return PTR_ERR(view);
+	}
+	file = anon_inode_getfile("[zex-hostrpc]", &zex_hostrpc_fops, view,
+				  O_RDWR);
+	if (IS_ERR(file)) {
+		zex_hostrpc_view_destroy(view);
+		put_unused_fd(fd);
+		return PTR_ERR(file);
+	}
+	*filep = file;
+	*id = view->id;
+	return fd;
+}
+
+static long zex_hostrpc_open_view_ioctl(struct zex_hostrpc_view *view,
+					void __user *uarg)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+	struct drm_zex_hostrpc_open_view args;
+	struct file *file;
+	int fd;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (zex_hostrpc_check(ch, args.flags & ~DRM_ZEX_HOSTRPC_CLOEXEC) ||
+	    zex_hostrpc_check(ch, args.reserved) ||
+	    zex_hostrpc_check(ch, args.role != DRM_ZEX_HOSTRPC_ROLE_HOST &&
+			      args.role != DRM_ZEX_HOSTRPC_ROLE_DEVICE))
+		return -EINVAL;
+	if (zex_hostrpc_check(ch, view->side == ZEX_HOSTRPC_DEVICE &&
+			      args.role == DRM_ZEX_HOSTRPC_ROLE_HOST))
+		return -EPERM;
+
+	fd = zex_hostrpc_view_file(ch, args.role, args.flags & DRM_ZEX_HOSTRPC_CLOEXEC,
+				   &file, &args.view_id);
+	if (fd < 0)
+		return fd;
+	args.fd = fd;
+	if (copy_to_user(uarg, &args, sizeof(args))) {
+		fput(file);
+		put_unused_fd(fd);
+		return -EFAULT;
+	}
+	fd_install(fd, file);
+	return 0;
+}
+
+static long zex_hostrpc_info_ioctl(struct zex_hostrpc_view *view,
+				   void __user *uarg)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+	struct drm_zex_hostrpc_info info = {
+		.nslots = ch->nslots,
+		.role = view->side,
+		.view_id = view->id,
+		.map_size = DRM_ZEX_HOSTRPC_MAP_SIZE(ch->nslots),
+		.orphans = atomic_read(&ch->norphans),
+	};
+
+	spin_lock(&ch->lock);
+	info.flags = ch->dead ? DRM_ZEX_HOSTRPC_INFO_DEAD : 0;
+	info.host_rings = ch->side[ZEX_HOSTRPC_HOST].rings;
+	info.device_rings = ch->side[ZEX_HOSTRPC_DEVICE].rings;
+	spin_unlock(&ch->lock);
+	mutex_lock(&ch->reap_lock);
+	info.reaped = ch->reaped;
+	mutex_unlock(&ch->reap_lock);
+
+	return copy_to_user(uarg, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+static long zex_hostrpc_ioctl(struct file *file, unsigned int cmd,
+			      unsigned long arg)
+{
+	struct zex_hostrpc_view *view = file->private_data;
+	struct zex_hostrpc_channel *ch = view->ch;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case DRM_ZEX_HOSTRPC_IOCTL_INFO:
+		return zex_hostrpc_info_ioctl(view, uarg);
+	case DRM_ZEX_HOSTRPC_IOCTL_OPEN_VIEW:
+		return zex_hostrpc_open_view_ioctl(view, uarg);
+	case DRM_ZEX_HOSTRPC_IOCTL_RING:
+		return zex_hostrpc_ring(view);
+	case DRM_ZEX_HOSTRPC_IOCTL_WAIT: {
+		struct drm_zex_hostrpc_wait args;
+
+		if (copy_from_user(&args, uarg, sizeof(args)))
+			return -EFAULT;
+		return zex_hostrpc_wait(view, &args);
+	}
+	case DRM_ZEX_HOSTRPC_IOCTL_SET_EVENTFD: {
+		struct drm_zex_hostrpc_eventfd args;
+
+		if (copy_from_user(&args, uarg, sizeof(args)))
+			return -EFAULT;
+		if (zex_hostrpc_check(ch, args.flags) ||
+		    zex_hostrpc_check(ch, args.reserved))
+			return -EINVAL;
+		return zex_hostrpc_set_eventfd(view, args.fd);
+	}
+	default:
+		drm_dbg(ch->drm, "hostrpc: unknown ioctl %#x\n", cmd);
+		return -ENOTTY;
+	}
+}
+
+static ssize_t zex_hostrpc_read_file(struct file *file, char __user *buf,
+				     size_t count, loff_t *ppos)
+{
+	struct zex_hostrpc_view *view = file->private_data;
+	ssize_t ret;
+	u64 rings;
+
+	if (zex_hostrpc_check(view->ch, count < sizeof(rings)))
+		return -EINVAL;
+	ret = zex_hostrpc_read(view, file->f_flags & O_NONBLOCK, &rings);
+	if (ret < 0)
+		return ret;
+	return copy_to_user(buf, &rings, sizeof(rings)) ? -EFAULT : sizeof(rings);
+}
+
+static __poll_t zex_hostrpc_poll(struct file *file, poll_table *wait)
+{
+	struct zex_hostrpc_view *view = file->private_data;
+
+	poll_wait(file, &view->ch->side[view->side].wq, wait);
+	return zex_hostrpc_poll_mask(view);
+}
+
+static const struct file_operations zex_hostrpc_fops = {
+	.owner = THIS_MODULE,
+	.release = zex_hostrpc_release,
+	.mmap = zex_hostrpc_mmap,
+	.read = zex_hostrpc_read_file,
+	.poll = zex_hostrpc_poll,
+	.unlocked_ioctl = zex_hostrpc_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+/**
+ * zex_hostrpc_create_ioctl - DRM_IOCTL_ZEX_HOSTRPC_CREATE
+ * @drm: the device.
+ * @data: &struct drm_zex_hostrpc_create.
+ * @file: the caller's DRM file.
+ *
+ * Return: 0, or a negative errno as the uapi header lists.
+ */
+int zex_hostrpc_create_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct zex_device *zdev = to_zex_device(drm);
+	struct drm_zex_hostrpc_create *args = data;
+	struct zex_hostrpc_channel *ch;
+	struct file *chfile;
+	int fd;
+
+	if (zex_ioctl_check(zdev, args->flags & ~DRM_ZEX_HOSTRPC_CLOEXEC) ||
+	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]) ||
+	    zex_ioctl_check(zdev, !args->nslots))
+		return -EINVAL;
+	if (zex_ioctl_check(zdev, args->nslots > zdev->hostrpc_max_slots))
+		return -E2BIG;
+	/* The layout is in 4 KiB pages; each must be a page of its own. */
+	if (zex_ioctl_check(zdev, PAGE_SIZE != DRM_ZEX_HOSTRPC_PAGE_SIZE))
+		return -EOPNOTSUPP;
+
+	ch = zex_hostrpc_channel_create(drm, args->nslots);
+	if (IS_ERR(ch))
+		return PTR_ERR(ch);
+	fd = zex_hostrpc_view_file(ch, ZEX_HOSTRPC_HOST,
+				   args->flags & DRM_ZEX_HOSTRPC_CLOEXEC,
+				   &chfile, &args->view_id);
+	zex_hostrpc_channel_put(ch);
+	if (fd < 0)
+		return fd;
+	/* As DRM PRIME does: the descriptor is live before the copy-out. */
+	fd_install(fd, chfile);
+	args->fd = fd;
+	args->map_size = DRM_ZEX_HOSTRPC_MAP_SIZE(args->nslots);
+	return 0;
+}

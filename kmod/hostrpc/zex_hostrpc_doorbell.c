@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_hostrpc_doorbell.c - rings, the interrupt they raise, and waits
+ *
+ * A side that changed its bits (the device G, the host H) takes the other
+ * side's arming if it is there (1 -> 0 by compare-and-swap, so at most one
+ * ring per arming) and rings: DRM_ZEX_HOSTRPC_IOCTL_RING. The kernel
+ * delivers the ring as the emulated interrupt: the receiving side's ring
+ * count grows (read() returns and clears it, poll() reports it), every
+ * eventfd registered by a view of that side is signalled, and its sleepers
+ * are woken.
+ *
+ * The wait ioctl arms for its caller and re-checks before each sleep,
+ * inside the wait loop, after the sleeper is on the wait queue. The arming
+ * store and the ringer's bit update are both fully ordered, so either the
+ * ringer sees the arming (and its ring wakes the queued sleeper) or the
+ * re-check sees the bit: a wakeup cannot be lost. A poll()/read() user
+ * arms and re-checks in userspace first; a ring in between is counted, so
+ * its poll() returns at once.
+ */
+
+#include <linux/eventfd.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/wait.h>
+
+#include <drm/drm_print.h>
+
+#include "zex_hostrpc.h"
+
+/**
+ * zex_hostrpc_test - read one slot's bit of a shared bitmap
+ * @map: G or H in the control page.
+ * @slot: the slot, below the channel's @nslots.
+ *
+ * Return: the bit.
+ */
+bool zex_hostrpc_test(const u64 *map, u32 slot)
+{
+	return READ_ONCE(map[slot / 64]) & BIT_ULL(slot % 64);
+}
+
+static u32 *zex_hostrpc_armed(struct zex_hostrpc_channel *ch,
+			      enum zex_hostrpc_side side)
+{
+	return side == ZEX_HOSTRPC_HOST ? &ch->control->host_armed :
+					  &ch->control->device_armed;
+}
+
+/* Under ch->lock: signal the eventfd of every view of @side. */
+static void zex_hostrpc_signal_eventfds(struct zex_hostrpc_channel *ch,
+					enum zex_hostrpc_side side)
+{
+	struct zex_hostrpc_view *view;
+
+	lockdep_assert_held(&ch->lock);
+	list_for_each_entry(view, &ch->view_list, link)
+		if (view->side == side && view->eventfd)
+			eventfd_signal(view->eventfd, 1);
+}
+
+/**
+ * zex_hostrpc_wake_side - wake every sleeper and eventfd of one side
+ * @ch: the channel.
+ * @side: the side.
+ *
+ * Used when the channel dies: a device side blocked anywhere re-checks and
+ * finds the channel dead.
+ */
+void zex_hostrpc_wake_side(struct zex_hostrpc_channel *ch,
+			   enum zex_hostrpc_side side)
+{
+	spin_lock(&ch->lock);
+	zex_hostrpc_signal_eventfds(ch, side);
+	spin_unlock(&ch->lock);
+	wake_up_all(&ch->side[side].wq);
+}
+
+/**
+ * zex_hostrpc_deliver - the interrupt: deliver one ring to a side
+ * @ch: the channel.
+ * @to: the side rung.
+ *
+ * Counts the ring (for read() and poll()), signals the side's eventfds and
+ * wakes its sleepers. A ring to the device side also runs the reaper when
+ * a dead view's calls are being finished.
+ */
+void zex_hostrpc_deliver(struct zex_hostrpc_channel *ch,
+			 enum zex_hostrpc_side to)
+{
+	spin_lock(&ch->lock);
+	ch->side[to].pending++;
+	ch->side[to].rings++;
+	zex_hostrpc_signal_eventfds(ch, to);
+	spin_unlock(&ch->lock);
+	wake_up_all(&ch->side[to].wq);
+
+	if (to == ZEX_HOSTRPC_DEVICE && atomic_read(&ch->norphans))
+		queue_work(system_wq, &ch->reap_work);
+}
+
+/**
+ * zex_hostrpc_ring_if_armed - ring a side the way a peer must
+ * @ch: the channel.
+ * @to: the side to ring.
+ *
+ * For the kernel acting as the device (the reaper): after changing G, take
+ * the host's arming if it is there and ring. The caller's bit update must
+ * be fully ordered (a value-returning atomic), as the peers' are.
+ *
+ * Return: whether it rang.
+ */
+bool zex_hostrpc_ring_if_armed(struct zex_hostrpc_channel *ch,
+			       enum zex_hostrpc_side to)
+{
+	u32 *armed = zex_hostrpc_armed(ch, to);
+
+	if (!READ_ONCE(*armed) || cmpxchg(armed, 1, 0) != 1)
+		return false;
+	zex_hostrpc_deliver(ch, to);
+	return true;
+}
+
+/**
+ * zex_hostrpc_ring - DRM_ZEX_HOSTRPC_IOCTL_RING: ring the other side
+ * @view: the ringing view.
+ *
+ * Return: 0, or -EPIPE for a device view of a dead channel.
+ */
+int zex_hostrpc_ring(struct zex_hostrpc_view *view)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+
+	if (view->side == ZEX_HOSTRPC_HOST) {
+		zex_hostrpc_deliver(ch, ZEX_HOSTRPC_DEVICE);
+		return 0;
+	}
+	if (READ_ONCE(ch->dead)) {
+		drm_dbg(ch->drm, "hostrpc check failed: ring on a dead channel\n");
+		return -EPIPE;
+	}
+	zex_hostrpc_deliver(ch, ZEX_HOSTRPC_HOST);
+	return 0;
+}
+
+/**
+ * zex_hostrpc_host_has_work - does some slot need the host?
+ * @ch: the channel.
+ *
+ * Return: whether some slot's G differs from its H (a call to answer or
+ * a finished one to clear).
+ */
+bool zex_hostrpc_host_has_work(struct zex_hostrpc_channel *ch)
+{
+	const struct drm_zex_hostrpc_control *c = ch->control;
+	u32 w, words = DIV_ROUND_UP(ch->nslots, 64);
+
+	for (w = 0; w < words; w++) {
+		u64 todo = READ_ONCE(c->g[w]) ^ READ_ONCE(c->h[w]);
+
+		if (w == words - 1 && ch->nslots % 64)
+			todo &= BIT_ULL(ch->nslots % 64) - 1;
+		if (todo)
+			return true;
+	}
+	return false;
+}
+
+/* Arm for @side, then re-check: the condition of the wait loop. */
+static bool zex_hostrpc_ready(struct zex_hostrpc_view *view,
+			      const struct drm_zex_hostrpc_wait *args)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+
+	if (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead))
+		return true;
+	/* Fully ordered: the Dekker pair with the ringer's bit update. */
+	smp_store_mb(*zex_hostrpc_armed(ch, view->side), 1);
+	if (view->side == ZEX_HOSTRPC_HOST)
+		return zex_hostrpc_host_has_work(ch);
+	return zex_hostrpc_test(ch->control->h, args->slot) == args->value;
+}
+
+/**
+ * zex_hostrpc_wait - DRM_ZEX_HOSTRPC_IOCTL_WAIT
+ * @view: the waiting view.
+ * @args: what to wait for and until when.
+ *
+ * Return: 0 when the condition holds, or a negative errno as the uapi
+ * header lists.
+ */
+long zex_hostrpc_wait(struct zex_hostrpc_view *view,
+		      const struct drm_zex_hostrpc_wait *args)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+	wait_queue_head_t *wq = &ch->side[view->side].wq;
+	bool device = view->side == ZEX_HOSTRPC_DEVICE;
+	long ret = 0;
+
+	if (zex_hostrpc_check(ch, args->flags) ||
+	    zex_hostrpc_check(ch, args->pad) ||
+	    zex_hostrpc_check(ch, device && args->slot >= ch->nslots) ||
+	    zex_hostrpc_check(ch, device && args->value > 1) ||
+	    zex_hostrpc_check(ch, !device && (args->slot || args->value)) ||
+	    zex_hostrpc_check(ch, args->timeout_ns < 0))
+		return -EINVAL;
+
+	if (args->timeout_ns == DRM_ZEX_HOSTRPC_WAIT_FOREVER) {
+		ret = wait_event_interruptible(*wq, zex_hostrpc_ready(view, args));
+	} else {
+		ktime_t left = ktime_sub(ns_to_ktime(args->timeout_ns), ktime_get());
+
+		if (ktime_to_ns(left) <= 0)
+			ret = zex_hostrpc_ready(view, args) ? 0 : -ETIME;
+		else
+			ret = wait_event_interruptible_hrtimeout(*wq, zex_hostrpc_ready(view, args),
+								 left);
+	}
+	if (device && READ_ONCE(ch->dead)) {
+		drm_dbg(ch->drm, "hostrpc check failed: wait on a dead channel\n");
+		return -EPIPE;
+	}
+	return ret;
+}
+
+/**
+ * zex_hostrpc_set_eventfd - DRM_ZEX_HOSTRPC_IOCTL_SET_EVENTFD
+ * @view: the view.
+ * @fd: an eventfd to signal with each ring to the view's side, or -1.
+ *
+ * Return: 0, -EBADF when @fd is not open, -EINVAL when it is not an
+ * eventfd.
+ */
+int zex_hostrpc_set_eventfd(struct zex_hostrpc_view *view, int fd)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+	struct eventfd_ctx *new = NULL, *old;
+
+	if (fd != -1) {
+		new = eventfd_ctx_fdget(fd);
+		if (IS_ERR(new)) {
+			drm_dbg(ch->drm, "hostrpc check failed: eventfd %d (%ld)\n",
+				fd, PTR_ERR(new));
+			return PTR_ERR(new);
+		}
+	}
+	spin_lock(&ch->lock);
+	old = view->eventfd;
+	view->eventfd = new;
+	spin_unlock(&ch->lock);
+	if (old)
+		eventfd_ctx_put(old);
+	return 0;
+}
+
+static bool zex_hostrpc_readable(struct zex_hostrpc_view *view)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+
+	return READ_ONCE(ch->side[view->side].pending) ||
+	       (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead));
+}
+
+/**
+ * zex_hostrpc_read - take the rings delivered to a view's side
+ * @view: the view.
+ * @nonblock: O_NONBLOCK: -EAGAIN instead of sleeping.
+ * @count: the rings since the last read.
+ *
+ * Return: 8 (the size of @count), -EAGAIN, -EPIPE for a device view of a
+ * dead channel with no ring left, -ERESTARTSYS.
+ */
+ssize_t zex_hostrpc_read(struct zex_hostrpc_view *view, bool nonblock,
+			 u64 *count)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+	struct zex_hostrpc_side_state *side = &ch->side[view->side];
+	int ret;
+
+	for (;;) {
+		spin_lock(&ch->lock);
+		if (side->pending) {
+			*count = side->pending;
+			side->pending = 0;
+			spin_unlock(&ch->lock);
+			return sizeof(*count);
+		}
+		spin_unlock(&ch->lock);
+		if (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead))
+			return -EPIPE;
+		if (nonblock)
+			return -EAGAIN;
+		ret = wait_event_interruptible(side->wq, zex_hostrpc_readable(view));
+		if (ret)
+			return ret;
+	}
+}
+
+/**
+ * zex_hostrpc_poll_mask - what poll() reports for a view
+ * @view: the view.
+ *
+ * Return: EPOLLIN while rings are pending, EPOLLHUP for a device view of a
+ * dead channel.
+ */
+__poll_t zex_hostrpc_poll_mask(struct zex_hostrpc_view *view)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+	__poll_t mask = 0;
+
+	if (READ_ONCE(ch->side[view->side].pending))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead))
+		mask |= EPOLLHUP;
+	return mask;
+}
