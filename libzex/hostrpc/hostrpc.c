@@ -6,11 +6,15 @@
 /*
  * DOC: hostrpc.c - the protocol's transitions, as model/hostrpc.pml has them
  *
- * A synchronous call: acquire W (scanning from the caller's own slot),
- * fill, publish G, ring if armed, wait for H, use, clear G, ring if armed,
- * wait for !H, clear W. The server: find a slot whose G and H differ, take
- * T, re-read under T, operate (set H) or clear (clear H), drop T. Before a
- * server sleeps it arms and re-checks (hostrpc_server_arm()).
+ * A synchronous call: collect finished async calls, acquire W (scanning
+ * from the caller's own slot), fill, publish G, ring if armed, wait for H,
+ * use, clear G, ring if armed, wait for !H, clear W. An asynchronous call
+ * stops after publishing G and marks its W as collectable; the garbage
+ * collection of any later call (of any device-side caller) clears its G
+ * once H is set, and frees it once H is clear again. The server: find a
+ * slot whose G and H differ, take T, re-read under T, operate (set H) or
+ * clear (clear H), ring the device if armed, drop T. Before a server
+ * sleeps it arms and re-checks (hostrpc_server_arm()).
  */
 
 #include "hostrpc.h"
@@ -25,35 +29,123 @@ static bool test(hr_word_t *map, uint32_t slot)
 	return hr_load(&map[slot / 64]) & bit_of(slot);
 }
 
-/* hostrpc_doorbell_ring(): take the arming if it is there, then ring. */
-static void hostrpc_doorbell_ring(struct hostrpc_client *c)
+/* hostrpc_doorbell_ring(): take the other side's arming if set, then ring. */
+static void hostrpc_doorbell_ring(hr_u32_t *armed, hostrpc_ring_fn ring, void *ctx)
 {
-	/* The seq_cst G update, then this seq_cst read: Dekker with arm. */
-	if (hr_flag_load(&c->shared->armed) && hr_flag_cas(&c->shared->armed, 1, 0) && c->ring)
-		c->ring(c->ring_ctx);
+	/* The seq_cst G or H update, then this seq_cst read: Dekker with arm. */
+	if (hr_u32_load(armed) && hr_u32_cas(armed, 1, 0) && ring)
+		ring(ctx);
 }
 
-/* hostrpc_client_acquire(): the first free slot from @hint on. */
-static uint32_t hostrpc_client_acquire(struct hostrpc_client *c, uint32_t hint)
+static void client_ring(struct hostrpc_client *c)
 {
-	uint32_t slot = hint % c->nslots;
+	hostrpc_doorbell_ring(c->sh.host_armed, c->ring, c->ring_ctx);
+}
 
-	while (!hr_try_set(&c->W[slot / 64], bit_of(slot))) {
-		slot = (slot + 1) % c->nslots;
-		hr_relax();
+static bool host_dead(struct hostrpc_client *c)
+{
+	return hr_u32_load(c->sh.dead);
+}
+
+/**
+ * hostrpc_client_collect - the garbage collection of asynchronous calls
+ * @c: the device side.
+ *
+ * Every slot holding an async call moves on as far as it can without
+ * waiting: answered (G and H set) -> G cleared; cleared by the host (G and
+ * H clear) -> freed. A slot is taken over by CAS on its W word first, so
+ * two collectors never act on one slot.
+ *
+ * Return: the number of slots freed.
+ */
+uint32_t hostrpc_client_collect(struct hostrpc_client *c)
+{
+	uint32_t w, freed = 0;
+
+	for (w = 0; w < (c->sh.nslots + 63) / 64; w++) {
+		uint64_t hint = hr_load(&c->A[w]);
+
+		while (hint) {
+			uint64_t bit = hint & -hint;
+			uint32_t slot = w * 64 + (uint32_t)__builtin_ctzll(bit);
+			uint32_t owner = hr_u32_load(&c->W[slot]);
+			bool g, h;
+
+			hint &= hint - 1;
+			if (!(owner & HOSTRPC_OWNER_ASYNC))
+				continue;
+			if (test(c->sh.G, slot) != test(c->sh.H, slot))
+				continue;	/* the host's turn */
+			if (!hr_u32_cas(&c->W[slot], owner, c->id))
+				continue;	/* another collector took it */
+			/* Ours now; only the host moves H, and not in these states. */
+			g = test(c->sh.G, slot);
+			h = test(c->sh.H, slot);
+			if (g && h) {
+				/* hostrpc_client_release() without a use. */
+				hr_fetch_and(&c->sh.G[w], ~bit);
+				client_ring(c);
+				hr_u32_store(&c->W[slot], c->id | HOSTRPC_OWNER_ASYNC);
+			} else if (!g && !h) {
+				/* Free: the hint first, then W. */
+				hr_fetch_and(&c->A[w], ~bit);
+				hr_u32_store(&c->W[slot], 0);
+				freed++;
+			} else {
+				hr_u32_store(&c->W[slot], c->id | HOSTRPC_OWNER_ASYNC);
+			}
+		}
 	}
-	return slot;
+	return freed;
 }
 
-/* Wait until the host's H for @slot is @want; -1 if the host died. */
+/*
+ * hostrpc_client_acquire(): the first free slot from @hint on; when every
+ * slot is taken, collect finished async calls and scan again.
+ */
+static int hostrpc_client_acquire(struct hostrpc_client *c, uint32_t hint, uint32_t *slotp)
+{
+	uint32_t i, polls = 0;
+
+	for (;;) {
+		for (i = 0; i < c->sh.nslots; i++) {
+			uint32_t slot = (hint + i) % c->sh.nslots;
+
+			if (!hr_u32_load(&c->W[slot]) && hr_u32_cas(&c->W[slot], 0, c->id)) {
+				*slotp = slot;
+				return 0;
+			}
+		}
+		if (host_dead(c))
+			return HOSTRPC_DEAD;
+		if (!hostrpc_client_collect(c))
+			hr_relax(polls++);
+	}
+}
+
+/* Wait until the host's H for @slot is @want; HOSTRPC_DEAD if it died. */
 static int wait_h(struct hostrpc_client *c, uint32_t slot, bool want)
 {
-	while (test(c->shared->H, slot) != want) {
-		if (hr_flag_load(&c->shared->dead))
-			return -1;
-		hr_relax();
+	uint32_t polls = 0;
+
+	while (test(c->sh.H, slot) != want) {
+		if (host_dead(c))
+			return HOSTRPC_DEAD;
+		if (c->wait && polls >= c->spin) {
+			if (c->wait(c->wait_ctx, slot, want))
+				return HOSTRPC_DEAD;
+			continue;
+		}
+		hr_relax(polls++);
 	}
 	return 0;
+}
+
+/* hostrpc_client_publish(): G after the page (seq_cst), then ring. */
+static void publish(struct hostrpc_client *c, uint32_t slot)
+{
+	hr_fetch_or(&c->sh.G[slot / 64], bit_of(slot));
+	client_ring(c);
 }
 
 /**
@@ -65,30 +157,66 @@ static int wait_h(struct hostrpc_client *c, uint32_t slot, bool want)
  * @use: reads the answer from the page.
  * @ctx: for @fill and @use.
  *
- * Return: 0, or -1 when the host side is dead.
+ * Return: 0, or %HOSTRPC_DEAD when the host side is dead.
  */
 int hostrpc_client_invoke(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
 			  hostrpc_page_fn use, void *ctx)
 {
-	uint32_t slot = hostrpc_client_acquire(c, hint);
-	hostrpc_page_t *page = &c->pages[slot];
+	uint32_t slot;
 	int ret;
 
-	fill(page, ctx);
-	/* hostrpc_client_publish(): G after the page (release), then ring. */
-	hr_fetch_or(&c->shared->G[slot / 64], bit_of(slot));
-	hostrpc_doorbell_ring(c);
+	if (host_dead(c))
+		return HOSTRPC_DEAD;
+	hostrpc_client_collect(c);
+	ret = hostrpc_client_acquire(c, hint, &slot);
+	if (ret)
+		return ret;
+	fill(&c->sh.pages[slot], ctx);
+	publish(c, slot);
 	ret = wait_h(c, slot, true);
 	if (!ret)
-		use(page, ctx);
+		use(&c->sh.pages[slot], ctx);
 	/* hostrpc_client_release(): clear G, ring (the host must clear H),
 	 * wait for !H, then give the slot back. */
-	hr_fetch_and(&c->shared->G[slot / 64], ~bit_of(slot));
-	hostrpc_doorbell_ring(c);
+	hr_fetch_and(&c->sh.G[slot / 64], ~bit_of(slot));
+	client_ring(c);
 	if (!ret)
 		ret = wait_h(c, slot, false);
-	hr_fetch_and(&c->W[slot / 64], ~bit_of(slot));
+	hr_u32_store(&c->W[slot], 0);
 	return ret;
+}
+
+/**
+ * hostrpc_client_invoke_async - an asynchronous call
+ * @c: the device side.
+ * @hint: as for hostrpc_client_invoke().
+ * @fill: writes the request into the page.
+ * @ctx: for @fill.
+ *
+ * Returns once the call is published; the slot stays held until the host
+ * has answered and a later collection (hostrpc_client_collect(), which
+ * every call runs first) has released and freed it.
+ *
+ * Return: 0, or %HOSTRPC_DEAD when the host side is dead.
+ */
+int hostrpc_client_invoke_async(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
+				void *ctx)
+{
+	uint32_t slot;
+	int ret;
+
+	if (host_dead(c))
+		return HOSTRPC_DEAD;
+	hostrpc_client_collect(c);
+	ret = hostrpc_client_acquire(c, hint, &slot);
+	if (ret)
+		return ret;
+	fill(&c->sh.pages[slot], ctx);
+	publish(c, slot);
+	/* Collectable from now on: W first, then the hint. */
+	hr_u32_store(&c->W[slot], c->id | HOSTRPC_OWNER_ASYNC);
+	hr_fetch_or(&c->A[slot / 64], bit_of(slot));
+	return 0;
 }
 
 /**
@@ -106,8 +234,8 @@ bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
 	bool served = false;
 	uint32_t w, slot;
 
-	for (w = 0; w < (s->nslots + 63) / 64; w++) {
-		uint64_t todo = hr_load(&s->shared->G[w]) ^ hr_load(&s->shared->H[w]);
+	for (w = 0; w < (s->sh.nslots + 63) / 64; w++) {
+		uint64_t todo = hr_load(&s->sh.G[w]) ^ hr_load(&s->sh.H[w]);
 
 		while (todo) {
 			uint64_t bit = todo & -todo;
@@ -115,23 +243,25 @@ bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
 
 			todo &= todo - 1;
 			slot = w * 64 + (uint32_t)__builtin_ctzll(bit);
-			if (slot >= s->nslots || !hr_try_set(&s->T[w], bit))
+			if (slot >= s->sh.nslots || !hr_u32_cas(&s->T[slot], 0, s->id))
 				continue;	/* another server holds it */
 			/* Re-read under T. */
-			g = test(s->shared->G, slot);
-			h = test(s->shared->H, slot);
+			g = test(s->sh.G, slot);
+			h = test(s->sh.H, slot);
 			if (g && !h) {
 				/* hostrpc_server_operate() */
-				operate(&s->pages[slot], ctx);
-				hr_fetch_or(&s->shared->H[w], bit);
+				operate(&s->sh.pages[slot], ctx);
+				hr_fetch_or(&s->sh.H[w], bit);
 				served = true;
 			} else if (!g && h) {
 				/* hostrpc_server_clear() */
-				clear(&s->pages[slot], ctx);
-				hr_fetch_and(&s->shared->H[w], ~bit);
+				clear(&s->sh.pages[slot], ctx);
+				hr_fetch_and(&s->sh.H[w], ~bit);
 				served = true;
 			}
-			hr_fetch_and(&s->T[w], ~bit);
+			hr_u32_store(&s->T[slot], 0);
+			if (g != h)
+				hostrpc_doorbell_ring(s->sh.device_armed, s->ring, s->ring_ctx);
 		}
 	}
 	return served;
@@ -149,9 +279,14 @@ bool hostrpc_server_arm(struct hostrpc_server *s)
 	uint32_t w;
 
 	/* seq_cst store, then seq_cst loads: Dekker with the ring. */
-	hr_flag_store(&s->shared->armed, 1);
-	for (w = 0; w < (s->nslots + 63) / 64; w++)
-		if (hr_load_sc(&s->shared->G[w]) ^ hr_load_sc(&s->shared->H[w]))
+	hr_u32_store(s->sh.host_armed, 1);
+	for (w = 0; w < (s->sh.nslots + 63) / 64; w++) {
+		uint64_t todo = hr_load_sc(&s->sh.G[w]) ^ hr_load_sc(&s->sh.H[w]);
+
+		if (w == s->sh.nslots / 64)
+			todo &= bit_of(s->sh.nslots) - 1;
+		if (todo)
 			return false;
+	}
 	return true;
 }

@@ -6,11 +6,17 @@
 /*
  * DOC: hostrpc.h - the hostrpc protocol core (seed 003)
  *
- * Shared state: per slot a 4 KiB page and the G and H bits (bitmaps in
- * &struct hostrpc_shared), the host's "armed" flag and the "dead" flag.
- * Private state: W on the device side (&struct hostrpc_client), T on the
- * host side (&struct hostrpc_server). The state tables and the doorbell
- * proof are in Documentation/hostrpc.rst; the model in
+ * Shared state (&struct hostrpc_shared): per slot a 4 KiB page and the G
+ * and H bits, the two sides' "armed" flags and the "dead" flag. Private
+ * state: W owner words (and the async hint bitmap) on the device side
+ * (&struct hostrpc_client), T owner words on the host side
+ * (&struct hostrpc_server). An owner word is 0 when free, else the
+ * holder's id, taken by CAS; an asynchronous call's W also carries
+ * %HOSTRPC_OWNER_ASYNC so that any device-side caller may collect it.
+ *
+ * The core only holds pointers: the zex kernel channel's mmap
+ * (libzex/hostrpc/channel.c) or plain memory (the tests) supply them. The
+ * state tables and the doorbell proof are in Documentation/hostrpc.rst;
  * model/hostrpc.pml names these functions. Freestanding: no libc, no
  * allocation; atomics through hostrpc_atomic.h.
  */
@@ -23,6 +29,13 @@
 #define HOSTRPC_MAX_SLOTS	2048
 #define HOSTRPC_WORDS		(HOSTRPC_MAX_SLOTS / 64)
 
+/* Owner words (the same values as the zex uapi's). */
+#define HOSTRPC_OWNER_ID_MASK	0x00ffffffu
+#define HOSTRPC_OWNER_ASYNC	0x80000000u
+
+/* What the calls return when the other side is gone. */
+#define HOSTRPC_DEAD		(-1)
+
 typedef struct {
 	uint64_t element[8];
 } hostrpc_cacheline_t;
@@ -31,37 +44,49 @@ typedef struct {
 	hostrpc_cacheline_t cacheline[64];
 } hostrpc_page_t;
 
-/** The region both sides map: bitmaps and flags (the pages follow it). */
+/** What both sides see. */
 struct hostrpc_shared {
-	hr_word_t G[HOSTRPC_WORDS];	/* device writes, host reads */
-	hr_word_t H[HOSTRPC_WORDS];	/* host writes, device reads */
-	hr_flag_t armed;		/* host wants a ring */
-	hr_flag_t dead;			/* the other side is gone */
+	hr_word_t *G;			/* device writes, host reads */
+	hr_word_t *H;			/* host writes, device reads */
+	hr_u32_t *host_armed;		/* a host thread wants a ring */
+	hr_u32_t *device_armed;		/* a device waiter wants a ring */
+	hr_u32_t *dead;			/* the host side is gone */
+	hostrpc_page_t *pages;
+	uint32_t nslots;
 };
 
 typedef void (*hostrpc_ring_fn)(void *ctx);
+/* Block until @slot's H is @value; HOSTRPC_DEAD when the host is gone. */
+typedef int (*hostrpc_wait_fn)(void *ctx, uint32_t slot, bool value);
 typedef void (*hostrpc_page_fn)(hostrpc_page_t *page, void *ctx);
 
 /** The device side's view. */
 struct hostrpc_client {
-	struct hostrpc_shared *shared;
-	hostrpc_page_t *pages;
-	hr_word_t W[HOSTRPC_WORDS];	/* device-private */
-	uint32_t nslots;
+	struct hostrpc_shared sh;
+	hr_u32_t *W;			/* owner words, device-private */
+	hr_word_t *A;			/* slots holding async calls (hint) */
+	uint32_t id;			/* this caller's owner id, not 0 */
+	uint32_t spin;			/* polls of H before blocking in @wait */
 	hostrpc_ring_fn ring;		/* the doorbell (a syscall, an MMIO write) */
 	void *ring_ctx;
+	hostrpc_wait_fn wait;		/* NULL: always poll */
+	void *wait_ctx;
 };
 
 /** The host side's view. */
 struct hostrpc_server {
-	struct hostrpc_shared *shared;
-	hostrpc_page_t *pages;
-	hr_word_t T[HOSTRPC_WORDS];	/* host-private */
-	uint32_t nslots;
+	struct hostrpc_shared sh;
+	hr_u32_t *T;			/* owner words, host-private */
+	uint32_t id;			/* this server's owner id, not 0 */
+	hostrpc_ring_fn ring;		/* rings the device side */
+	void *ring_ctx;
 };
 
 int hostrpc_client_invoke(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
 			  hostrpc_page_fn use, void *ctx);
+int hostrpc_client_invoke_async(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
+				void *ctx);
+uint32_t hostrpc_client_collect(struct hostrpc_client *c);
 bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
 			   hostrpc_page_fn clear, void *ctx);
 bool hostrpc_server_arm(struct hostrpc_server *s);

@@ -20,8 +20,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* A bitmap word (G, H, the async hint) and a 32-bit word (flags, W, T). */
 typedef _Atomic uint64_t hr_word_t;
-typedef _Atomic uint32_t hr_flag_t;
+typedef _Atomic uint32_t hr_u32_t;
 
 static inline uint64_t hr_load(hr_word_t *w)
 {
@@ -29,10 +30,10 @@ static inline uint64_t hr_load(hr_word_t *w)
 }
 
 /*
- * Sequentially consistent: a G or H update followed by a read of "armed"
- * (and "armed" set, then G and H read) is a Dekker pair, which needs
- * store-load order across the two locations: seq_cst on both sides gives
- * it without a separate fence.
+ * Sequentially consistent: a G or H update followed by a read of an
+ * "armed" flag (and "armed" set, then G and H read) is a Dekker pair,
+ * which needs store-load order across the two locations: seq_cst on both
+ * sides gives it without a separate fence.
  */
 static inline uint64_t hr_fetch_or(hr_word_t *w, uint64_t bits)
 {
@@ -49,35 +50,42 @@ static inline uint64_t hr_load_sc(hr_word_t *w)
 	return atomic_load_explicit(w, memory_order_seq_cst);
 }
 
-/* Set @bit in @w only if it was clear: the CAS that takes W or T. */
-static inline bool hr_try_set(hr_word_t *w, uint64_t bit)
-{
-	return !(hr_fetch_or(w, bit) & bit);
-}
-
-static inline uint32_t hr_flag_load(hr_flag_t *f)
+static inline uint32_t hr_u32_load(hr_u32_t *f)
 {
 	return atomic_load_explicit(f, memory_order_seq_cst);
 }
 
-static inline void hr_flag_store(hr_flag_t *f, uint32_t v)
+static inline void hr_u32_store(hr_u32_t *f, uint32_t v)
 {
 	atomic_store_explicit(f, v, memory_order_seq_cst);
 }
 
-static inline bool hr_flag_cas(hr_flag_t *f, uint32_t from, uint32_t to)
+/* The CAS that takes W or T, or an arming. */
+static inline bool hr_u32_cas(hr_u32_t *f, uint32_t from, uint32_t to)
 {
 	return atomic_compare_exchange_strong_explicit(f, &from, to, memory_order_seq_cst,
 						       memory_order_seq_cst);
 }
 
 /*
- * Between two polls of the other side. On a CPU the "device" is a thread
- * sharing cores with the host threads it waits for: give the core away. A
- * GPU shim would sleep the wave briefly instead.
+ * Between two polls of the other side; @polls counts the polls so far. A
+ * short wait spins on the cache line (the round trip stays at the
+ * ping-pong floor); a longer one gives the core away, since on a CPU the
+ * "device" is a thread that may share its core with the host thread it
+ * waits for. A GPU shim would sleep the wave briefly instead.
  */
-static inline void hr_relax(void)
+#define HR_SPIN_POLLS	256
+
+static inline void hr_relax(uint32_t polls)
 {
+	if (polls < HR_SPIN_POLLS) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#elif defined(__aarch64__)
+		__asm__ __volatile__("yield");
+#endif
+		return;
+	}
 	sched_yield();
 }
 
