@@ -249,6 +249,8 @@ static int __init zex_init(void)
 	}
 
 	zex_debugfs_root = debugfs_create_dir(ZEX_DRIVER_NAME, NULL);
+	debugfs_create_atomic_t("hostrpc_channels", 0444, zex_debugfs_root,
+				&zex_hostrpc_channels_live);
 	ret = auxiliary_driver_register(&zex_tile_driver);
 	if (ret)
 		goto err_debugfs;

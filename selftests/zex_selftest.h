@@ -121,6 +121,11 @@ static inline int zex_sysfs_write(const char *path, const char *s)
 	return (int)n;
 }
 
+/*
+ * Raw buffer-object helpers; a test that links libzex's zex/zex.h (whose
+ * zex_bo_* take a device) defines ZEX_SELFTEST_NO_BO_HELPERS.
+ */
+#ifndef ZEX_SELFTEST_NO_BO_HELPERS
 /* Create a buffer object; returns 0 or -errno. */
 static inline int zex_bo_create(int fd, uint64_t size, uint32_t placement,
 				uint32_t *handle, uint64_t *out_size)
@@ -236,6 +241,8 @@ static inline int zex_bo_import(int fd, const int *fds, uint32_t n, uint64_t gra
 	}
 	return ret;
 }
+
+#endif /* ZEX_SELFTEST_NO_BO_HELPERS */
 
 /* A position-dependent pattern, to tell every 8 bytes of a buffer apart. */
 static inline void zex_fill(void *buf, size_t size, uint32_t seed)

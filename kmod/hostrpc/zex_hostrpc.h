@@ -139,6 +139,7 @@ void zex_hostrpc_channel_put(struct zex_hostrpc_channel *ch);
 struct zex_hostrpc_view *zex_hostrpc_view_create(struct zex_hostrpc_channel *ch,
 						 enum zex_hostrpc_side side);
 void zex_hostrpc_view_destroy(struct zex_hostrpc_view *view);
+extern atomic_t zex_hostrpc_channels_live;
 int zex_hostrpc_create_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);
 

@@ -35,6 +35,12 @@
 #include "../zex_drv.h"
 #include "zex_hostrpc.h"
 
+/*
+ * Live channels, in /sys/kernel/debug/zex/hostrpc_channels: the tests
+ * check that every way of closing a channel's views frees it.
+ */
+atomic_t zex_hostrpc_channels_live = ATOMIC_INIT(0);
+
 /**
  * zex_hostrpc_channel_create - allocate a channel and its shared memory
  * @drm: the device, for log messages (a reference is taken), or NULL.
@@ -64,6 +70,7 @@ zex_hostrpc_channel_create(struct drm_device *drm, u32 nslots)
 	for (i = 0; i < ZEX_HOSTRPC_SIDES; i++)
 		init_waitqueue_head(&ch->side[i].wq);
 
+	atomic_inc(&zex_hostrpc_channels_live);
 	ch->control = vmalloc_user(PAGE_SIZE);
 	ch->priv[ZEX_HOSTRPC_HOST] = vmalloc_user(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
 	ch->priv[ZEX_HOSTRPC_DEVICE] = vmalloc_user(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
@@ -103,6 +110,7 @@ static void zex_hostrpc_channel_release(struct kref *ref)
 	if (ch->drm)
 		drm_dev_put(ch->drm);
 	kfree(ch);
+	atomic_dec(&zex_hostrpc_channels_live);
 }
 
 /**

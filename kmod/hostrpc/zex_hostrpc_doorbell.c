@@ -172,7 +172,21 @@ bool zex_hostrpc_host_has_work(struct zex_hostrpc_channel *ch)
 	return false;
 }
 
-/* Arm for @side, then re-check: the condition of the wait loop. */
+static bool zex_hostrpc_check_bits(struct zex_hostrpc_view *view,
+				   const struct drm_zex_hostrpc_wait *args)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+
+	if (view->side == ZEX_HOSTRPC_HOST)
+		return zex_hostrpc_host_has_work(ch);
+	return zex_hostrpc_test(ch->control->h, args->slot) == args->value;
+}
+
+/*
+ * The condition of the wait loop: done already, or arm for @side and
+ * re-check. (Not arming when there is no need to spares the other side a
+ * ring.)
+ */
 static bool zex_hostrpc_ready(struct zex_hostrpc_view *view,
 			      const struct drm_zex_hostrpc_wait *args)
 {
@@ -180,11 +194,11 @@ static bool zex_hostrpc_ready(struct zex_hostrpc_view *view,
 
 	if (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead))
 		return true;
+	if (zex_hostrpc_check_bits(view, args))
+		return true;
 	/* Fully ordered: the Dekker pair with the ringer's bit update. */
 	smp_store_mb(*zex_hostrpc_armed(ch, view->side), 1);
-	if (view->side == ZEX_HOSTRPC_HOST)
-		return zex_hostrpc_host_has_work(ch);
-	return zex_hostrpc_test(ch->control->h, args->slot) == args->value;
+	return zex_hostrpc_check_bits(view, args);
 }
 
 /**
