@@ -41,6 +41,7 @@ static void zex_test_hostrpc_lifecycle(struct kunit *test)
 {
 	static const u32 sizes[] = { 1, 63, 64, 65, DRM_ZEX_HOSTRPC_MAX_SLOTS };
 	int live = atomic_read(&zex_hostrpc_channels_live);
+	const u32 too_many = DRM_ZEX_HOSTRPC_MAX_SLOTS + 1;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
@@ -68,8 +69,7 @@ static void zex_test_hostrpc_lifecycle(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, atomic_read(&zex_hostrpc_channels_live), live);
 	}
 	KUNIT_EXPECT_EQ(test, PTR_ERR(zex_hostrpc_channel_create(NULL, 0)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(zex_hostrpc_channel_create(NULL,
-					DRM_ZEX_HOSTRPC_MAX_SLOTS + 1)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(zex_hostrpc_channel_create(NULL, too_many)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&zex_hostrpc_channels_live), live);
 }
 
