@@ -6,12 +6,13 @@
 /*
  * DOC: hostrpc.c - the protocol's transitions, as model/hostrpc.pml has them
  *
- * A synchronous call: collect finished async calls, acquire W (scanning
- * from the caller's own slot), fill, publish G, ring if armed, wait for H,
- * use, clear G, ring if armed, wait for !H, clear W. An asynchronous call
- * stops after publishing G and marks its W as collectable; the garbage
- * collection of any later call (of any device-side caller) clears its G
- * once H is set, and frees it once H is clear again. The server: find a
+ * A synchronous call: collect finished calls, acquire W (scanning from
+ * the caller's own slot), fill, publish G, ring if armed, wait for H, use,
+ * clear G, ring if armed, and mark W collectable: the slot is freed (W
+ * cleared) once the host has cleared H, by the collection that every
+ * later call runs first. An asynchronous call marks W collectable right
+ * after publishing G; a collection clears its G once H is set, and frees
+ * it once H is clear again. Any device-side caller may collect any slot. The server: find a
  * slot whose G and H differ, take T, re-read under T, operate (set H) or
  * clear (clear H), ring the device if armed, drop T. Before a server
  * sleeps it arms and re-checks (hostrpc_server_arm()).
@@ -99,30 +100,6 @@ uint32_t hostrpc_client_collect(struct hostrpc_client *c)
 	return freed;
 }
 
-/*
- * hostrpc_client_acquire(): the first free slot from @hint on; when every
- * slot is taken, collect finished async calls and scan again.
- */
-static int hostrpc_client_acquire(struct hostrpc_client *c, uint32_t hint, uint32_t *slotp)
-{
-	uint32_t i, polls = 0;
-
-	for (;;) {
-		for (i = 0; i < c->sh.nslots; i++) {
-			uint32_t slot = (hint + i) % c->sh.nslots;
-
-			if (!hr_u32_load(&c->W[slot]) && hr_u32_cas(&c->W[slot], 0, c->id)) {
-				*slotp = slot;
-				return 0;
-			}
-		}
-		if (host_dead(c))
-			return HOSTRPC_DEAD;
-		if (!hostrpc_client_collect(c))
-			hr_relax(polls++);
-	}
-}
-
 /* Wait until the host's H for @slot is @want; HOSTRPC_DEAD if it died. */
 static int wait_h(struct hostrpc_client *c, uint32_t slot, bool want)
 {
@@ -141,11 +118,54 @@ static int wait_h(struct hostrpc_client *c, uint32_t slot, bool want)
 	return 0;
 }
 
+/*
+ * hostrpc_client_acquire(): the first free slot from the caller's own
+ * (@hint) on; when every slot is taken, collect and scan again. The
+ * device scheduler owes no fairness, so progress rests on this: with at
+ * least as many slots as callers, no synchronous caller takes another's
+ * own slot, so a caller's own slot is free or on its way back (released,
+ * the host to clear H) when it calls; on its way back, the caller waits
+ * for the host, which is fair, rather than take another caller's slot.
+ */
+static int hostrpc_client_acquire(struct hostrpc_client *c, uint32_t hint, uint32_t *slotp)
+{
+	uint32_t own = hint % c->sh.nslots, i, polls = 0;
+
+	for (;;) {
+		uint32_t w = hr_u32_load(&c->W[own]);
+
+		if ((w & HOSTRPC_OWNER_ASYNC) && !test(c->sh.G, own)) {
+			if (wait_h(c, own, false))
+				return HOSTRPC_DEAD;
+			hostrpc_client_collect(c);
+		}
+		for (i = 0; i < c->sh.nslots; i++) {
+			uint32_t slot = (own + i) % c->sh.nslots;
+
+			if (!hr_u32_load(&c->W[slot]) && hr_u32_cas(&c->W[slot], 0, c->id)) {
+				*slotp = slot;
+				return 0;
+			}
+		}
+		if (host_dead(c))
+			return HOSTRPC_DEAD;
+		if (!hostrpc_client_collect(c))
+			hr_relax(polls++);
+	}
+}
+
 /* hostrpc_client_publish(): G after the page (seq_cst), then ring. */
 static void publish(struct hostrpc_client *c, uint32_t slot)
 {
 	hr_fetch_or(&c->sh.G[slot / 64], bit_of(slot));
 	client_ring(c);
+}
+
+/* Any caller's collection may finish the slot: W first, then the hint. */
+static void mark_collectable(struct hostrpc_client *c, uint32_t slot)
+{
+	hr_u32_store(&c->W[slot], c->id | HOSTRPC_OWNER_ASYNC);
+	hr_fetch_or(&c->A[slot / 64], bit_of(slot));
 }
 
 /**
@@ -176,14 +196,21 @@ int hostrpc_client_invoke(struct hostrpc_client *c, uint32_t hint, hostrpc_page_
 	ret = wait_h(c, slot, true);
 	if (!ret)
 		use(&c->sh.pages[slot], ctx);
-	/* hostrpc_client_release(): clear G, ring (the host must clear H),
-	 * wait for !H, then give the slot back. */
+	/* hostrpc_client_release(): clear G and ring (the host must clear H). */
 	hr_fetch_and(&c->sh.G[slot / 64], ~bit_of(slot));
 	client_ring(c);
-	if (!ret)
-		ret = wait_h(c, slot, false);
-	hr_u32_store(&c->W[slot], 0);
-	return ret;
+	if (ret) {
+		hr_u32_store(&c->W[slot], 0);
+		return ret;
+	}
+	/*
+	 * hostrpc_client_release_lazily(): the slot is free only once the
+	 * host has cleared H; rather than wait for that, leave it to the
+	 * collection of a later call, as for an async call. The caller's
+	 * round trip is then one hand-over each way.
+	 */
+	mark_collectable(c, slot);
+	return 0;
 }
 
 /**
@@ -213,9 +240,7 @@ int hostrpc_client_invoke_async(struct hostrpc_client *c, uint32_t hint, hostrpc
 		return ret;
 	fill(&c->sh.pages[slot], ctx);
 	publish(c, slot);
-	/* Collectable from now on: W first, then the hint. */
-	hr_u32_store(&c->W[slot], c->id | HOSTRPC_OWNER_ASYNC);
-	hr_fetch_or(&c->A[slot / 64], bit_of(slot));
+	mark_collectable(c, slot);
 	return 0;
 }
 

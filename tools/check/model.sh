@@ -2,57 +2,93 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 # DOC: model.sh - model-check the hostrpc protocol with spin
 #
-# libzex/hostrpc/model/hostrpc.pml, exhaustively, for 2 slots × 2 device
-# clients × 2 host servers: safety (assertions: a page is never held by
-# both sides; no invalid end state: no deadlock, so no lost wakeup) and
-# liveness (every call completes, under weak fairness). Then each planted
-# bug (-DMUTANT_*) must make the safety run fail: a check that cannot fail
-# proves nothing. Prints TAP; exits 1 on any failure.
+# libzex/hostrpc/model/hostrpc.pml, exhaustively: for 2 slots × 2 device
+# clients × 2 host servers, safety (assertions: a page is never held by
+# both sides, a free slot is clean; no invalid end state: no deadlock, so
+# no lost wakeup) and liveness (every call completes and every released
+# slot is freed, under weak fairness); asynchronous calls and device-side
+# sleeping (the reverse doorbell) with one server (2 × 2 × 2 for them under
+# `make stress`, ZEX_STRESS=1). Then each planted bug (-DMUTANT_*) must
+# make its run fail: a check that cannot fail proves nothing. Prints TAP;
+# exits 1 on any failure.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 model=$top/libzex/hostrpc/model/hostrpc.pml
 out=${O:-$top/build}/model
-mutants="MUTANT_CLEAR_W_BEFORE_G MUTANT_NO_RECHECK MUTANT_NO_RING_ON_RELEASE MUTANT_PUBLISH_BEFORE_FILL"
+stress=${ZEX_STRESS:-0}
 mkdir -p "$out"
 failed=0 n=0
 
-# pan for one variant: $1 = directory, $2 = extra cpp flags, $3 = cc flags.
-build_pan() {
-	mkdir -p "$1"
-	(cd "$1" && cp "$model" . && spin -a $2 hostrpc.pml >/dev/null &&
-	 gcc -O2 -DCOLLAPSE $3 -o pan pan.c) >"$1/build.log" 2>&1
-}
+one_server=-DNSERVERS=1
+[ "$stress" = 1 ] && one_server=
 
-result() {	# $1 = ok?, $2 = name, $3 = log
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
+# name | spin -D flags | kind (safety or liveness) | expect (pass or fail)
+runs=(
+	"safety|-DNSERVERS=2|safety|pass"
+	"liveness|-DNSERVERS=2|liveness|pass"
+	"async-safety|-DASYNC $one_server|safety|pass"
+	"device-sleeps-safety|-DDEVICE_SLEEPS $one_server|safety|pass"
+	"device-sleeps-liveness|-DDEVICE_SLEEPS -DNSERVERS=1|liveness|pass"
+	"MUTANT_CLEAR_W_BEFORE_G|-DMUTANT_CLEAR_W_BEFORE_G|safety|fail"
+	"MUTANT_NO_RECHECK|-DMUTANT_NO_RECHECK|safety|fail"
+	"MUTANT_NO_RING_ON_RELEASE|-DMUTANT_NO_RING_ON_RELEASE|safety|fail"
+	"MUTANT_PUBLISH_BEFORE_FILL|-DMUTANT_PUBLISH_BEFORE_FILL|safety|fail"
+	"MUTANT_FREE_BEFORE_H_CLEAR|-DMUTANT_FREE_BEFORE_H_CLEAR|safety|fail"
+	"MUTANT_DEVICE_NO_RECHECK|-DMUTANT_DEVICE_NO_RECHECK -DDEVICE_SLEEPS -DNSERVERS=1|safety|fail"
+)
+
+# One run; writes "ok|what" or "not ok|what" to $dir/verdict.
+check_one() {
+	local name=$1 defs=$2 kind=$3 expect=$4 dir=$out/$1 cc run states ok what
+	mkdir -p "$dir"
+	if [ "$kind" = safety ]; then
+		cc="-DSAFETY -DNOCLAIM" run="-m50000000"
 	else
-		echo "not ok $n $2"
-		tail -15 "$3" | sed 's/^/# /'
-		failed=1
+		cc="-DNFAIR=3" run="-a -f -m50000000 -N calls_complete"
+	fi
+	(cd "$dir" && cp "$model" . && spin -a $defs hostrpc.pml >/dev/null &&
+	 gcc -O2 -w -DCOLLAPSE $cc -o pan pan.c && ./pan $run >run.log 2>&1) >"$dir/build.log" 2>&1
+	states=$(grep -o '[0-9.e+]* states, stored' "$dir/run.log" 2>/dev/null)
+	if [ "$expect" = pass ]; then
+		grep -q "errors: 0" "$dir/run.log" 2>/dev/null &&
+			! grep -q "max search depth too small" "$dir/run.log"
+		ok=$?
+		what="model $name ($defs): no error in $states"
+	else
+		grep -q -E "errors: [1-9]" "$dir/run.log" 2>/dev/null
+		ok=$?
+		what="model mutant $name is caught ($(grep -o -m1 -E 'assertion violated|invalid end state|acceptance cycle' "$dir/run.log" 2>/dev/null))"
+	fi
+	if [ $ok = 0 ]; then
+		echo "ok|$what" >"$dir/verdict"
+	else
+		echo "not ok|$what" >"$dir/verdict"
 	fi
 }
 
-echo "1..$((2 + $(echo $mutants | wc -w)))"
+# As many runs at once as there are CPUs, then the verdicts in order.
+jobs=$(nproc)
+for r in "${runs[@]}"; do
+	IFS='|' read -r name defs kind expect <<<"$r"
+	rm -f "$out/$name/verdict"
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	check_one "$name" "$defs" "$kind" "$expect" &
+done
+wait
 
-build_pan "$out/safety" "" "-DSAFETY -DNOCLAIM" &&
-	(cd "$out/safety" && ./pan -m50000000 >run.log 2>&1)
-grep -q "errors: 0" "$out/safety/run.log" 2>/dev/null &&
-	! grep -q "max search depth too small" "$out/safety/run.log"
-result $(( $? == 0 )) "model safety: page exclusion, no deadlock or lost wakeup ($(grep -o '[0-9]* states, stored' "$out/safety/run.log" 2>/dev/null))" "$out/safety/run.log"
-
-build_pan "$out/liveness" "" "-DNFAIR=3" &&
-	(cd "$out/liveness" && ./pan -a -f -m50000000 -N calls_complete >run.log 2>&1)
-grep -q "errors: 0" "$out/liveness/run.log" 2>/dev/null &&
-	! grep -q "max search depth too small" "$out/liveness/run.log"
-result $(( $? == 0 )) "model liveness: every call completes under weak fairness ($(grep -o '[0-9]* states, stored' "$out/liveness/run.log" 2>/dev/null))" "$out/liveness/run.log"
-
-for m in $mutants; do
-	build_pan "$out/$m" "-D$m" "-DSAFETY -DNOCLAIM" &&
-		(cd "$out/$m" && ./pan -m50000000 >run.log 2>&1)
-	grep -q -E "errors: [1-9]" "$out/$m/run.log" 2>/dev/null
-	result $(( $? == 0 )) "model mutant $m is caught ($(grep -o -m1 -E 'assertion violated|invalid end state' "$out/$m/run.log" 2>/dev/null))" "$out/$m/run.log"
+echo "1..${#runs[@]}"
+for r in "${runs[@]}"; do
+	IFS='|' read -r name defs kind expect <<<"$r"
+	n=$((n + 1))
+	IFS='|' read -r verdict what <"$out/$name/verdict" 2>/dev/null ||
+		verdict="not ok" what="model $name: no verdict"
+	echo "$verdict $n $what"
+	if [ "$verdict" != ok ]; then
+		tail -15 "$out/$name/run.log" "$out/$name/build.log" 2>/dev/null | sed 's/^/# /'
+		failed=1
+	fi
 done
 exit $failed
