@@ -7,6 +7,7 @@
 #   make check      every test layer (host, stock-kernel VM, debug-kernel VM)
 #   make vm         an interactive shell in the VM with zex loaded
 #   make bench      benchmarks in the VM, against floors measured in the same run
+#   make stress     long runs: hostrpc at the seed's scale, the full-size models
 #   make lint       checkpatch --strict and sparse on the kernel code
 #   make dkms-install   install the module through DKMS
 #
@@ -44,6 +45,9 @@ tools: libzex
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
 		-Iuapi $$(pkg-config --cflags libdrm) \
 		tools/bench/zex-bench-userptr.c -ldrm -o $(O)/bin/zex-bench-userptr
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -pthread \
+		-Ilibzex/include -Iuapi $$(pkg-config --cflags libdrm) \
+		tools/bench/zex-bench-hostrpc.c $(O)/lib/libzex.a -ldrm -o $(O)/bin/zex-bench-hostrpc
 
 host-tests:
 	$(MAKE) -C libzex O=$(O) KSFT_DIR=$(KSFT_DIR) tests
@@ -63,6 +67,10 @@ vm: deps all
 bench: deps all
 	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh bench
 
+stress: deps all
+	@O=$(O) ZEX_STRESS=1 tools/check/model.sh
+	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh stress
+
 lint:
 	@tools/check/lint.sh
 
@@ -76,5 +84,5 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean 2>/dev/null || true
 	rm -rf $(O)
 
-.PHONY: all kmod libzex selftests tools host-tests deps check run vm bench lint \
+.PHONY: all kmod libzex selftests tools host-tests deps check run vm bench stress lint \
 	dkms-install dkms-uninstall clean

@@ -296,6 +296,23 @@ static inline int zex_count_fds(void)
  * A kselftest main that skips cleanly (exit 4, KSFT_SKIP) when zex is not
  * loaded, as kselftests do for absent hardware.
  */
+/*
+ * ZEX_STRESS=1 (make stress) scales some tests up; their time limit grows
+ * from the harness's 30 s to an hour, so a hang still ends the run.
+ */
+static inline void zex_stress_timeouts(void)
+{
+	struct __fixture_metadata *f;
+	struct __test_metadata *t;
+	const char *s = getenv("ZEX_STRESS");
+
+	if (!s || *s != '1')
+		return;
+	for (f = __fixture_list; f; f = f->next)
+		for (t = f->tests; t; t = t->next)
+			t->timeout = 3600;
+}
+
 #define ZEX_SELFTEST_MAIN						\
 	int main(int argc, char **argv)					\
 	{								\
@@ -305,6 +322,7 @@ static inline int zex_count_fds(void)
 			ksft_exit_skip("no zex device (is zex.ko loaded?)\n"); \
 		}							\
 		close(fd);						\
+		zex_stress_timeouts();					\
 		return test_harness_run(argc, argv);			\
 	}
 

@@ -3,9 +3,12 @@
 """DOC: table.py - the benchmark tables from a bench VM's console log.
 
 Reads the "BENCH …" lines: multi-fd IPC against vgem (goal: at most
-1.1 x), a 1 GiB userptr import against mlock() (goal: at most 1.5 x), and
-page-table memory per mapped byte (goal: at most 0.2 %). Prints each with
-its floor and goal. Figures, not a test: it exits 1 only when a run is
+1.1 x), a 1 GiB userptr import against mlock() (goal: at most 1.5 x),
+page-table memory per mapped byte (goal: at most 0.2 %), and hostrpc round
+trips against a cache-line ping-pong (polling, goal: at most 1.5 x) and an
+eventfd ping-pong (blocking, goal: at most 1.2 x) with doorbell syscalls
+per call under sustained load (goal: at most 0.1). Prints each with its
+floor and goal. Figures, not a test: it exits 1 only when a run is
 missing.
 """
 import re
@@ -13,7 +16,7 @@ import sys
 
 GOAL = 1.1
 
-rows, userptr, ptmem = [], None, None
+rows, userptr, ptmem, rpc = [], None, None, []
 with open(sys.argv[1], errors="replace") as f:
     for line in f:
         m = re.match(r"BENCH ipc n=(\d+) zex_us=([\d.]+) vgem_us=([\d.]+)", line)
@@ -22,6 +25,11 @@ with open(sys.argv[1], errors="replace") as f:
         m = re.match(r"BENCH userptr size_mib=(\d+) zex_ms=([\d.]+) mlock_ms=([\d.]+)", line)
         if m:
             userptr = (int(m.group(1)), float(m.group(2)), float(m.group(3)))
+        m = re.match(r"BENCH hostrpc mode=(\S+) devices=(\d+) servers=(\d+) median_us=([\d.]+) "
+                     r"p99_us=([\d.]+) calls_per_s=(\d+) rings_per_call=([\d.]+)", line)
+        if m:
+            rpc.append((m.group(1), int(m.group(2)), int(m.group(3)), float(m.group(4)),
+                        float(m.group(5)), int(m.group(6)), float(m.group(7))))
         m = re.match(r"BENCH ptmem mapped=(\d+) tables=(\d+) table_bytes=(\d+)", line)
         if m:
             ptmem = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
@@ -45,4 +53,21 @@ if ptmem:
     print("page-table memory for a 2 MiB-aligned import")
     print(f"{'mapped':>12}  {'tables':>6}  {'bytes':>9}  {'per byte':>8}  goal <= 0.2 %")
     print(f"{mapped:>12}  {tables:>6}  {nbytes:>9}  {pct:>7.3f}%  {'met' if pct <= 0.2 else 'MISSED'}")
-sys.exit(0 if len(rows) == 4 and userptr and ptmem else 1)
+if rpc:
+    floors = {r[0]: r[3] for r in rpc if r[0].startswith("floor")}
+    print()
+    print("hostrpc synchronous round trips (us), beside floors measured in the same run")
+    print(f"{'mode':<20} {'dev':>3} {'srv':>3} {'median':>9} {'p99':>10} {'calls/s':>8} "
+          f"{'rings/call':>10}  vs floor")
+    for mode, d, sv, med, p99, cps, rings in rpc:
+        note = ""
+        if mode == "polling" and d == 1 and sv == 1:
+            ratio = med / floors.get("floor-pingpong", float("inf"))
+            note = f"{ratio:.2f} x ping-pong, goal <= 1.5 {'met' if ratio <= 1.5 else 'MISSED'}"
+        elif mode == "blocking-think":
+            ratio = med / floors.get("floor-eventfd-think", float("inf"))
+            note = f"{ratio:.2f} x eventfd, goal <= 1.2 {'met' if ratio <= 1.2 else 'MISSED'}"
+        elif mode == "blocking" and d >= 4:
+            note = f"rings/call goal <= 0.1 {'met' if rings <= 0.1 else 'MISSED'}"
+        print(f"{mode:<20} {d:>3} {sv:>3} {med:>9.2f} {p99:>10.2f} {cps:>8} {rings:>10.4f}  {note}")
+sys.exit(0 if len(rows) == 4 and userptr and ptmem and rpc else 1)

@@ -66,8 +66,10 @@ rc=$?
 mark "insmod rc=$rc"
 
 case $MODE in
-check)
+check | stress)
 	# KUnit suites ran at insmod; their KTAP is in the dmesg dump below.
+	# stress: the same kselftests at the seed's scale (ZEX_STRESS=1).
+	[ "$MODE" = stress ] && export ZEX_STRESS=1
 	for t in $selftests; do
 		mark "kselftest-begin $t"
 		/opt/zex/selftests/$t > /tmp/kselftest.out 2>&1
@@ -90,6 +92,8 @@ bench)
 	done
 	zex-bench-userptr 1024
 	mark "bench userptr rc=$?"
+	zex-bench-hostrpc 20000
+	mark "bench hostrpc rc=$?"
 	;;
 shell)
 	echo "zex VM: zex.ko loaded, tools in /opt/zex/bin, selftests in /opt/zex/selftests."

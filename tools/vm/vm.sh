@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 # DOC: vm.sh - the test VM's front door
 #
-# Usage: vm.sh run | shell | bench | check-stock | check-debug
+# Usage: vm.sh run | shell | bench | stress | check-stock | check-debug
 #
 # run          boot the stock Debian kernel with zex loaded, run zex-info
 # shell        the same VM, interactive (exit the shell to power off)
 # bench        the benchmarks of tools/bench in that VM, printed as a table
+# stress       the hostrpc kselftests at the seed's scale (long)
 # check-stock  kselftests on the stock kernel, judged by tools/check/results.py
 # check-debug  build (or reuse) the debug kernel, build zex.ko and its KUnit
 #              suites against it, run KUnit and the kselftests, scan for leaks
@@ -80,6 +81,19 @@ check-stock)
 			--selftests $selftests --bad-params "$vmdir/bad-params.txt" || rc=1
 	done
 	exit $rc
+	;;
+stress)
+	# The hostrpc kselftests at the seed's scale (1024 callers x 1000
+	# calls against 1, 2 and 4 servers; 10^6 calls between sleepers).
+	mkdir -p "$O/vm/stress-selftests"
+	rm -f "$O/vm/stress-selftests"/*
+	cp "$O/selftests/zex_libzex_hostrpc_test" "$O/vm/stress-selftests/"
+	"$vmdir/mkinitramfs.sh" "$O/vm/stress.cpio.gz" "$top/kmod/zex.ko" \
+		"$stock_moddir" "$O/bin" "$O/vm/stress-selftests" stress "$params"
+	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/stress.cpio.gz" 2048 5400 "$O/vm/stress.log"
+	grep -E '^# .*(doorbell rings|reaped)' "$O/vm/stress.log" || true
+	python3 "$results" vm "$O/vm/stress.log" --layer stress \
+		--selftests zex_libzex_hostrpc_test
 	;;
 check-debug)
 	dbg=$("$vmdir/debug-kernel.sh")
