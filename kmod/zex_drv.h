@@ -24,6 +24,7 @@
 #include <drm/zex_drm.h>
 
 #include "tiles/zex_tile.h"
+#include "zex_check.h"
 #include "vm/zex_vm.h"
 #include "zex_params.h"
 #include "zex_topology.h"
@@ -65,20 +66,8 @@ static inline struct zex_device *to_zex_device(struct drm_device *drm)
 	return container_of(drm, struct zex_device, drm);
 }
 
-/**
- * zex_ioctl_check - evaluate an ioctl validity check and log the failure
- * @zdev: the device.
- * @cond: true when the input is invalid.
- *
- * Return: @cond. When it is true, drm_dbg names the failed check, so every
- * refused ioctl is explained in the kernel log (drm.debug=0x2).
- */
-#define zex_ioctl_check(zdev, cond) ({					\
-	bool __bad = (cond);						\
-	if (unlikely(__bad))						\
-		drm_dbg(&(zdev)->drm, "ioctl check failed: %s\n", #cond); \
-	__bad;								\
-})
+/* zex_ioctl_check - zex_check() for a DRM ioctl of @zdev. */
+#define zex_ioctl_check(zdev, cond) zex_check(&(zdev)->drm, "ioctl", cond)
 
 void zex_device_unplug(struct zex_device *zdev);
 

@@ -72,7 +72,7 @@ TEST_F(bo, create_map_close_on_every_tile)
 		size_t i;
 		bool same = true;
 
-		ASSERT_EQ(0, zex_bo_create(self->fd, size, t, &h, &rounded));
+		ASSERT_EQ(0, raw_bo_create(self->fd, size, t, &h, &rounded));
 		EXPECT_NE(0, h);
 		EXPECT_EQ(4 * 4096, rounded);
 		EXPECT_EQ(rounded, tile_used(self->fd, t, &bos));
@@ -82,7 +82,7 @@ TEST_F(bo, create_map_close_on_every_tile)
 		if (t + 1 < self->tiles)
 			EXPECT_EQ(0, tile_used(self->fd, t + 1, NULL));
 
-		p = zex_bo_map(self->fd, h, rounded);
+		p = raw_bo_map(self->fd, h, rounded);
 		ASSERT_NE(MAP_FAILED, p);
 		/* Fresh memory reads as zero. */
 		for (i = 0; i < rounded / 4; i++)
@@ -93,7 +93,7 @@ TEST_F(bo, create_map_close_on_every_tile)
 		ASSERT_EQ(0, munmap(p, rounded));
 
 		/* A second mapping sees what the first one wrote. */
-		p = zex_bo_map(self->fd, h, rounded);
+		p = raw_bo_map(self->fd, h, rounded);
 		ASSERT_NE(MAP_FAILED, p);
 		same = true;
 		for (i = 0; i < rounded / 4; i++)
@@ -101,7 +101,7 @@ TEST_F(bo, create_map_close_on_every_tile)
 		EXPECT_TRUE(same);
 
 		/* The mapping keeps the object (and its charge) alive. */
-		EXPECT_EQ(0, zex_bo_close(self->fd, h));
+		EXPECT_EQ(0, raw_bo_close(self->fd, h));
 		EXPECT_EQ(rounded, tile_used(self->fd, t, NULL));
 		EXPECT_EQ(2654435761u ^ t, p[1]);
 		ASSERT_EQ(0, munmap(p, rounded));
@@ -169,26 +169,26 @@ TEST_F(bo, tile_capacity_is_enforced)
 	uint32_t h, h2;
 	uint64_t bos;
 
-	EXPECT_EQ(-ENOSPC, zex_bo_create(self->fd, self->tile_mem + 1, 0, &h, NULL));
-	EXPECT_EQ(-ENOSPC, zex_bo_create(self->fd, UINT64_MAX - 8192, 0, &h, NULL));
+	EXPECT_EQ(-ENOSPC, raw_bo_create(self->fd, self->tile_mem + 1, 0, &h, NULL));
+	EXPECT_EQ(-ENOSPC, raw_bo_create(self->fd, UINT64_MAX - 8192, 0, &h, NULL));
 	EXPECT_EQ(0, tile_used(self->fd, 0, &bos));
 	EXPECT_EQ(0, bos);
 
 	/* Exactly the tile's capacity fits (pages are only charged, not
 	 * touched), then not one page more. */
-	ASSERT_EQ(0, zex_bo_create(self->fd, self->tile_mem, 0, &h, NULL));
+	ASSERT_EQ(0, raw_bo_create(self->fd, self->tile_mem, 0, &h, NULL));
 	EXPECT_EQ(self->tile_mem, tile_used(self->fd, 0, NULL));
-	EXPECT_EQ(-ENOSPC, zex_bo_create(self->fd, 4096, 0, &h2, NULL));
+	EXPECT_EQ(-ENOSPC, raw_bo_create(self->fd, 4096, 0, &h2, NULL));
 	EXPECT_EQ(self->tile_mem, tile_used(self->fd, 0, &bos));
 	EXPECT_EQ(1, bos);
 	/* Other tiles are separate accounting domains. */
 	if (self->tiles > 1) {
-		EXPECT_EQ(0, zex_bo_create(self->fd, 4096, 1, &h2, NULL));
-		EXPECT_EQ(0, zex_bo_close(self->fd, h2));
+		EXPECT_EQ(0, raw_bo_create(self->fd, 4096, 1, &h2, NULL));
+		EXPECT_EQ(0, raw_bo_close(self->fd, h2));
 	}
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
-	EXPECT_EQ(0, zex_bo_create(self->fd, 4096, 0, &h2, NULL));
-	EXPECT_EQ(0, zex_bo_close(self->fd, h2));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_create(self->fd, 4096, 0, &h2, NULL));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h2));
 }
 
 TEST_F(bo, bad_handles)
@@ -198,7 +198,7 @@ TEST_F(bo, bad_handles)
 	int other;
 
 	EXPECT_EQ(-ENOENT, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_MMAP_OFFSET, &m));
-	ASSERT_EQ(0, zex_bo_create(self->fd, 4096, 0, &h, NULL));
+	ASSERT_EQ(0, raw_bo_create(self->fd, 4096, 0, &h, NULL));
 	m.handle = h;
 	m.flags = 1;
 	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_MMAP_OFFSET, &m));
@@ -212,11 +212,11 @@ TEST_F(bo, bad_handles)
 	other = zex_open_render();
 	ASSERT_LE(0, other);
 	EXPECT_EQ(-ENOENT, zex_ioctl(other, DRM_IOCTL_ZEX_BO_MMAP_OFFSET, &m));
-	EXPECT_EQ(-EINVAL, zex_bo_close(other, h));
+	EXPECT_EQ(-EINVAL, raw_bo_close(other, h));
 	close(other);
 
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
-	EXPECT_EQ(-EINVAL, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
+	EXPECT_EQ(-EINVAL, raw_bo_close(self->fd, h));
 }
 
 TEST_F(bo, closing_the_fd_frees_everything)
@@ -227,7 +227,7 @@ TEST_F(bo, closing_the_fd_frees_everything)
 
 	ASSERT_LE(0, other);
 	for (i = 0; i < 16; i++)
-		ASSERT_EQ(0, zex_bo_create(other, 65536, i % self->tiles, &h, NULL));
+		ASSERT_EQ(0, raw_bo_create(other, 65536, i % self->tiles, &h, NULL));
 	EXPECT_LT(0, tile_used(self->fd, 0, NULL));
 	close(other);
 	EXPECT_EQ(0, tile_used(self->fd, 0, NULL));
@@ -239,14 +239,14 @@ TEST_F(bo, mapping_past_the_end_fails)
 	uint32_t h;
 	void *p;
 
-	ASSERT_EQ(0, zex_bo_create(self->fd, 8192, 0, &h, NULL));
+	ASSERT_EQ(0, raw_bo_create(self->fd, 8192, 0, &h, NULL));
 	m.handle = h;
 	ASSERT_EQ(0, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_MMAP_OFFSET, &m));
 	p = mmap(NULL, 3 * 4096, PROT_READ, MAP_SHARED, self->fd, (off_t)m.offset);
 	EXPECT_EQ(MAP_FAILED, p);
 	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, 0);
 	EXPECT_EQ(MAP_FAILED, p);
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 }
 
 ZEX_SELFTEST_MAIN

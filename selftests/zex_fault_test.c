@@ -197,26 +197,26 @@ TEST_F(fault, export_and_import)
 
 	REQUIRE_FAULT_INJECTION();
 
-	ASSERT_EQ(0, zex_bo_create(self->fd, size, DRM_ZEX_DEVICE_ROOT, &h, NULL));
+	ASSERT_EQ(0, raw_bo_create(self->fd, size, DRM_ZEX_DEVICE_ROOT, &h, NULL));
 	for (n = 1; n < MAX_SWEEP; n++) {
 		int fds[DRM_ZEX_MAX_TILES], before = zex_count_fds(), got, i, ret;
 		uint32_t ih = 0;
 
 		ASSERT_EQ(0, fail_nth_arm(n));
-		got = zex_bo_export(self->fd, h, fds, DRM_ZEX_MAX_TILES);
-		ret = got < 0 ? got : zex_bo_import(self->fd, fds, (uint32_t)got, 0, &ih, NULL);
+		got = raw_bo_export(self->fd, h, fds, DRM_ZEX_MAX_TILES);
+		ret = got < 0 ? got : raw_bo_import(self->fd, fds, (uint32_t)got, 0, &ih, NULL);
 		if (!fail_nth_fired()) {
 			ASSERT_EQ(0, ret);
 			for (i = 0; i < got; i++)
 				close(fds[i]);
-			ASSERT_EQ(0, zex_bo_close(self->fd, ih));
+			ASSERT_EQ(0, raw_bo_close(self->fd, ih));
 			break;
 		}
 		injected++;
 		if (ret)
 			ASSERT_EQ(-ENOMEM, ret) TH_LOG("fault %u", n);
 		if (!ret)
-			ASSERT_EQ(0, zex_bo_close(self->fd, ih));
+			ASSERT_EQ(0, raw_bo_close(self->fd, ih));
 		for (i = 0; got > 0 && i < got; i++)
 			close(fds[i]);
 		/* A failed export installed no fd. */
@@ -224,7 +224,7 @@ TEST_F(fault, export_and_import)
 	}
 	ASSERT_GT(MAX_SWEEP, n);
 	EXPECT_LT(0, injected);
-	ASSERT_EQ(0, zex_bo_close(self->fd, h));
+	ASSERT_EQ(0, raw_bo_close(self->fd, h));
 	EXPECT_EQ(0, zex_tiles_usage());
 }
 

@@ -19,7 +19,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/eventfd.h>
-#include <time.h>
 
 #include "zex_selftest.h"
 
@@ -66,12 +65,14 @@ static int hr_open_view(int fd, uint32_t role, struct drm_zex_hostrpc_open_view 
 	return zex_ioctl(fd, DRM_ZEX_HOSTRPC_IOCTL_OPEN_VIEW, o);
 }
 
-static int64_t now_ns(void)
+/* Open a view of @role from view @fd and map it. */
+static int hr_add_view(int fd, uint32_t role, struct view *v)
 {
-	struct timespec ts;
+	struct drm_zex_hostrpc_open_view o;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	if (hr_open_view(fd, role, &o))
+		return -1;
+	return hr_view_map(o.fd, v);
 }
 
 static int hr_wait(int fd, uint32_t slot, uint32_t value, int64_t timeout)
@@ -122,9 +123,9 @@ static bool ring_if_armed(int fd, volatile __u32 *armed)
 
 /* Poll @cond for up to 5 s (the reaper runs from a workqueue). */
 #define EVENTUALLY(cond) ({					\
-	int64_t __end = now_ns() + 5000000000ll;		\
+	int64_t __end = zex_now_ns() + 5000000000ll;		\
 	bool __ok;						\
-	while (!(__ok = (cond)) && now_ns() < __end)		\
+	while (!(__ok = (cond)) && zex_now_ns() < __end)		\
 		usleep(1000);					\
 	__ok;							\
 })
@@ -230,8 +231,7 @@ TEST_F(hostrpc, each_side_maps_its_own_private_words)
 	EXPECT_EQ(o.view_id, dev.info.view_id);
 	EXPECT_NE(host.info.view_id, dev.info.view_id);
 	/* A device view opens device views, with fresh ids. */
-	ASSERT_EQ(0, hr_open_view(o.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o));
-	ASSERT_EQ(0, hr_view_map(o.fd, &dev2));
+	ASSERT_EQ(0, hr_add_view(dev.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &dev2));
 	EXPECT_NE(dev.info.view_id, dev2.info.view_id);
 
 	dev.priv->owner[1] = dev.info.view_id;		/* W */
@@ -384,7 +384,7 @@ TEST_F(hostrpc, wait_checks_every_field)
 	struct drm_zex_hostrpc_create c;
 	struct drm_zex_hostrpc_open_view o;
 	struct drm_zex_hostrpc_wait w;
-	int64_t soon = now_ns() + 1000000;
+	int64_t soon = zex_now_ns() + 1000000;
 
 	ASSERT_EQ(0, hr_create(self->drm, 4, 0, &c));
 	ASSERT_EQ(0, hr_open_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o));
@@ -405,16 +405,14 @@ TEST_F(hostrpc, wait_checks_every_field)
 TEST_F(hostrpc, wait_arms_rechecks_and_times_out)
 {
 	struct drm_zex_hostrpc_create c;
-	struct drm_zex_hostrpc_open_view o;
 	struct view host, dev;
 
 	ASSERT_EQ(0, hr_create(self->drm, 70, 0, &c));
 	ASSERT_EQ(0, hr_view_map(c.fd, &host));
-	ASSERT_EQ(0, hr_open_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o));
-	ASSERT_EQ(0, hr_view_map(o.fd, &dev));
+	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &dev));
 
 	/* Nothing to do: the host's wait times out, armed. */
-	EXPECT_EQ(-ETIME, hr_wait(c.fd, 0, 0, now_ns() + 20000000));
+	EXPECT_EQ(-ETIME, hr_wait(c.fd, 0, 0, zex_now_ns() + 20000000));
 	EXPECT_EQ(1u, host.ctl->host_armed);
 	EXPECT_EQ(-ETIME, hr_wait(c.fd, 0, 0, 0));	/* already passed */
 	/* Work published (slot 69, the second word): the re-check sees it. */
@@ -422,11 +420,11 @@ TEST_F(hostrpc, wait_arms_rechecks_and_times_out)
 	EXPECT_EQ(0, hr_wait(c.fd, 0, 0, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
 	EXPECT_EQ(0, hr_wait(c.fd, 0, 0, 0));
 	/* The device waits for H of slot 69: armed, then satisfied. */
-	EXPECT_EQ(-ETIME, hr_wait(o.fd, 69, 1, now_ns() + 20000000));
+	EXPECT_EQ(-ETIME, hr_wait(dev.fd, 69, 1, zex_now_ns() + 20000000));
 	EXPECT_EQ(1u, dev.ctl->device_armed);
-	EXPECT_EQ(0, hr_wait(o.fd, 69, 0, 0));
+	EXPECT_EQ(0, hr_wait(dev.fd, 69, 0, 0));
 	set_bit64(host.ctl->h, 69);
-	EXPECT_EQ(0, hr_wait(o.fd, 69, 1, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
+	EXPECT_EQ(0, hr_wait(dev.fd, 69, 1, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
 	/* G == H again: no work for the host. */
 	EXPECT_EQ(-ETIME, hr_wait(c.fd, 0, 0, 0));
 	hr_view_close(&dev);
@@ -452,7 +450,6 @@ static void *answer_later(void *arg)
 TEST_F(hostrpc, a_device_waiter_is_woken_by_the_hosts_ring)
 {
 	struct drm_zex_hostrpc_create c;
-	struct drm_zex_hostrpc_open_view o;
 	struct drm_zex_hostrpc_info info;
 	struct view host, dev;
 	struct answer_later a = { .host = &host, .slot = 1 };
@@ -460,12 +457,11 @@ TEST_F(hostrpc, a_device_waiter_is_woken_by_the_hosts_ring)
 
 	ASSERT_EQ(0, hr_create(self->drm, 2, 0, &c));
 	ASSERT_EQ(0, hr_view_map(c.fd, &host));
-	ASSERT_EQ(0, hr_open_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o));
-	ASSERT_EQ(0, hr_view_map(o.fd, &dev));
+	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &dev));
 	ASSERT_EQ(0, pthread_create(&t, NULL, answer_later, &a));
-	EXPECT_EQ(0, hr_wait(o.fd, 1, 1, now_ns() + 5000000000ll));
+	EXPECT_EQ(0, hr_wait(dev.fd, 1, 1, zex_now_ns() + 5000000000ll));
 	pthread_join(t, NULL);
-	ASSERT_EQ(0, zex_ioctl(o.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
+	ASSERT_EQ(0, zex_ioctl(dev.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
 	EXPECT_EQ(1u, info.device_rings);
 	EXPECT_EQ(0u, dev.ctl->device_armed);
 	hr_view_close(&dev);
@@ -484,7 +480,7 @@ static void *close_later(void *arg)
 TEST_F(hostrpc, the_last_host_view_kills_the_channel)
 {
 	struct drm_zex_hostrpc_create c;
-	struct drm_zex_hostrpc_open_view o, o2;
+	struct drm_zex_hostrpc_open_view o2;
 	struct drm_zex_hostrpc_info info;
 	struct view host, dev;
 	struct pollfd pfd;
@@ -493,24 +489,23 @@ TEST_F(hostrpc, the_last_host_view_kills_the_channel)
 	ASSERT_EQ(0, hr_create(self->drm, 2, 0, &c));
 	ASSERT_EQ(0, hr_view_map(c.fd, &host));
 	ASSERT_EQ(0, hr_open_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_HOST, &o2));
-	ASSERT_EQ(0, hr_open_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o));
-	ASSERT_EQ(0, hr_view_map(o.fd, &dev));
+	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &dev));
 	/* One host view of two gone: alive. */
 	close(o2.fd);
-	ASSERT_EQ(0, zex_ioctl(o.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
+	ASSERT_EQ(0, zex_ioctl(dev.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
 	EXPECT_EQ(0u, info.flags);
 	/* A device blocked waiting for H is woken by the death, with -EPIPE. */
 	ASSERT_EQ(0, pthread_create(&t, NULL, close_later, &host));
-	EXPECT_EQ(-EPIPE, hr_wait(o.fd, 0, 1, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
+	EXPECT_EQ(-EPIPE, hr_wait(dev.fd, 0, 1, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
 	pthread_join(t, NULL);
 	EXPECT_EQ(DRM_ZEX_HOSTRPC_DEAD_HOST, dev.ctl->dead);
-	ASSERT_EQ(0, zex_ioctl(o.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
+	ASSERT_EQ(0, zex_ioctl(dev.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
 	EXPECT_EQ(DRM_ZEX_HOSTRPC_INFO_DEAD, info.flags);
-	EXPECT_EQ(-EPIPE, hr_ring(o.fd));
-	EXPECT_EQ(-EPIPE, hr_wait(o.fd, 0, 0, 0));
-	EXPECT_EQ(-EPIPE, hr_read(o.fd));
-	EXPECT_EQ(-EPIPE, hr_open_view(o.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o2));
-	pfd = (struct pollfd){ .fd = o.fd, .events = POLLIN };
+	EXPECT_EQ(-EPIPE, hr_ring(dev.fd));
+	EXPECT_EQ(-EPIPE, hr_wait(dev.fd, 0, 0, 0));
+	EXPECT_EQ(-EPIPE, hr_read(dev.fd));
+	EXPECT_EQ(-EPIPE, hr_open_view(dev.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o2));
+	pfd = (struct pollfd){ .fd = dev.fd, .events = POLLIN };
 	EXPECT_EQ(1, poll(&pfd, 1, 0));
 	EXPECT_EQ(POLLHUP, pfd.revents & POLLHUP);
 	/* The device's mapping stays valid. */
@@ -541,13 +536,11 @@ TEST_F(hostrpc, a_mapping_keeps_a_host_view_alive)
 TEST_F(hostrpc, a_dead_host_views_t_words_are_released)
 {
 	struct drm_zex_hostrpc_create c;
-	struct drm_zex_hostrpc_open_view o;
 	struct view a, b;
 
 	ASSERT_EQ(0, hr_create(self->drm, 4, 0, &c));
 	ASSERT_EQ(0, hr_view_map(c.fd, &a));
-	ASSERT_EQ(0, hr_open_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_HOST, &o));
-	ASSERT_EQ(0, hr_view_map(o.fd, &b));
+	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_HOST, &b));
 	a.priv->owner[0] = a.info.view_id;
 	b.priv->owner[1] = b.info.view_id;
 	b.priv->owner[3] = b.info.view_id;
@@ -561,17 +554,14 @@ TEST_F(hostrpc, a_dead_host_views_t_words_are_released)
 TEST_F(hostrpc, a_dead_device_views_slots_are_finished_and_freed)
 {
 	struct drm_zex_hostrpc_create c;
-	struct drm_zex_hostrpc_open_view o;
 	struct drm_zex_hostrpc_info info;
 	struct view host, dead, live;
 	uint32_t id;
 
 	ASSERT_EQ(0, hr_create(self->drm, 4, 0, &c));
 	ASSERT_EQ(0, hr_view_map(c.fd, &host));
-	ASSERT_EQ(0, hr_open_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o));
-	ASSERT_EQ(0, hr_view_map(o.fd, &live));
-	ASSERT_EQ(0, hr_open_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o));
-	ASSERT_EQ(0, hr_view_map(o.fd, &dead));
+	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &live));
+	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &dead));
 	id = dead.info.view_id;
 	/* The dying view holds: slot 0 published, slot 1 acquired only,
 	 * slot 2 an async call already answered, slot 3 the live view's. */

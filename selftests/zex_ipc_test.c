@@ -92,9 +92,9 @@ FIXTURE_TEARDOWN(ipc)
 static int make_bo(int fd, unsigned int tiles, uint32_t *handle, uint64_t *size)
 {
 	if (!(zex_param("enable_implicit_scaling") && tiles > 1))
-		return zex_bo_create(fd, 3 * K64 * tiles + 8192, DRM_ZEX_DEVICE_ROOT,
+		return raw_bo_create(fd, 3 * K64 * tiles + 8192, DRM_ZEX_DEVICE_ROOT,
 				     handle, size);
-	return zex_bo_create_coloured(fd, 3 * K64 * tiles + 8192, 0, 64, handle, size);
+	return raw_bo_create_coloured(fd, 3 * K64 * tiles + 8192, 0, 64, handle, size);
 }
 
 TEST_F(ipc, export_import_same_file_is_zero_copy)
@@ -107,11 +107,11 @@ TEST_F(ipc, export_import_same_file_is_zero_copy)
 	int n, i;
 
 	ASSERT_EQ(0, make_bo(self->fd, self->tiles, &h, &size));
-	a = zex_bo_map(self->fd, h, size);
+	a = raw_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, a);
 	zex_fill(a, size, 1);
 
-	n = zex_bo_export(self->fd, h, fds, 64);
+	n = raw_bo_export(self->fd, h, fds, 64);
 	ASSERT_LT(0, n);
 	EXPECT_EQ(self->implicit ? (int)self->tiles : 1, n);
 	/* The fds are CLOEXEC, as asked. */
@@ -119,13 +119,13 @@ TEST_F(ipc, export_import_same_file_is_zero_copy)
 	EXPECT_EQ(O_RDWR, fcntl(fds[0], F_GETFL) & O_ACCMODE);
 
 	used = zex_tiles_usage();
-	ASSERT_EQ(0, zex_bo_import(self->fd, fds, n, 0, &ih, &isize));
+	ASSERT_EQ(0, raw_bo_import(self->fd, fds, n, 0, &ih, &isize));
 	EXPECT_EQ(size, isize);
 	EXPECT_NE(h, ih);
 	/* No copy: the import charged nothing. */
 	EXPECT_EQ(used, zex_tiles_usage());
 
-	b = zex_bo_map(self->fd, ih, isize);
+	b = raw_bo_map(self->fd, ih, isize);
 	ASSERT_NE(MAP_FAILED, b);
 	EXPECT_TRUE(zex_same(b, size, 1));
 	zex_fill(b, size, 2);
@@ -135,8 +135,8 @@ TEST_F(ipc, export_import_same_file_is_zero_copy)
 	munmap(b, size);
 	for (i = 0; i < n; i++)
 		close(fds[i]);
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
-	EXPECT_EQ(0, zex_bo_close(self->fd, ih));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, ih));
 }
 
 TEST_F(ipc, same_dma_buf_twice_is_the_same_piece)
@@ -149,25 +149,25 @@ TEST_F(ipc, same_dma_buf_twice_is_the_same_piece)
 	int n, i;
 
 	ASSERT_EQ(0, make_bo(self->fd, self->tiles, &h, &size));
-	n = zex_bo_export(self->fd, h, fds, 64);
+	n = raw_bo_export(self->fd, h, fds, 64);
 	ASSERT_LT(0, n);
-	ASSERT_EQ(0, zex_bo_close(self->fd, h));
+	ASSERT_EQ(0, raw_bo_close(self->fd, h));
 	used = zex_tiles_usage();
-	ASSERT_EQ(0, zex_bo_import(self->fd, fds, n, 0, &i1, &s1));
-	ASSERT_EQ(0, zex_bo_import(self->fd, fds, n, 0, &i2, &s2));
+	ASSERT_EQ(0, raw_bo_import(self->fd, fds, n, 0, &i1, &s1));
+	ASSERT_EQ(0, raw_bo_import(self->fd, fds, n, 0, &i2, &s2));
 	EXPECT_EQ(used, zex_tiles_usage());
-	m1 = zex_bo_map(self->fd, i1, s1);
-	m2 = zex_bo_map(self->fd, i2, s2);
+	m1 = raw_bo_map(self->fd, i1, s1);
+	m2 = raw_bo_map(self->fd, i2, s2);
 	ASSERT_NE(MAP_FAILED, m1);
 	ASSERT_NE(MAP_FAILED, m2);
 	zex_fill(m1, s1, 7);
 	EXPECT_TRUE(zex_same(m2, s2, 7));
 	munmap(m1, s1);
 	munmap(m2, s2);
-	EXPECT_EQ(0, zex_bo_close(self->fd, i1));
+	EXPECT_EQ(0, raw_bo_close(self->fd, i1));
 	/* The pieces live while the fds and the other import do. */
 	EXPECT_EQ(used, zex_tiles_usage());
-	EXPECT_EQ(0, zex_bo_close(self->fd, i2));
+	EXPECT_EQ(0, raw_bo_close(self->fd, i2));
 	for (i = 0; i < n; i++)
 		close(fds[i]);
 }
@@ -184,39 +184,39 @@ TEST_F(ipc, interleaved_layout_survives_import)
 
 	if (!self->implicit)
 		SKIP(return, "needs implicit scaling");
-	ASSERT_EQ(0, zex_bo_create_coloured(self->fd, 7 * K64 * self->tiles + K64, 2, 64,
+	ASSERT_EQ(0, raw_bo_create_coloured(self->fd, 7 * K64 * self->tiles + K64, 2, 64,
 					    &h, &size));
-	n = zex_bo_pieces(self->fd, h, &pc, &info);
+	n = raw_bo_pieces(self->fd, h, &pc, &info);
 	ASSERT_EQ((int)self->tiles, n);
 	free(pc);
 	EXPECT_EQ(DRM_ZEX_BO_INTERLEAVED, info.layout);
-	a = zex_bo_map(self->fd, h, size);
+	a = raw_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, a);
 	zex_fill(a, size, 3);
-	ASSERT_EQ(n, zex_bo_export(self->fd, h, fds, DRM_ZEX_MAX_TILES));
+	ASSERT_EQ(n, raw_bo_export(self->fd, h, fds, DRM_ZEX_MAX_TILES));
 
 	/* Rebuilt with the same layout, the bytes are where they were. */
-	ASSERT_EQ(0, zex_bo_import(self->fd, fds, n, info.granularity, &ih, &isize));
-	b = zex_bo_map(self->fd, ih, isize);
+	ASSERT_EQ(0, raw_bo_import(self->fd, fds, n, info.granularity, &ih, &isize));
+	b = raw_bo_map(self->fd, ih, isize);
 	ASSERT_NE(MAP_FAILED, b);
 	EXPECT_EQ(0, memcmp(a, b, size));
 	munmap(b, isize);
-	EXPECT_EQ(0, zex_bo_close(self->fd, ih));
+	EXPECT_EQ(0, raw_bo_close(self->fd, ih));
 	/* A layout the sizes do not fit is refused. */
-	EXPECT_EQ(-EINVAL, zex_bo_import(self->fd, fds, n, 2 * info.granularity, &ih, NULL));
+	EXPECT_EQ(-EINVAL, raw_bo_import(self->fd, fds, n, 2 * info.granularity, &ih, NULL));
 	if (n > 2) {
 		int swapped[DRM_ZEX_MAX_TILES];
 
 		memcpy(swapped, fds, sizeof(int) * n);
 		swapped[0] = fds[n - 1];	/* a short piece first */
 		swapped[n - 1] = fds[0];
-		EXPECT_EQ(-EINVAL, zex_bo_import(self->fd, swapped, n, info.granularity,
+		EXPECT_EQ(-EINVAL, raw_bo_import(self->fd, swapped, n, info.granularity,
 						 &ih, NULL));
 	}
 	munmap(a, size);
 	for (i = 0; i < n; i++)
 		close(fds[i]);
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 }
 
 TEST_F(ipc, cross_process_both_ways_and_lifetimes)
@@ -230,10 +230,10 @@ TEST_F(ipc, cross_process_both_ways_and_lifetimes)
 
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv));
 	ASSERT_EQ(0, make_bo(self->fd, self->tiles, &h, &size));
-	a = zex_bo_map(self->fd, h, size);
+	a = raw_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, a);
 	zex_fill(a, size, 11);
-	n = zex_bo_export(self->fd, h, fds, 64);
+	n = raw_bo_export(self->fd, h, fds, 64);
 	ASSERT_LT(0, n);
 
 	pid = fork();
@@ -247,9 +247,9 @@ TEST_F(ipc, cross_process_both_ways_and_lifetimes)
 
 		close(sv[0]);
 		m = recv_fds(sv[1], got);
-		if (cfd < 0 || m != n || zex_bo_import(cfd, got, m, 0, &ih, &isize))
+		if (cfd < 0 || m != n || raw_bo_import(cfd, got, m, 0, &ih, &isize))
 			_exit(10);
-		b = zex_bo_map(cfd, ih, isize);
+		b = raw_bo_map(cfd, ih, isize);
 		if (b == MAP_FAILED || !zex_same(b, isize, 11))
 			_exit(11);
 		zex_fill(b, isize, 12);		/* the parent must see this */
@@ -258,7 +258,7 @@ TEST_F(ipc, cross_process_both_ways_and_lifetimes)
 		/* The exporter freed everything: the data is still here. */
 		ok &= zex_same(b, isize, 12);
 		/* Now export from here and die; the parent imports after. */
-		m = zex_bo_export(cfd, ih, got, 64);
+		m = raw_bo_export(cfd, ih, got, 64);
 		ok &= m == n && send_fds(sv[1], got, m) == 0;
 		_exit(ok ? 0 : 13);
 	}
@@ -270,21 +270,21 @@ TEST_F(ipc, cross_process_both_ways_and_lifetimes)
 	munmap(a, size);
 	for (i = 0; i < n; i++)
 		close(fds[i]);
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 	ASSERT_EQ(1, write(sv[0], "g", 1));
 
 	/* The child exported again and exited: import what it sent. */
 	ASSERT_EQ(n, recv_fds(sv[0], fds));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	ASSERT_EQ(0, zex_bo_import(self->fd, fds, n, 0, &h, &size));
-	a = zex_bo_map(self->fd, h, size);
+	ASSERT_EQ(0, raw_bo_import(self->fd, fds, n, 0, &h, &size));
+	a = raw_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, a);
 	EXPECT_TRUE(zex_same(a, size, 12));
 	munmap(a, size);
 	for (i = 0; i < n; i++)
 		close(fds[i]);
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 	close(sv[0]);
 }
 
@@ -348,12 +348,12 @@ TEST_F(ipc, vgem_imports_an_exported_piece)
 	if (vfd < 0)
 		SKIP(return, "no vgem device");
 	ASSERT_EQ(0, make_bo(self->fd, self->tiles, &h, &size));
-	a = zex_bo_map(self->fd, h, size);
+	a = raw_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, a);
 	zex_fill(a, size, 21);
-	n = zex_bo_export(self->fd, h, fds, 64);
+	n = raw_bo_export(self->fd, h, fds, 64);
 	ASSERT_LT(0, n);
-	ASSERT_EQ(n, zex_bo_pieces(self->fd, h, &pc, NULL));
+	ASSERT_EQ(n, raw_bo_pieces(self->fd, h, &pc, NULL));
 
 	/* vgem attaches and maps the last piece... */
 	ASSERT_EQ(0, drmPrimeFDToHandle(vfd, fds[n - 1], &vh));
@@ -374,7 +374,7 @@ TEST_F(ipc, vgem_imports_an_exported_piece)
 	munmap(a, size);
 	for (i = 0; i < n; i++)
 		close(fds[i]);
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 	close(vfd);
 }
 
@@ -388,7 +388,7 @@ TEST_F(ipc, foreign_dma_buf_is_exdev)
 		SKIP(return, "no vgem device");
 	ASSERT_EQ(0, zex_ioctl(vfd, DRM_IOCTL_MODE_CREATE_DUMB, &c));
 	ASSERT_EQ(0, drmPrimeHandleToFD(vfd, c.handle, DRM_CLOEXEC | DRM_RDWR, &dfd));
-	EXPECT_EQ(-EXDEV, zex_bo_import(self->fd, &dfd, 1, 0, &h, NULL));
+	EXPECT_EQ(-EXDEV, raw_bo_import(self->fd, &dfd, 1, 0, &h, NULL));
 	close(dfd);
 	close(vfd);
 }
@@ -429,7 +429,7 @@ TEST_F(ipc, bad_exports)
 	EXPECT_EQ(-EFAULT, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_EXPORT, &e));
 	/* None of the failures left an fd behind. */
 	EXPECT_EQ(before, zex_count_fds());
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 }
 
 TEST_F(ipc, bad_imports)
@@ -441,7 +441,7 @@ TEST_F(ipc, bad_imports)
 	uint32_t h, ih;
 
 	ASSERT_EQ(0, make_bo(self->fd, self->tiles, &h, &size));
-	n = zex_bo_export(self->fd, h, good, 64);
+	n = raw_bo_export(self->fd, h, good, 64);
 	ASSERT_LT(0, n);
 	ASSERT_EQ(0, pipe(pipefd));
 	used = zex_tiles_usage();
@@ -478,13 +478,13 @@ TEST_F(ipc, bad_imports)
 	/* Bad fds, alone and after good ones (which must be released). */
 	fds[0] = good[0];
 	fds[1] = pipefd[0];
-	EXPECT_EQ(-EINVAL, zex_bo_import(self->fd, fds, 2, 0, &ih, NULL));
+	EXPECT_EQ(-EINVAL, raw_bo_import(self->fd, fds, 2, 0, &ih, NULL));
 	fds[1] = self->fd;	/* a DRM fd is not a dma-buf */
-	EXPECT_EQ(-EINVAL, zex_bo_import(self->fd, fds, 2, 0, &ih, NULL));
+	EXPECT_EQ(-EINVAL, raw_bo_import(self->fd, fds, 2, 0, &ih, NULL));
 	fds[1] = 4000;		/* not open */
-	EXPECT_EQ(-EBADF, zex_bo_import(self->fd, fds, 2, 0, &ih, NULL));
+	EXPECT_EQ(-EBADF, raw_bo_import(self->fd, fds, 2, 0, &ih, NULL));
 	fds[1] = -1;
-	EXPECT_EQ(-EBADF, zex_bo_import(self->fd, fds, 2, 0, &ih, NULL));
+	EXPECT_EQ(-EBADF, raw_bo_import(self->fd, fds, 2, 0, &ih, NULL));
 
 	EXPECT_EQ(used, zex_tiles_usage());
 	EXPECT_EQ(before, zex_count_fds());
@@ -492,7 +492,7 @@ TEST_F(ipc, bad_imports)
 	close(pipefd[1]);
 	for (i = 0; i < n; i++)
 		close(good[i]);
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 }
 
 struct worker {
@@ -516,28 +516,28 @@ static void *worker_main(void *arg)
 			w->failures++;
 			continue;
 		}
-		a = zex_bo_map(w->fd, h, size);
+		a = raw_bo_map(w->fd, h, size);
 		if (a == MAP_FAILED) {
 			w->failures++;
-			zex_bo_close(w->fd, h);
+			raw_bo_close(w->fd, h);
 			continue;
 		}
 		zex_fill(a, size, w->id * 1000 + round);
-		n = zex_bo_export(w->fd, h, fds, 64);
-		if (n <= 0 || zex_bo_import(w->fd, fds, n, 0, &ih, &isize)) {
+		n = raw_bo_export(w->fd, h, fds, 64);
+		if (n <= 0 || raw_bo_import(w->fd, fds, n, 0, &ih, &isize)) {
 			w->failures++;
 		} else {
-			b = zex_bo_map(w->fd, ih, isize);
+			b = raw_bo_map(w->fd, ih, isize);
 			if (b == MAP_FAILED || !zex_same(b, isize, w->id * 1000 + round))
 				w->failures++;
 			if (b != MAP_FAILED)
 				munmap(b, isize);
-			zex_bo_close(w->fd, ih);
+			raw_bo_close(w->fd, ih);
 		}
 		for (i = 0; i < n; i++)
 			close(fds[i]);
 		munmap(a, size);
-		zex_bo_close(w->fd, h);
+		raw_bo_close(w->fd, h);
 	}
 	return NULL;
 }

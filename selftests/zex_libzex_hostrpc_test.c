@@ -26,9 +26,7 @@
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/wait.h>
-#include <time.h>
 
-#define ZEX_SELFTEST_NO_BO_HELPERS
 #include "zex_selftest.h"
 #include "zex/zex_hostrpc.h"
 
@@ -405,14 +403,6 @@ static void *fill_every_slot(void *arg)
 	return NULL;
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 TEST(kill_9_of_a_device_process_mid_call)
 {
 	const uint32_t nslots = 4;
@@ -472,13 +462,13 @@ TEST(kill_9_of_a_device_process_mid_call)
 		EXPECT_EQ(0, d[k].errors);
 	}
 	/* Its slots come back once the host is done with them. */
-	end = now_ns() + 10000000000ll;
+	end = zex_now_ns() + 10000000000ll;
 	do {
 		ASSERT_EQ(0, zex_hostrpc_stats(dv, &st));
 		if (!st.orphans)
 			break;
 		usleep(10000);
-	} while (now_ns() < end);
+	} while (zex_now_ns() < end);
 	EXPECT_EQ(0u, st.orphans);
 	EXPECT_LE(1u, st.reaped);
 	TH_LOG("reaped %llu slots of the killed process", (unsigned long long)st.reaped);

@@ -131,23 +131,23 @@ static void check_bo(struct __test_metadata *_metadata, int fd, unsigned int til
 		used_before[t] = zex_tile_attr(t, "mem_used");
 
 	if (!root) {
-		ASSERT_EQ(0, zex_bo_create(fd, size, tile, &handle, &bo_size));
+		ASSERT_EQ(0, raw_bo_create(fd, size, tile, &handle, &bo_size));
 		n = oracle(size, 1, 0, gran, want, &interleaved);
 		want[0].tile = tile;
 	} else if (policy < 0) {
 		/* Module defaults. */
-		ASSERT_EQ(0, zex_bo_create(fd, size, DRM_ZEX_DEVICE_ROOT, &handle, &bo_size));
+		ASSERT_EQ(0, raw_bo_create(fd, size, DRM_ZEX_DEVICE_ROOT, &handle, &bo_size));
 		n = oracle(size, tiles, (unsigned int)zex_param("multi_storage_policy"),
 			   (uint64_t)zex_param("multi_storage_granularity_kb") << 10,
 			   want, &interleaved);
 	} else {
-		ASSERT_EQ(0, zex_bo_create_coloured(fd, size, (uint32_t)policy,
+		ASSERT_EQ(0, raw_bo_create_coloured(fd, size, (uint32_t)policy,
 						    (uint32_t)(gran >> 10), &handle,
 						    &bo_size));
 		n = oracle(size, tiles, (unsigned int)policy, gran, want, &interleaved);
 	}
 
-	ret = zex_bo_pieces(fd, handle, &got, &info);
+	ret = raw_bo_pieces(fd, handle, &got, &info);
 	ASSERT_EQ((int)n, ret);
 	EXPECT_EQ(interleaved ? DRM_ZEX_BO_INTERLEAVED : 0, info.layout);
 	off = 0;
@@ -165,11 +165,11 @@ static void check_bo(struct __test_metadata *_metadata, int fd, unsigned int til
 			TH_LOG("tile %u", t);
 
 	/* The bytes: a pattern through the object, read back per piece. */
-	map = zex_bo_map(fd, handle, bo_size);
+	map = raw_bo_map(fd, handle, bo_size);
 	ASSERT_NE(MAP_FAILED, map);
 	for (off = 0; off < bo_size; off += 4096)
 		*(uint64_t *)(map + off) = off ^ 0x5a5a5a5a00000000ull;
-	ASSERT_EQ((int)n, zex_bo_export(fd, handle, fds, DRM_ZEX_MAX_PIECES));
+	ASSERT_EQ((int)n, raw_bo_export(fd, handle, fds, DRM_ZEX_MAX_PIECES));
 	pmaps = calloc(n, sizeof(*pmaps));
 	ASSERT_NE(NULL, pmaps);
 	for (i = 0; i < n; i++) {
@@ -202,7 +202,7 @@ static void check_bo(struct __test_metadata *_metadata, int fd, unsigned int til
 	for (i = 0; i < n; i++)
 		close(fds[i]);
 	munmap(map, bo_size);
-	EXPECT_EQ(0, zex_bo_close(fd, handle));
+	EXPECT_EQ(0, raw_bo_close(fd, handle));
 	for (t = 0; t < tiles; t++)
 		EXPECT_EQ(used_before[t], zex_tile_attr(t, "mem_used"));
 	free(got);
@@ -253,8 +253,8 @@ TEST_F(placement, even_split_example_from_compute_runtime)
 
 	if (!self->implicit || (self->tiles != 4 && self->tiles != 2))
 		SKIP(return, "needs 2 or 4 tiles with implicit scaling");
-	ASSERT_EQ(0, zex_bo_create_coloured(self->fd, 18 * K64, 0, 64, &handle, NULL));
-	n = zex_bo_pieces(self->fd, handle, &got, NULL);
+	ASSERT_EQ(0, raw_bo_create_coloured(self->fd, 18 * K64, 0, 64, &handle, NULL));
+	n = raw_bo_pieces(self->fd, handle, &got, NULL);
 	ASSERT_EQ((int)self->tiles, n);
 	if (self->tiles == 4) {
 		EXPECT_EQ(5 * K64, got[0].size);
@@ -266,7 +266,7 @@ TEST_F(placement, even_split_example_from_compute_runtime)
 		EXPECT_EQ(9 * K64, got[1].size);
 	}
 	free(got);
-	EXPECT_EQ(0, zex_bo_close(self->fd, handle));
+	EXPECT_EQ(0, raw_bo_close(self->fd, handle));
 }
 
 TEST_F(placement, too_many_chunks_is_e2big)
@@ -275,7 +275,7 @@ TEST_F(placement, too_many_chunks_is_e2big)
 
 	if (!self->implicit)
 		SKIP(return, "needs implicit scaling");
-	EXPECT_EQ(-E2BIG, zex_bo_create_coloured(self->fd, (DRM_ZEX_MAX_PIECES + 1) * K64,
+	EXPECT_EQ(-E2BIG, raw_bo_create_coloured(self->fd, (DRM_ZEX_MAX_PIECES + 1) * K64,
 						 1, 64, &handle, NULL));
 	EXPECT_EQ(0, zex_tiles_usage());
 }
@@ -288,11 +288,11 @@ TEST_F(placement, a_full_tile_fails_the_whole_object)
 	if (!self->implicit)
 		SKIP(return, "needs implicit scaling");
 	/* Fill the last tile but one granule; an even split needs more there. */
-	ASSERT_EQ(0, zex_bo_create(self->fd, self->tile_mem - K64, self->tiles - 1,
+	ASSERT_EQ(0, raw_bo_create(self->fd, self->tile_mem - K64, self->tiles - 1,
 				   &filler, NULL));
 	per_tile = 2 * K64;
 	size = per_tile * self->tiles;
-	EXPECT_EQ(-ENOSPC, zex_bo_create_coloured(self->fd, size, 0, 64, &handle, NULL));
+	EXPECT_EQ(-ENOSPC, raw_bo_create_coloured(self->fd, size, 0, 64, &handle, NULL));
 	/* Nothing of the failed object stayed on any tile. */
 	EXPECT_EQ((long long)(self->tile_mem - K64),
 		  zex_tile_attr(self->tiles - 1, "mem_used"));
@@ -300,10 +300,10 @@ TEST_F(placement, a_full_tile_fails_the_whole_object)
 	EXPECT_EQ(0, zex_tile_attr(0, "mem_used"));
 	EXPECT_EQ(0, zex_tile_attr(0, "num_bos"));
 	/* One granule per tile still fits. */
-	EXPECT_EQ(0, zex_bo_create_coloured(self->fd, K64 * self->tiles, 0, 64,
+	EXPECT_EQ(0, raw_bo_create_coloured(self->fd, K64 * self->tiles, 0, 64,
 					    &handle, NULL));
-	EXPECT_EQ(0, zex_bo_close(self->fd, handle));
-	EXPECT_EQ(0, zex_bo_close(self->fd, filler));
+	EXPECT_EQ(0, raw_bo_close(self->fd, handle));
+	EXPECT_EQ(0, raw_bo_close(self->fd, filler));
 }
 
 TEST_F(placement, bo_info_bad_input)
@@ -315,9 +315,9 @@ TEST_F(placement, bo_info_bad_input)
 	i.handle = 0x7fffffff;
 	EXPECT_EQ(-ENOENT, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_INFO, &i));
 	if (!self->implicit) {
-		ASSERT_EQ(0, zex_bo_create(self->fd, 4096, 0, &handle, NULL));
+		ASSERT_EQ(0, raw_bo_create(self->fd, 4096, 0, &handle, NULL));
 	} else {
-		ASSERT_EQ(0, zex_bo_create_coloured(self->fd, 4 * K64 * self->tiles, 0, 64,
+		ASSERT_EQ(0, raw_bo_create_coloured(self->fd, 4 * K64 * self->tiles, 0, 64,
 						    &handle, NULL));
 	}
 	i.handle = handle;
@@ -337,7 +337,7 @@ TEST_F(placement, bo_info_bad_input)
 	i.num_pieces = DRM_ZEX_MAX_PIECES;
 	i.pieces = 8;
 	EXPECT_EQ(-EFAULT, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_INFO, &i));
-	EXPECT_EQ(0, zex_bo_close(self->fd, handle));
+	EXPECT_EQ(0, raw_bo_close(self->fd, handle));
 }
 
 ZEX_SELFTEST_MAIN

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -121,13 +122,18 @@ static inline int zex_sysfs_write(const char *path, const char *s)
 	return (int)n;
 }
 
-/*
- * Raw buffer-object helpers; a test that links libzex's zex/zex.h (whose
- * zex_bo_* take a device) defines ZEX_SELFTEST_NO_BO_HELPERS.
- */
-#ifndef ZEX_SELFTEST_NO_BO_HELPERS
+/* CLOCK_MONOTONIC in nanoseconds (the clock of hostrpc wait deadlines). */
+static inline int64_t zex_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Raw buffer-object helpers: the ioctls themselves, no libzex. */
 /* Create a buffer object; returns 0 or -errno. */
-static inline int zex_bo_create(int fd, uint64_t size, uint32_t placement,
+static inline int raw_bo_create(int fd, uint64_t size, uint32_t placement,
 				uint32_t *handle, uint64_t *out_size)
 {
 	struct drm_zex_bo_create c = { .size = size, .placement = placement };
@@ -142,7 +148,7 @@ static inline int zex_bo_create(int fd, uint64_t size, uint32_t placement,
 }
 
 /* Create on the root device with a colouring override. */
-static inline int zex_bo_create_coloured(int fd, uint64_t size, uint32_t policy,
+static inline int raw_bo_create_coloured(int fd, uint64_t size, uint32_t policy,
 					 uint32_t granularity_kb, uint32_t *handle,
 					 uint64_t *out_size)
 {
@@ -163,7 +169,7 @@ static inline int zex_bo_create_coloured(int fd, uint64_t size, uint32_t policy,
 	return ret;
 }
 
-static inline int zex_bo_close(int fd, uint32_t handle)
+static inline int raw_bo_close(int fd, uint32_t handle)
 {
 	struct drm_gem_close c = { .handle = handle };
 
@@ -171,7 +177,7 @@ static inline int zex_bo_close(int fd, uint32_t handle)
 }
 
 /* Map a whole buffer object read-write; MAP_FAILED on error. */
-static inline void *zex_bo_map(int fd, uint32_t handle, size_t size)
+static inline void *raw_bo_map(int fd, uint32_t handle, size_t size)
 {
 	struct drm_zex_bo_mmap_offset m = { .handle = handle };
 
@@ -185,7 +191,7 @@ static inline void *zex_bo_map(int fd, uint32_t handle, size_t size)
  * The pieces of a buffer object: *pieces is malloc'd (free it), *info
  * receives the layout. Returns the number of pieces, or -errno.
  */
-static inline int zex_bo_pieces(int fd, uint32_t handle,
+static inline int raw_bo_pieces(int fd, uint32_t handle,
 				struct drm_zex_piece_info **pieces,
 				struct drm_zex_bo_info *info)
 {
@@ -209,7 +215,7 @@ static inline int zex_bo_pieces(int fd, uint32_t handle,
 }
 
 /* Export every piece; fds must hold max entries. Returns the count or -errno. */
-static inline int zex_bo_export(int fd, uint32_t handle, int *fds, uint32_t max)
+static inline int raw_bo_export(int fd, uint32_t handle, int *fds, uint32_t max)
 {
 	struct drm_zex_bo_export e = {
 		.handle = handle,
@@ -223,7 +229,7 @@ static inline int zex_bo_export(int fd, uint32_t handle, int *fds, uint32_t max)
 }
 
 /* Import n dma-bufs as one buffer object (linear, or interleaved at gran). */
-static inline int zex_bo_import(int fd, const int *fds, uint32_t n, uint64_t gran,
+static inline int raw_bo_import(int fd, const int *fds, uint32_t n, uint64_t gran,
 				uint32_t *handle, uint64_t *size)
 {
 	struct drm_zex_bo_import im = {
@@ -241,8 +247,6 @@ static inline int zex_bo_import(int fd, const int *fds, uint32_t n, uint64_t gra
 	}
 	return ret;
 }
-
-#endif /* ZEX_SELFTEST_NO_BO_HELPERS */
 
 /* A position-dependent pattern, to tell every 8 bytes of a buffer apart. */
 static inline void zex_fill(void *buf, size_t size, uint32_t seed)

@@ -159,8 +159,8 @@ TEST(a_piece_of_an_unplugged_device_is_exdev)
 	uint32_t h;
 
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, zex_bo_create(fd, 8192, 0, &h, NULL));
-	n = zex_bo_export(fd, h, &piece, 1);
+	ASSERT_EQ(0, raw_bo_create(fd, 8192, 0, &h, NULL));
+	n = raw_bo_export(fd, h, &piece, 1);
 	ASSERT_EQ(1, n);
 	close(fd);
 	ASSERT_EQ(0, zex_sysfs_write(ZEX_PLATFORM_DRIVER "/unbind", "zex"));
@@ -169,7 +169,7 @@ TEST(a_piece_of_an_unplugged_device_is_exdev)
 	/* The new device's memory does not contain the old device's piece. */
 	fd = zex_open_render();
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(-EXDEV, zex_bo_import(fd, &piece, 1, 0, &h, NULL));
+	EXPECT_EQ(-EXDEV, raw_bo_import(fd, &piece, 1, 0, &h, NULL));
 	close(fd);
 	close(piece);
 }

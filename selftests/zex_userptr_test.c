@@ -370,12 +370,12 @@ TEST_F(userptr, bad_imports)
 	ASSERT_EQ(0, munmap(hole + PG, PG));
 	EXPECT_EQ(-EFAULT, import(self->fd, hole, 3 * PG, 0, NULL));
 	/* A PFN mapping (a zex buffer object's). */
-	ASSERT_EQ(0, zex_bo_create(self->fd, 2 * PG, 0, &h, NULL));
-	pfnmap = zex_bo_map(self->fd, h, 2 * PG);
+	ASSERT_EQ(0, raw_bo_create(self->fd, 2 * PG, 0, &h, NULL));
+	pfnmap = raw_bo_map(self->fd, h, 2 * PG);
 	ASSERT_NE(MAP_FAILED, pfnmap);
 	EXPECT_EQ(-EFAULT, import(self->fd, pfnmap, 2 * PG, 0, NULL));
 	munmap(pfnmap, 2 * PG);
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 	/* Release: unknown id, pad. */
 	EXPECT_EQ(-ENOENT, release(self->fd, 0x7fffffff));
 	ASSERT_EQ(0, import(self->fd, p, PG, 0, &id));
@@ -486,9 +486,9 @@ TEST_F(userptr, buffer_objects_bind_into_the_same_tables)
 	uint64_t gran = (uint64_t)zex_param("multi_storage_granularity_kb") << 10;
 
 	/* Coloured (two granules a tile) when the device scales, else one piece. */
-	ASSERT_EQ(0, zex_bo_create(self->fd, 2 * gran * tiles, DRM_ZEX_DEVICE_ROOT, &h, &size));
+	ASSERT_EQ(0, raw_bo_create(self->fd, 2 * gran * tiles, DRM_ZEX_DEVICE_ROOT, &h, &size));
 	ASSERT_GE(DST_PAGES * PG, size);
-	map = zex_bo_map(self->fd, h, size);
+	map = raw_bo_map(self->fd, h, size);
 	ASSERT_NE(MAP_FAILED, map);
 	zex_fill(map, size, 23);
 	ASSERT_EQ(0, bo_bind(self->fd, h, BO_VA, 0, &id));
@@ -500,7 +500,7 @@ TEST_F(userptr, buffer_objects_bind_into_the_same_tables)
 	ASSERT_EQ(0, dev_copy(self->fd, self->dst, (void *)(uintptr_t)BO_VA, size, NULL, NULL));
 	EXPECT_TRUE(zex_same(map, size, 24));
 	/* The binding holds the object: closing the handle changes nothing. */
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 	ASSERT_EQ(0, dev_copy(self->fd, (void *)(uintptr_t)BO_VA, self->dst, PG, NULL, NULL));
 	EXPECT_EQ(0, release(self->fd, id));
 	EXPECT_EQ(-EFAULT, dev_copy(self->fd, (void *)(uintptr_t)BO_VA, self->dst, PG,
@@ -510,7 +510,7 @@ TEST_F(userptr, buffer_objects_bind_into_the_same_tables)
 	EXPECT_EQ(0, zex_tiles_usage());
 
 	/* Read-only binding: reads work, writes fault. */
-	ASSERT_EQ(0, zex_bo_create(self->fd, 2 * PG, 0, &h, NULL));
+	ASSERT_EQ(0, raw_bo_create(self->fd, 2 * PG, 0, &h, NULL));
 	ASSERT_EQ(0, bo_bind(self->fd, h, BO_VA, DRM_ZEX_VM_BIND_READ_ONLY, &ro));
 	EXPECT_EQ(0, dev_copy(self->fd, (void *)(uintptr_t)BO_VA, self->dst, 2 * PG, NULL, NULL));
 	EXPECT_EQ(-EFAULT, dev_copy(self->fd, self->dst, (void *)(uintptr_t)(BO_VA + 8), 8,
@@ -518,11 +518,11 @@ TEST_F(userptr, buffer_objects_bind_into_the_same_tables)
 	EXPECT_EQ(DRM_ZEX_FAULT_READ_ONLY, reason);
 	EXPECT_EQ(BO_VA + 8, addr);
 	/* Another object over the same VA maps other pages: refused. */
-	ASSERT_EQ(0, zex_bo_create(self->fd, PG, 0, &h2, NULL));
+	ASSERT_EQ(0, raw_bo_create(self->fd, PG, 0, &h2, NULL));
 	EXPECT_EQ(-EBUSY, bo_bind(self->fd, h2, BO_VA, 0, NULL));
-	EXPECT_EQ(0, zex_bo_close(self->fd, h2));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h2));
 	EXPECT_EQ(0, release(self->fd, ro));
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 }
 
 TEST_F(userptr, bad_binds)
@@ -530,7 +530,7 @@ TEST_F(userptr, bad_binds)
 	struct drm_zex_vm_bind b = { 0 };
 	uint32_t h;
 
-	ASSERT_EQ(0, zex_bo_create(self->fd, 2 * PG, 0, &h, NULL));
+	ASSERT_EQ(0, raw_bo_create(self->fd, 2 * PG, 0, &h, NULL));
 	EXPECT_EQ(-ENOENT, bo_bind(self->fd, 0x7fffffff, BO_VA, 0, NULL));
 	EXPECT_EQ(-EINVAL, bo_bind(self->fd, h, BO_VA + 1, 0, NULL));
 	EXPECT_EQ(-EINVAL, bo_bind(self->fd, h, BO_VA, 2, NULL));
@@ -543,7 +543,7 @@ TEST_F(userptr, bad_binds)
 	b.pad = 0;
 	b.reserved[1] = 1;
 	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_VM_BIND, &b));
-	EXPECT_EQ(0, zex_bo_close(self->fd, h));
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 	EXPECT_EQ(0, zex_tiles_usage());
 }
 

@@ -30,9 +30,9 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
-#include <drm/drm_device.h>
-#include <drm/drm_print.h>
 #include <drm/zex_drm.h>
+
+#include "../zex_check.h"
 
 struct drm_file;
 struct eventfd_ctx;
@@ -121,16 +121,8 @@ struct zex_hostrpc_view {
 	struct list_head link;
 };
 
-/*
- * zex_hostrpc_check - like zex_ioctl_check(), for a channel's requests:
- * true when @cond (the input is invalid) holds, logged with drm_dbg.
- */
-#define zex_hostrpc_check(ch, cond) ({					\
-	bool __bad = (cond);						\
-	if (unlikely(__bad))						\
-		drm_dbg((ch)->drm, "hostrpc check failed: %s\n", #cond); \
-	__bad;								\
-})
+/* zex_hostrpc_check - zex_check() for a request on channel @ch. */
+#define zex_hostrpc_check(ch, cond) zex_check((ch)->drm, "hostrpc", cond)
 
 /* zex_hostrpc_channel.c */
 struct zex_hostrpc_channel *

@@ -66,12 +66,10 @@ static int zex_hostrpc_wait_h(void *ctx, uint32_t slot, bool value)
 		.timeout_ns = DRM_ZEX_HOSTRPC_WAIT_FOREVER,
 	};
 
-	while (ioctl(ch->fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &args)) {
-		if (errno == EPIPE)
-			return HOSTRPC_DEAD;
+	/* -EPIPE: the host side is gone; any other failure ends the call too. */
+	while (ioctl(ch->fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &args))
 		if (errno != EINTR)
 			return HOSTRPC_DEAD;
-	}
 	return 0;
 }
 

@@ -168,6 +168,26 @@ static void mark_collectable(struct hostrpc_client *c, uint32_t slot)
 	hr_fetch_or(&c->A[slot / 64], bit_of(slot));
 }
 
+/*
+ * hostrpc_client_begin(): what every call starts with: collect, acquire a
+ * slot, fill its page, publish it.
+ */
+static int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
+				void *ctx, uint32_t *slotp)
+{
+	int ret;
+
+	if (host_dead(c))
+		return HOSTRPC_DEAD;
+	hostrpc_client_collect(c);
+	ret = hostrpc_client_acquire(c, hint, slotp);
+	if (ret)
+		return ret;
+	fill(&c->sh.pages[*slotp], ctx);
+	publish(c, *slotp);
+	return 0;
+}
+
 /**
  * hostrpc_client_invoke - a synchronous call
  * @c: the device side.
@@ -183,16 +203,10 @@ int hostrpc_client_invoke(struct hostrpc_client *c, uint32_t hint, hostrpc_page_
 			  hostrpc_page_fn use, void *ctx)
 {
 	uint32_t slot;
-	int ret;
+	int ret = hostrpc_client_begin(c, hint, fill, ctx, &slot);
 
-	if (host_dead(c))
-		return HOSTRPC_DEAD;
-	hostrpc_client_collect(c);
-	ret = hostrpc_client_acquire(c, hint, &slot);
 	if (ret)
 		return ret;
-	fill(&c->sh.pages[slot], ctx);
-	publish(c, slot);
 	ret = wait_h(c, slot, true);
 	if (!ret)
 		use(&c->sh.pages[slot], ctx);
@@ -230,16 +244,10 @@ int hostrpc_client_invoke_async(struct hostrpc_client *c, uint32_t hint, hostrpc
 				void *ctx)
 {
 	uint32_t slot;
-	int ret;
+	int ret = hostrpc_client_begin(c, hint, fill, ctx, &slot);
 
-	if (host_dead(c))
-		return HOSTRPC_DEAD;
-	hostrpc_client_collect(c);
-	ret = hostrpc_client_acquire(c, hint, &slot);
 	if (ret)
 		return ret;
-	fill(&c->sh.pages[slot], ctx);
-	publish(c, slot);
 	mark_collectable(c, slot);
 	return 0;
 }

@@ -282,7 +282,7 @@ static int run_hostrpc(struct zex_device *dev, const struct config *cfg)
 	struct server srv[4];
 	struct device *d = calloc((size_t)cfg->devices, sizeof(*d));
 	pthread_t *t = calloc((size_t)cfg->devices, sizeof(*t));
-	size_t n = (size_t)cfg->devices * cfg->calls, k;
+	size_t n = (size_t)cfg->devices * cfg->calls;
 	int64_t *lat = calloc(n, sizeof(*lat)), t0, t1;
 	struct zex_hostrpc_stats st;
 	double med, p99;
@@ -329,8 +329,6 @@ static int run_hostrpc(struct zex_device *dev, const struct config *cfg)
 	       cfg->blocking ? "blocking" : "polling", cfg->think_ns ? "-think" : "",
 	       cfg->devices, cfg->servers, med, p99, n * 1e9 / (double)(t1 - t0),
 	       (double)st.rings_sent / (double)n);
-	for (k = 0; k < n; k++)
-		lat[k] = 0;
 	zex_hostrpc_close(dv);
 	zex_hostrpc_close(host);
 	free(lat);
