@@ -8,8 +8,10 @@
  *
  * One driver (the zex device found at zeInit), one root device and one
  * sub-device per tile, contexts, and the allocation table. Handles given
- * to applications point at these structs; each starts with a magic so a
- * stale or foreign handle is refused rather than followed.
+ * to applications point at these structs. Each starts with the DDI header
+ * (&ze_handle_t, see <zex/zex_ddi.h>) and then a magic, so a stale or
+ * foreign handle is refused rather than followed; a handle the loader
+ * wrapped (its intercept mode) is translated back (l0_handles.c).
  */
 
 #ifndef ZEX_L0_H
@@ -20,6 +22,7 @@
 #include "zex/zex.h"
 #include "zex/zex_api.h"
 #include "alloc_table.h"
+#include "ddi/ddi.h"
 
 #define ZEX_L0_DRIVER_MAGIC	0x7a657844u	/* "zexD" */
 #define ZEX_L0_DEVICE_MAGIC	0x7a657876u	/* "zexv" */
@@ -32,17 +35,20 @@ struct zex_l0_driver;
 
 /** A root device (@tile -1) or one tile (sub-device). */
 struct zex_l0_device {
+	ze_handle_t ddi;
 	uint32_t magic;
 	struct zex_l0_driver *drv;
 	int tile;
 };
 
 struct zex_l0_context {
+	ze_handle_t ddi;
 	uint32_t magic;
 	struct zex_l0_driver *drv;
 };
 
 struct zex_l0_driver {
+	ze_handle_t ddi;
 	uint32_t magic;
 	struct zex_device *dev;
 	struct zex_topology topo;
@@ -61,8 +67,10 @@ enum zex_alloc_kind {
 };
 
 struct zex_l0_driver *zex_l0_driver_get(void);
+struct zex_l0_driver *zex_l0_driver(ze_driver_handle_t h);
 struct zex_l0_context *zex_l0_context(ze_context_handle_t h);
 struct zex_l0_device *zex_l0_device(ze_device_handle_t h);
+bool zex_l0_root_is_tile0(const struct zex_l0_driver *drv);
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		   uint64_t alignment, enum zex_alloc_kind kind, void **pptr);
 ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,

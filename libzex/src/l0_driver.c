@@ -4,19 +4,29 @@
  */
 
 /*
- * DOC: l0_driver.c - zeInit, drivers, devices, sub-devices, contexts
+ * DOC: l0_driver.c - zeInit and the driver: version, properties, extensions
  *
  * zeInit() opens the zex device once (pthread_once), reads its topology
  * and compute-runtime's debug keys from the environment; an invalid key is
  * reported on stderr by name and ignored, as compute-runtime does. There is
- * one driver with one root device; its sub-devices are the tiles.
+ * one driver with one root device; its sub-devices are the tiles. Every
+ * handle made here starts with libzex's DDI header.
+ *
+ * The driver lists three extensions: the DDI handles (with the SUPPORTED
+ * flag in the properties chained on zeDriverGetProperties), seed 000's
+ * multiple IPC handles, whose functions zeDriverGetExtensionFunctionAddress
+ * returns, and the external memory mapping of zeMemAllocHost.
  */
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "l0.h"
+
+/* libzex's driver version: major.minor.patch of the library. */
+#define ZEX_DRIVER_VERSION	((0u << 24) | (1u << 16) | 0u)
 
 static struct zex_l0_driver zex_driver;
 static pthread_once_t zex_init_once = PTHREAD_ONCE_INIT;
@@ -25,6 +35,14 @@ static ze_result_t zex_init_result = ZE_RESULT_ERROR_UNINITIALIZED;
 static const char *zex_getenv(const char *name)
 {
 	return getenv(name);
+}
+
+static void zex_l0_device_init(struct zex_l0_device *d, struct zex_l0_driver *drv, int tile)
+{
+	zex_ddi_header_init(&d->ddi);
+	d->magic = ZEX_L0_DEVICE_MAGIC;
+	d->drv = drv;
+	d->tile = tile;
 }
 
 static void zex_l0_init(void)
@@ -44,10 +62,11 @@ static void zex_l0_init(void)
 			getenv(bad));
 		/* Keep the valid ones read before the bad one. */
 	}
+	zex_ddi_header_init(&drv->ddi);
 	drv->magic = ZEX_L0_DRIVER_MAGIC;
-	drv->root = (struct zex_l0_device){ ZEX_L0_DEVICE_MAGIC, drv, -1 };
+	zex_l0_device_init(&drv->root, drv, -1);
 	for (i = 0; i < (int)drv->topo.num_tiles; i++)
-		drv->tiles[i] = (struct zex_l0_device){ ZEX_L0_DEVICE_MAGIC, drv, i };
+		zex_l0_device_init(&drv->tiles[i], drv, i);
 	zex_alloc_table_init(&drv->allocs);
 	zex_init_result = ZE_RESULT_SUCCESS;
 }
@@ -58,25 +77,15 @@ struct zex_l0_driver *zex_l0_driver_get(void)
 	return zex_init_result == ZE_RESULT_SUCCESS ? &zex_driver : NULL;
 }
 
-struct zex_l0_context *zex_l0_context(ze_context_handle_t h)
+/**
+ * zex_l0_root_is_tile0 - whether the root device is tile 0
+ *
+ * It is without implicit scaling: when the kernel has it off, or when
+ * EnableImplicitScaling=0 turns it off for this process.
+ */
+bool zex_l0_root_is_tile0(const struct zex_l0_driver *drv)
 {
-	struct zex_l0_context *c = (struct zex_l0_context *)h;
-
-	return c && c->magic == ZEX_L0_CONTEXT_MAGIC ? c : NULL;
-}
-
-struct zex_l0_device *zex_l0_device(ze_device_handle_t h)
-{
-	struct zex_l0_device *d = (struct zex_l0_device *)h;
-
-	return d && d->magic == ZEX_L0_DEVICE_MAGIC ? d : NULL;
-}
-
-static struct zex_l0_driver *zex_l0_driver(ze_driver_handle_t h)
-{
-	struct zex_l0_driver *d = (struct zex_l0_driver *)h;
-
-	return d && d == zex_l0_driver_get() ? d : NULL;
+	return !drv->topo.implicit_scaling || drv->keys.enable_implicit_scaling == 0;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeInit(ze_init_flags_t flags)
@@ -104,74 +113,114 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGet(uint32_t *pCount,
 	return ZE_RESULT_SUCCESS;
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGet(ze_driver_handle_t hDriver,
-						uint32_t *pCount,
-						ze_device_handle_t *phDevices)
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetApiVersion(ze_driver_handle_t hDriver,
+							  ze_api_version_t *version)
 {
-	struct zex_l0_driver *drv = zex_l0_driver(hDriver);
-
-	if (!drv)
+	if (!zex_l0_driver(hDriver))
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (!pCount)
+	if (!version)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (*pCount && phDevices)
-		phDevices[0] = (ze_device_handle_t)&drv->root;
-	*pCount = 1;
+	*version = ZEX_API_VERSION;
 	return ZE_RESULT_SUCCESS;
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetSubDevices(ze_device_handle_t hDevice,
-							  uint32_t *pCount,
-							  ze_device_handle_t *phSubdevices)
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDriverGetProperties(ze_driver_handle_t hDriver, ze_driver_properties_t *pDriverProperties)
 {
-	struct zex_l0_device *dev = zex_l0_device(hDevice);
-	uint32_t n, i;
+	ze_base_properties_t *ext;
 
-	if (!dev)
+	if (!zex_l0_driver(hDriver))
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (!pCount)
+	if (!pDriverProperties)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	/* Tiles have no sub-devices; the root has every tile, always. */
-	n = dev->tile < 0 ? dev->drv->topo.num_tiles : 0;
-	if (*pCount == 0 || *pCount > n)
-		*pCount = n;
-	if (phSubdevices)
-		for (i = 0; i < *pCount; i++)
-			phSubdevices[i] = (ze_device_handle_t)&dev->drv->tiles[i];
-	return ZE_RESULT_SUCCESS;
-}
-
-ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver,
-						    const ze_context_desc_t *desc,
-						    ze_context_handle_t *phContext)
-{
-	struct zex_l0_driver *drv = zex_l0_driver(hDriver);
-	struct zex_l0_context *ctx;
-
-	if (!drv)
-		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (!desc || !phContext)
-		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (desc->stype != ZE_STRUCTURE_TYPE_CONTEXT_DESC)
+	if (pDriverProperties->stype != ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	if (desc->flags & ~(ze_context_flags_t)ZE_CONTEXT_FLAG_TBD)
-		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-	ctx = calloc(1, sizeof(*ctx));
-	if (!ctx)
-		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	ctx->magic = ZEX_L0_CONTEXT_MAGIC;
-	ctx->drv = drv;
-	*phContext = (ze_context_handle_t)ctx;
+	memset(&pDriverProperties->uuid, 0, sizeof(pDriverProperties->uuid));
+	memcpy(pDriverProperties->uuid.id, "zex-libzex", 10);
+	pDriverProperties->driverVersion = ZEX_DRIVER_VERSION;
+	/* Fill the extension structs libzex knows; leave others untouched. */
+	for (ext = pDriverProperties->pNext; ext; ext = ext->pNext)
+		if (ext->stype == ZE_STRUCTURE_TYPE_DRIVER_DDI_HANDLES_EXT_PROPERTIES)
+			((ze_driver_ddi_handles_ext_properties_t *)ext)->flags =
+				ZE_DRIVER_DDI_HANDLE_EXT_FLAG_DDI_HANDLE_EXT_SUPPORTED;
 	return ZE_RESULT_SUCCESS;
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeContextDestroy(ze_context_handle_t hContext)
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDriverGetIpcProperties(ze_driver_handle_t hDriver, ze_driver_ipc_properties_t *pIpcProperties)
 {
-	struct zex_l0_context *ctx = zex_l0_context(hContext);
-
-	if (!ctx)
+	if (!zex_l0_driver(hDriver))
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	ctx->magic = 0;
-	free(ctx);
+	if (!pIpcProperties)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (pIpcProperties->stype != ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	/* Memory by fd (dma-buf); no event pools. */
+	pIpcProperties->flags = ZE_IPC_PROPERTY_FLAG_MEMORY;
 	return ZE_RESULT_SUCCESS;
+}
+
+static const struct {
+	const char *name;
+	uint32_t version;
+} zex_extensions[] = {
+	{ ZE_DRIVER_DDI_HANDLES_EXT_NAME, ZE_DRIVER_DDI_HANDLES_EXT_VERSION_1_0 },
+	{ ZEX_MEM_IPC_HANDLES_NAME, ZEX_MEM_IPC_HANDLES_VERSION_1_0 },
+	{ ZE_EXTERNAL_MEMORY_MAPPING_EXT_NAME, ZE_MAKE_VERSION(1, 0) },
+};
+
+#define ZEX_NUM_EXTENSIONS (sizeof(zex_extensions) / sizeof(zex_extensions[0]))
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
+			       ze_driver_extension_properties_t *pExtensionProperties)
+{
+	uint32_t i;
+
+	if (!zex_l0_driver(hDriver))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pCount)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (*pCount == 0 || *pCount > ZEX_NUM_EXTENSIONS) {
+		/* A count of 0 asks for the count only. */
+		pExtensionProperties = *pCount ? pExtensionProperties : NULL;
+		*pCount = ZEX_NUM_EXTENSIONS;
+	}
+	if (pExtensionProperties)
+		for (i = 0; i < *pCount; i++) {
+			memset(pExtensionProperties[i].name, 0, ZE_MAX_EXTENSION_NAME);
+			strcpy(pExtensionProperties[i].name, zex_extensions[i].name);
+			pExtensionProperties[i].version = zex_extensions[i].version;
+		}
+	return ZE_RESULT_SUCCESS;
+}
+
+static const struct {
+	const char *name;
+	void *fn;
+} zex_extension_functions[] = {
+	{ "zexMemGetIpcHandles", (void *)zexMemGetIpcHandles },
+	{ "zexMemOpenIpcHandles", (void *)zexMemOpenIpcHandles },
+	{ "zexMemPutIpcHandles", (void *)zexMemPutIpcHandles },
+	{ "zexIpcHandlesSend", (void *)zexIpcHandlesSend },
+	{ "zexIpcHandlesRecv", (void *)zexIpcHandlesRecv },
+};
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, const char *name,
+				    void **ppFunctionAddress)
+{
+	size_t i;
+
+	if (!zex_l0_driver(hDriver))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!name || !ppFunctionAddress)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	for (i = 0; i < sizeof(zex_extension_functions) / sizeof(zex_extension_functions[0]); i++)
+		if (!strcmp(name, zex_extension_functions[i].name)) {
+			*ppFunctionAddress = zex_extension_functions[i].fn;
+			return ZE_RESULT_SUCCESS;
+		}
+	*ppFunctionAddress = NULL;
+	return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }

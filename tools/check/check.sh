@@ -65,6 +65,7 @@ if [[ " $layers " == *" host "* ]]; then
 		check_cmd host uapi-cxx g++ -std=c++17 -Wall -Wextra -Werror $inc \
 			uapi/tests/zex_drm_cxx.cc -o "$logs/uapi-cxx"
 		check_cmd host host-tests-build make -s host-tests
+		check_cmd host ddi-tables-current python3 tools/gen-ddi-tables.py --check
 		for t in "$O"/host-tests/*_test; do
 			name=$(basename "$t")
 			"$t" >"$logs/$name.tap" 2>&1

@@ -13,6 +13,10 @@
 
 /bin/busybox --install -s /bin
 export PATH=/bin:/opt/zex/bin
+# The Level Zero applications' libraries (mkinitramfs.sh put them at the
+# host's paths; there is no ld.so.cache) and where libzex is.
+export LD_LIBRARY_PATH=/opt/zex/lib:/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
+export ZEX_LIBZEX=/opt/zex/lib/libzex.so.0
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null

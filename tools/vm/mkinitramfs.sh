@@ -8,9 +8,14 @@
 # ZEX_KO       the zex.ko built for the kernel that will boot
 # MODDIR       /lib/modules/<release> of that kernel, or "-" when zex's
 #              dependencies are built in (the debug kernel)
-# BINDIR       static tools (zex-info) put on the VM's PATH
-# SELFTESTDIR  static kselftest binaries, run in the order of their
-#              names; zex_unplug_test (which unbinds the device) runs last
+# BINDIR       tools (zex-info) put on the VM's PATH
+# SELFTESTDIR  kselftest binaries, run in the order of their names;
+#              zex_unplug_test (which unbinds the device) runs last
+#
+# Dynamic binaries (the Level Zero applications) get their shared
+# libraries, found with ldd, at the host's paths; so do libzex.so (from
+# ZEX_LIBDIR, default BINDIR/../lib, put in /opt/zex/lib) and the loader's
+# validation layer, which the loader dlopens by name.
 # MODE         check, run or shell (see init.sh)
 # PARAMS       zex module parameters, e.g. "tiles=4 tile_mem_mb=64"
 set -euo pipefail
@@ -51,6 +56,22 @@ fi
 
 cp "$bindir"/* "$root/opt/zex/bin/" 2>/dev/null || true
 cp "$stdir"/* "$root/opt/zex/selftests/"
+
+# Shared libraries: libzex, the loader's layers, and every dynamic
+# binary's ldd closure (with the dynamic linker) at the host's paths.
+libdir=${ZEX_LIBDIR:-$bindir/../lib}
+mkdir -p "$root/opt/zex/lib"
+if [ -f "$libdir/libzex.so.0" ]; then
+	cp -L "$libdir/libzex.so.0" "$root/opt/zex/lib/libzex.so.0"
+fi
+layers=$(ls /usr/lib/x86_64-linux-gnu/libze_validation_layer.so.1 2>/dev/null || true)
+for elf in "$root"/opt/zex/bin/* "$root"/opt/zex/selftests/* "$root"/opt/zex/lib/* $layers; do
+	ldd "$elf" >/dev/null 2>&1 || continue	# static, or not an ELF
+	for lib in $elf $(ldd "$elf" | grep -oE '/[^ ]+'); do
+		case $lib in "$root"/*) continue ;; esac
+		[ -e "$root$lib" ] || cp -L --parents "$lib" "$root"
+	done
+done
 # zex_unplug_test unbinds and rebinds the device: keep it last.
 (cd "$root/opt/zex/selftests" && ls | grep -v '^zex_unplug_test$' || true) > "$root/etc/zex/selftests"
 [ -f "$root/opt/zex/selftests/zex_unplug_test" ] && echo zex_unplug_test >> "$root/etc/zex/selftests"

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: l0_device.c - devices: root, sub-devices (tiles), their properties
+ *
+ * The driver has one root device; its sub-devices are the tiles, always
+ * listed. With implicit scaling the root device is all tiles: its memory is
+ * their sum and it has one compute engine group (one engine spanning the
+ * tiles) plus tile 0's copy engines (seed 002's engine model). Without it
+ * (the kernel's enable_implicit_scaling=0 or EnableImplicitScaling=0) the
+ * root device has tile 0's memory and engines, and allocating on it equals
+ * allocating on tile 0.
+ *
+ * The device is emulated, so its vendor and device ids are not PCI ids:
+ * ZEX_VENDOR_ID and ZEX_DEVICE_ID say so.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <drm/zex_drm.h>
+
+#include "l0.h"
+
+#define ZEX_VENDOR_ID	0x7a65	/* "ze": no PCI vendor, an emulated device */
+#define ZEX_DEVICE_ID	0x0001
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGet(ze_driver_handle_t hDriver,
+						uint32_t *pCount,
+						ze_device_handle_t *phDevices)
+{
+	struct zex_l0_driver *drv = zex_l0_driver(hDriver);
+
+	if (!drv)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pCount)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (*pCount && phDevices)
+		phDevices[0] = (ze_device_handle_t)&drv->root;
+	*pCount = 1;
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetSubDevices(ze_device_handle_t hDevice,
+							  uint32_t *pCount,
+							  ze_device_handle_t *phSubdevices)
+{
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
+	uint32_t n, i;
+
+	if (!dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pCount)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	/* Tiles have no sub-devices; the root has every tile, always. */
+	n = dev->tile < 0 ? dev->drv->topo.num_tiles : 0;
+	if (*pCount == 0 || *pCount > n) {
+		/* A count of 0 asks for the count only. */
+		phSubdevices = *pCount ? phSubdevices : NULL;
+		*pCount = n;
+	}
+	if (phSubdevices)
+		for (i = 0; i < *pCount; i++)
+			phSubdevices[i] = (ze_device_handle_t)&dev->drv->tiles[i];
+	return ZE_RESULT_SUCCESS;
+}
+
+/* The device whose resources @dev has: a tile, or ZEX_DEVICE_ROOT. */
+static uint32_t effective_device(const struct zex_l0_device *dev)
+{
+	if (dev->tile >= 0)
+		return (uint32_t)dev->tile;
+	return zex_l0_root_is_tile0(dev->drv) ? 0 : ZEX_DEVICE_ROOT;
+}
+
+static uint64_t device_memory(const struct zex_l0_device *dev)
+{
+	const struct zex_topology *t = &dev->drv->topo;
+	uint32_t e = effective_device(dev);
+
+	return e == ZEX_DEVICE_ROOT ? t->total_mem_size : t->tiles[e].mem_size;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *pDeviceProperties)
+{
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
+	ze_device_properties_t *p = pDeviceProperties;
+	uint32_t tiles;
+
+	if (!dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!p)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (p->stype != ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES &&
+	    p->stype != ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	tiles = effective_device(dev) == ZEX_DEVICE_ROOT ? dev->drv->topo.num_tiles : 1;
+	p->type = ZE_DEVICE_TYPE_GPU;
+	p->vendorId = ZEX_VENDOR_ID;
+	p->deviceId = ZEX_DEVICE_ID;
+	p->flags = dev->tile >= 0 ? ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE : 0;
+	p->subdeviceId = dev->tile >= 0 ? (uint32_t)dev->tile : 0;
+	p->coreClockRate = 1000;
+	p->maxMemAllocSize = device_memory(dev);
+	p->maxHardwareContexts = 64;
+	p->maxCommandQueuePriority = 0;
+	p->numThreadsPerEU = 8;
+	p->physicalEUSimdWidth = 8;
+	p->numEUsPerSubslice = 8;
+	p->numSubslicesPerSlice = 4;
+	p->numSlices = tiles;
+	/* Nanoseconds, or cycles per second for the 1.2 struct: a 1 GHz timer. */
+	p->timerResolution = p->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES ? 1 : 1000000000;
+	p->timestampValidBits = 64;
+	p->kernelTimestampValidBits = 32;
+	/* Unique per device: vendor, device, then the tile (0xff the root). */
+	memset(&p->uuid, 0, sizeof(p->uuid));
+	p->uuid.id[0] = ZEX_VENDOR_ID & 0xff;
+	p->uuid.id[1] = ZEX_VENDOR_ID >> 8;
+	p->uuid.id[2] = ZEX_DEVICE_ID & 0xff;
+	p->uuid.id[3] = ZEX_DEVICE_ID >> 8;
+	p->uuid.id[4] = dev->tile >= 0 ? (uint8_t)dev->tile : 0xff;
+	memset(p->name, 0, sizeof(p->name));
+	if (dev->tile >= 0)
+		snprintf(p->name, sizeof(p->name), "zex emulated GPU tile %d", dev->tile);
+	else
+		snprintf(p->name, sizeof(p->name), "zex emulated GPU (%u tiles)",
+			 dev->drv->topo.num_tiles);
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pCount,
+			    ze_device_memory_properties_t *pMemProperties)
+{
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
+	uint32_t e;
+
+	if (!dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pCount)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	/* One memory: the tile's, or all tiles' behind the root. */
+	if (*pCount == 0 || *pCount > 1) {
+		pMemProperties = *pCount ? pMemProperties : NULL;
+		*pCount = 1;
+	}
+	if (!pMemProperties)
+		return ZE_RESULT_SUCCESS;
+	if (pMemProperties->stype != ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	e = effective_device(dev);
+	pMemProperties->flags = 0;
+	pMemProperties->maxClockRate = 1000;
+	pMemProperties->maxBusWidth = 64;
+	pMemProperties->totalSize = device_memory(dev);
+	memset(pMemProperties->name, 0, sizeof(pMemProperties->name));
+	if (e == ZEX_DEVICE_ROOT)
+		snprintf(pMemProperties->name, sizeof(pMemProperties->name),
+			 "zex tile memory x%u", dev->drv->topo.num_tiles);
+	else
+		snprintf(pMemProperties->name, sizeof(pMemProperties->name),
+			 "zex tile %u memory", e);
+	return ZE_RESULT_SUCCESS;
+}
+
+/* The engines of one class the device has, as the kernel lists them. */
+static uint32_t count_engines(const struct zex_topology *t, uint32_t device, uint16_t cls)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < t->num_engines; i++)
+		if (t->engines[i].device == device && t->engines[i].engine_class == cls)
+			n++;
+	return n;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t *pCount,
+				       ze_command_queue_group_properties_t *pProps)
+{
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
+	ze_command_queue_group_properties_t groups[2];
+	uint32_t n = 0, e, compute, copy, i;
+
+	if (!dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pCount)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	e = effective_device(dev);
+	/*
+	 * The kernel lists the root's engines under ZEX_DEVICE_ROOT (one
+	 * spanning compute engine, tile 0's copy engines); a root that is
+	 * tile 0 for this process has tile 0's.
+	 */
+	compute = count_engines(&dev->drv->topo, e, DRM_ZEX_ENGINE_CLASS_COMPUTE);
+	copy = count_engines(&dev->drv->topo, e, DRM_ZEX_ENGINE_CLASS_COPY);
+	if (compute)
+		groups[n++] = (ze_command_queue_group_properties_t){
+			.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE |
+				 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
+				 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS,
+			.maxMemoryFillPatternSize = 128,
+			.numQueues = compute,
+		};
+	if (copy)
+		groups[n++] = (ze_command_queue_group_properties_t){
+			.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY,
+			.maxMemoryFillPatternSize = 4,
+			.numQueues = copy,
+		};
+	if (*pCount == 0 || *pCount > n) {
+		pProps = *pCount ? pProps : NULL;
+		*pCount = n;
+	}
+	if (!pProps)
+		return ZE_RESULT_SUCCESS;
+	for (i = 0; i < *pCount; i++)
+		if (pProps[i].stype != ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES)
+			return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	for (i = 0; i < *pCount; i++) {
+		pProps[i].flags = groups[i].flags;
+		pProps[i].maxMemoryFillPatternSize = groups[i].maxMemoryFillPatternSize;
+		pProps[i].numQueues = groups[i].numQueues;
+	}
+	return ZE_RESULT_SUCCESS;
+}
