@@ -36,9 +36,13 @@ selftests: libzex
 
 tools: libzex
 	@mkdir -p $(O)/bin
-	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 \
 		-Ilibzex/include -Iuapi $$(pkg-config --cflags libdrm) \
-		tools/zex-info/zex-info.c $(O)/lib/libzex.a -ldrm -o $(O)/bin/zex-info
+		tools/zex-info/zex-info.c tools/zex-info/zex-info-loader.c \
+		$(O)/lib/libzex.a -ldrm -o $(O)/bin/zex-info
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 \
+		-Ilibzex/include -Iuapi \
+		tools/bench/zex-bench-l0.c -lze_loader -o $(O)/bin/zex-bench-l0
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
 		-Iuapi $$(pkg-config --cflags libdrm) \
 		tools/bench/zex-bench-ipc.c -ldrm -o $(O)/bin/zex-bench-ipc

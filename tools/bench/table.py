@@ -7,7 +7,9 @@ Reads the "BENCH …" lines: multi-fd IPC against vgem (goal: at most
 page-table memory per mapped byte (goal: at most 0.2 %), and hostrpc round
 trips against a cache-line ping-pong (polling, goal: at most 1.5 x) and an
 eventfd ping-pong (blocking, goal: at most 1.2 x) with doorbell syscalls
-per call under sustained load (goal: at most 0.1). Prints each with its
+per call under sustained load (goal: at most 0.1), and Level Zero calls
+through the loader (goal: at most 1.2 x) and through the handles' DDI
+headers (goal: at most 1.05 x) against libzex's own function. Prints each with its
 floor and goal. Figures, not a test: it exits 1 only when a run is
 missing.
 """
@@ -16,7 +18,7 @@ import sys
 
 GOAL = 1.1
 
-rows, userptr, ptmem, rpc = [], None, None, []
+rows, userptr, ptmem, rpc, l0 = [], None, None, [], {}
 with open(sys.argv[1], errors="replace") as f:
     for line in f:
         m = re.match(r"BENCH ipc n=(\d+) zex_us=([\d.]+) vgem_us=([\d.]+)", line)
@@ -30,6 +32,9 @@ with open(sys.argv[1], errors="replace") as f:
         if m:
             rpc.append((m.group(1), int(m.group(2)), int(m.group(3)), float(m.group(4)),
                         float(m.group(5)), int(m.group(6)), float(m.group(7))))
+        m = re.match(r"BENCH l0 call=(\w+) path=(\w+) ns=([\d.]+)", line)
+        if m:
+            l0.setdefault(m.group(1), {})[m.group(2)] = float(m.group(3))
         m = re.match(r"BENCH ptmem mapped=(\d+) tables=(\d+) table_bytes=(\d+)", line)
         if m:
             ptmem = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
@@ -70,4 +75,14 @@ if rpc:
         elif mode == "blocking" and d >= 4:
             note = f"rings/call goal <= 0.1 {'met' if rings <= 0.1 else 'MISSED'}"
         print(f"{mode:<20} {d:>3} {sv:>3} {med:>9.2f} {p99:>10.2f} {cps:>8} {rings:>10.4f}  {note}")
-sys.exit(0 if len(rows) == 4 and userptr and ptmem and rpc else 1)
+if l0:
+    print()
+    print("Level Zero call cost (ns per call, median of 9 rounds) against the direct call")
+    print(f"{'call':<26} {'direct':>8} {'header':>8} {'loader':>8} {'hdr/dir':>8} {'ldr/dir':>8}"
+          "  goals <= 1.05 / 1.2")
+    for call, p in l0.items():
+        d, h, ld = p.get("direct", 0), p.get("header", 0), p.get("loader", 0)
+        rh, rl = (h / d, ld / d) if d else (float("inf"), float("inf"))
+        verdict = ("met" if rh <= 1.05 else "MISSED") + " / " + ("met" if rl <= 1.2 else "MISSED")
+        print(f"{call:<26} {d:>8.1f} {h:>8.1f} {ld:>8.1f} {rh:>8.2f} {rl:>8.2f}  {verdict}")
+sys.exit(0 if len(rows) == 4 and userptr and ptmem and rpc and l0 else 1)

@@ -83,7 +83,7 @@ check | stress)
 	done
 	;;
 run)
-	zex-info
+	zex-info && zex-info --loader
 	mark "zex-info rc=$?"
 	;;
 bench)
@@ -98,6 +98,8 @@ bench)
 	mark "bench userptr rc=$?"
 	zex-bench-hostrpc 20000
 	mark "bench hostrpc rc=$?"
+	zex-bench-l0 200000
+	mark "bench l0 rc=$?"
 	;;
 shell)
 	echo "zex VM: zex.ko loaded, tools in /opt/zex/bin, selftests in /opt/zex/selftests."

@@ -64,7 +64,8 @@ mkdir -p "$root/opt/zex/lib"
 if [ -f "$libdir/libzex.so.0" ]; then
 	cp -L "$libdir/libzex.so.0" "$root/opt/zex/lib/libzex.so.0"
 fi
-layers=$(ls /usr/lib/x86_64-linux-gnu/libze_validation_layer.so.1 2>/dev/null || true)
+# The loader (zex-info --loader dlopens it) and its validation layer.
+layers=$(ls /usr/lib/x86_64-linux-gnu/libze_{loader,validation_layer}.so.1 2>/dev/null || true)
 for elf in "$root"/opt/zex/bin/* "$root"/opt/zex/selftests/* "$root"/opt/zex/lib/* $layers; do
 	ldd "$elf" >/dev/null 2>&1 || continue	# static, or not an ELF
 	for lib in $elf $(ldd "$elf" | grep -oE '/[^ ]+'); do

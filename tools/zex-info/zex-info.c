@@ -7,8 +7,10 @@
  * DOC: zex-info.c - print what the zex device is
  *
  * The device node, its tiles with memory size and use, the implicit-scaling
- * settings, the engine model of the root device and of each tile. Exit 0 on
- * success, 2 when there is no zex device, 1 on any other error.
+ * settings, the engine model of the root device and of each tile, straight
+ * from the kernel; with --loader, what a Level Zero application sees
+ * through the stock loader instead (zex-info-loader.c). Exit 0 on success,
+ * 2 when there is no zex device, 1 on any other error.
  */
 
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <drm/zex_drm.h>
 
 #include "zex/zex.h"
+#include "zex-info.h"
 
 static const char *const policy_names[] = { "even split", "chunk", "interleave" };
 
@@ -47,10 +50,13 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: %s\nPrints the zex device, its tiles and engine model.\n",
+		printf("usage: %s [--loader]\nPrints the zex device, its tiles and engine model;\n"
+		       "with --loader, the drivers and devices the Level Zero loader reports.\n",
 		       argv[0]);
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--loader"))
+		return zex_info_loader();
 
 	ret = zex_device_open(&dev);
 	if (ret) {
