@@ -382,6 +382,7 @@ TEST_F(loader, result_codes_for_bad_arguments)
 	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
 	ze_device_properties_t dp = { .stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES };
 	ze_driver_properties_t props = { .stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES };
+	ze_memory_allocation_properties_t bad_ap = { .stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES };
 	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
 	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
 	ze_context_handle_t ctx;
@@ -416,6 +417,10 @@ TEST_F(loader, result_codes_for_bad_arguments)
 	dd.flags = 0x80;
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION,
 		  zeMemAllocDevice(self->ctx, &dd, K64, 0, self->root, &p));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeMemGetAllocProperties(self->ctx, &n, &bad_ap, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+		  zeMemGetAllocProperties(self->ctx, &n, NULL, NULL));
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeMemFree(self->ctx, NULL));
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(self->ctx, &n));
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,

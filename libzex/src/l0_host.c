@@ -155,6 +155,8 @@ zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!ptr || !pMemAllocProperties)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (pMemAllocProperties->stype != ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	a = zex_alloc_table_find(&ctx->drv->allocs, ptr);
 	pMemAllocProperties->type = ZE_MEMORY_TYPE_UNKNOWN;
 	pMemAllocProperties->id = 0;

@@ -64,6 +64,8 @@ if [[ " $layers " == *" host "* ]]; then
 			uapi/tests/zex_drm_c.c -o "$logs/uapi-c"
 		check_cmd host uapi-cxx g++ -std=c++17 -Wall -Wextra -Werror $inc \
 			uapi/tests/zex_drm_cxx.cc -o "$logs/uapi-cxx"
+		check_cmd host libzex-headers-cxx g++ -std=c++17 -Wall -Wextra -Werror \
+			-Ilibzex/include $inc libzex/tests/public_headers.cc -o "$logs/public-headers"
 		check_cmd host host-tests-build make -s host-tests
 		check_cmd host ddi-tables-current python3 tools/gen-ddi-tables.py --check
 		for t in "$O"/host-tests/*_test; do
