@@ -119,33 +119,6 @@ static int wait_h(struct hostrpc_client *c, uint32_t slot, bool want)
 }
 
 /*
- * wait_own_slot(): wait while the caller's own slot @slot is on its way back
- * (an async or lazily released call: G cleared, H still set). Re-checked
- * each time, never a wait for one H transition: the host may clear H, a
- * collection free the slot and another caller take and publish it (H set
- * again) before this caller looks; the slot is then no longer on its way
- * back and waiting for its H would wait for a collection that only this
- * caller could make.
- */
-static int wait_own_slot(struct hostrpc_client *c, uint32_t slot)
-{
-	uint32_t polls = 0;
-
-	while ((hr_u32_load(&c->W[slot]) & HOSTRPC_OWNER_ASYNC) &&
-	       !test(c->sh.G, slot) && test(c->sh.H, slot)) {
-		if (host_dead(c))
-			return HOSTRPC_DEAD;
-		/*
-		 * Polled, never slept: c->wait() sleeps on H alone and would
-		 * miss the slot changing hands. The host is awake here (the G
-		 * clear rang it) and clears H next.
-		 */
-		hr_relax(polls++);
-	}
-	return 0;
-}
-
-/*
  * hostrpc_client_acquire(): the first free slot from the caller's own
  * (@hint) on; when every slot is taken, collect and scan again. The
  * device scheduler owes no fairness, so progress rests on this: with at
@@ -159,8 +132,10 @@ static int hostrpc_client_acquire(struct hostrpc_client *c, uint32_t hint, uint3
 	uint32_t own = hint % c->sh.nslots, i, polls = 0;
 
 	for (;;) {
-		if (hr_u32_load(&c->W[own]) & HOSTRPC_OWNER_ASYNC) {
-			if (wait_own_slot(c, own))
+		uint32_t w = hr_u32_load(&c->W[own]);
+
+		if ((w & HOSTRPC_OWNER_ASYNC) && !test(c->sh.G, own)) {
+			if (wait_h(c, own, false))
 				return HOSTRPC_DEAD;
 			hostrpc_client_collect(c);
 		}
