@@ -74,7 +74,7 @@ FIXTURE_SETUP(ipc)
 	self->fd = zex_open_render();
 	ASSERT_LE(0, self->fd);
 	self->tiles = (unsigned int)zex_param("tiles");
-	self->implicit = zex_param("enable_implicit_scaling") && self->tiles > 1;
+	self->implicit = zex_implicit_scaling();
 	ASSERT_EQ(0, zex_tiles_usage());
 }
 
@@ -91,7 +91,7 @@ FIXTURE_TEARDOWN(ipc)
  */
 static int make_bo(int fd, unsigned int tiles, uint32_t *handle, uint64_t *size)
 {
-	if (!(zex_param("enable_implicit_scaling") && tiles > 1))
+	if (!zex_implicit_scaling())
 		return raw_bo_create(fd, 3 * K64 * tiles + 8192, DRM_ZEX_DEVICE_ROOT,
 				     handle, size);
 	return raw_bo_create_coloured(fd, 3 * K64 * tiles + 8192, 0, 64, handle, size);

@@ -36,11 +36,6 @@ static const char *libzex_path(void)
 	return p ? p : "/opt/zex/lib/libzex.so.0";
 }
 
-static bool implicit(void)
-{
-	return zex_param("enable_implicit_scaling") && zex_param("tiles") > 1;
-}
-
 typedef ze_result_t (*get_handles_fn)(ze_context_handle_t, const void *, uint32_t *,
 				      ze_ipc_mem_handle_t *);
 typedef ze_result_t (*open_handles_fn)(ze_context_handle_t, ze_device_handle_t, uint32_t,
@@ -195,12 +190,12 @@ TEST_F(loader, topology_matches_the_module_parameters)
 	EXPECT_EQ(ZE_DEVICE_TYPE_GPU, dp.type);
 	EXPECT_EQ(0, dp.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE);
 	EXPECT_NE(0, dp.name[0]);
-	EXPECT_EQ(implicit() ? tiles * tile_mem : tile_mem, dp.maxMemAllocSize);
+	EXPECT_EQ(zex_implicit_scaling() ? tiles * tile_mem : tile_mem, dp.maxMemAllocSize);
 	n = 0;
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetMemoryProperties(self->root, &n, NULL));
 	ASSERT_EQ(1, n);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetMemoryProperties(self->root, &n, &mp));
-	EXPECT_EQ(implicit() ? tiles * tile_mem : tile_mem, mp.totalSize);
+	EXPECT_EQ(zex_implicit_scaling() ? tiles * tile_mem : tile_mem, mp.totalSize);
 
 	/* Seed 002: one compute group (one engine with implicit scaling), tile 0's copies. */
 	n = 0;
@@ -211,7 +206,7 @@ TEST_F(loader, topology_matches_the_module_parameters)
 			.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES };
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetCommandQueueGroupProperties(self->root, &n, qg));
 	EXPECT_TRUE(qg[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
-	EXPECT_EQ(implicit() ? 1 : 4, qg[0].numQueues);
+	EXPECT_EQ(zex_implicit_scaling() ? 1 : 4, qg[0].numQueues);
 	EXPECT_EQ(ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY, qg[1].flags);
 	EXPECT_EQ(2, qg[1].numQueues);
 
@@ -353,7 +348,7 @@ TEST_F(loader, multi_handle_ipc_across_processes_via_extension_functions)
 	zex_fill(p, size, 7);
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, get_handles(self->ctx, p, &n, NULL));
-	EXPECT_EQ(implicit() ? self->num_tiles : 1, n);
+	EXPECT_EQ(zex_implicit_scaling() ? self->num_tiles : 1, n);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, get_handles(self->ctx, p, &n, h));
 	/* An unknown pointer is an invalid argument, as in compute-runtime. */
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, get_handles(self->ctx, &n, &n, NULL));

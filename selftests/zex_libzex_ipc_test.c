@@ -59,11 +59,6 @@ static void *alloc(struct l0 *l, ze_device_handle_t dev, size_t size)
 	return zeMemAllocDevice(l->ctx, &d, size, 0, dev, &p) ? NULL : p;
 }
 
-static bool implicit(void)
-{
-	return zex_param("enable_implicit_scaling") && zex_param("tiles") > 1;
-}
-
 TEST(topology_through_libzex)
 {
 	struct l0 l;
@@ -79,7 +74,7 @@ TEST(get_ipc_handles_count_rules)
 {
 	ze_ipc_mem_handle_t h[DRM_ZEX_MAX_TILES + 4];
 	size_t size = 4 * K64 * (size_t)zex_param("tiles");
-	uint32_t want = implicit() ? (uint32_t)zex_param("tiles") : 1, n;
+	uint32_t want = zex_implicit_scaling() ? (uint32_t)zex_param("tiles") : 1, n;
 	struct l0 l;
 	void *p;
 
@@ -186,7 +181,7 @@ TEST(single_handle_ipc)
 	/* A put handle is no handle. */
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zexMemPutIpcHandles(l.ctx, 1, &one));
 
-	if (implicit()) {
+	if (zex_implicit_scaling()) {
 		/* Several pieces need several handles. */
 		r = alloc(&l, l.root, 4 * K64 * l.num_tiles);
 		ASSERT_NE(NULL, r);
@@ -291,7 +286,7 @@ TEST(debug_keys_steer_root_allocations)
 	long long used[DRM_ZEX_MAX_TILES + 1];
 	unsigned int t;
 
-	if (!implicit())
+	if (!zex_implicit_scaling())
 		SKIP(return, "needs implicit scaling");
 	/* Off: the root is tile 0, one piece. */
 	ASSERT_EQ(1, pieces_with_keys(off, size, used));

@@ -93,7 +93,7 @@ FIXTURE_SETUP(placement)
 	self->fd = zex_open_render();
 	ASSERT_LE(0, self->fd);
 	self->tiles = (unsigned int)zex_param("tiles");
-	self->implicit = zex_param("enable_implicit_scaling") && self->tiles > 1;
+	self->implicit = zex_implicit_scaling();
 	self->tile_mem = (uint64_t)zex_param("tile_mem_mb") << 20;
 	ASSERT_EQ(0, zex_tiles_usage());
 }

@@ -113,7 +113,7 @@ TEST_F(query, device)
 	ASSERT_EQ(0, zex_query(self->fd, DRM_ZEX_QUERY_DEVICE, &dev, &size));
 	EXPECT_EQ(sizeof(dev), size);
 	EXPECT_EQ(self->tiles, dev.num_tiles);
-	EXPECT_EQ(zex_param("enable_implicit_scaling") && self->tiles > 1 ?
+	EXPECT_EQ(zex_implicit_scaling() ?
 		  DRM_ZEX_DEVICE_IMPLICIT_SCALING : 0, dev.flags);
 	EXPECT_EQ(zex_param("multi_storage_policy"), dev.multi_storage_policy);
 	EXPECT_EQ(zex_param("multi_storage_granularity_kb") * 1024,
@@ -153,7 +153,7 @@ TEST_F(query, tiles)
 
 TEST_F(query, engine_model)
 {
-	bool implicit = zex_param("enable_implicit_scaling") && self->tiles > 1;
+	bool implicit = zex_implicit_scaling();
 	struct drm_zex_query_engines *q;
 	uint32_t size = 0, i, root = 0, per_tile[DRM_ZEX_MAX_TILES] = {};
 	uint32_t root_compute = 0, root_copy = 0;

@@ -100,6 +100,12 @@ static inline long long zex_param(const char *name)
 	return zex_sysfs_u64(path);
 }
 
+/* The kernel colours root allocations: implicit scaling on, more than one tile. */
+static inline bool zex_implicit_scaling(void)
+{
+	return zex_param("enable_implicit_scaling") && zex_param("tiles") > 1;
+}
+
 static inline long long zex_tile_attr(unsigned int tile, const char *attr)
 {
 	char path[256];

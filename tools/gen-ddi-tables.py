@@ -70,7 +70,7 @@ def implemented_functions():
 
 def generate(include):
     impl = implemented_functions()
-    used = set()
+    used, stubs_seen = set(), set()
     stubs, tables_c, getters_c, drivers_c = [], [], [], []
 
     for api in APIS:
@@ -124,8 +124,6 @@ def generate(include):
     return head + "\n".join(stubs) + "\n" + "\n".join(tables_c) + "\n" + \
         "\n".join(getters_c) + "\n" + "\n".join(drivers_c)
 
-
-stubs_seen = set()
 
 
 def main():

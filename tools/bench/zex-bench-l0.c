@@ -42,6 +42,12 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+static void fail(const char *what)
+{
+	fprintf(stderr, "zex-bench-l0: %s failed\n", what);
+	exit(1);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -80,7 +86,7 @@ static double run_alloc(const struct bench *b, enum path p)
 			r |= b->direct_alloc(b->ctx, b->ptr, &ap, NULL);
 	}
 	if (r || ap.type != ZE_MEMORY_TYPE_DEVICE)
-		exit(fprintf(stderr, "zex-bench-l0: zeMemGetAllocProperties failed\n") ? 1 : 1);
+		fail("zeMemGetAllocProperties");
 	return (now_ns() - t0) / b->iters;
 }
 
@@ -101,7 +107,7 @@ static double run_device(const struct bench *b, enum path p)
 			r |= b->direct_dev(b->dev, &dp);
 	}
 	if (r || dp.type != ZE_DEVICE_TYPE_GPU)
-		exit(fprintf(stderr, "zex-bench-l0: zeDeviceGetProperties failed\n") ? 1 : 1);
+		fail("zeDeviceGetProperties");
 	return (now_ns() - t0) / b->iters;
 }
 

@@ -20,6 +20,7 @@
 
 #include <level_zero/ze_api.h>
 
+#include "zex/zex.h"
 #include "zex-info.h"
 
 /* The loader's entry points zex-info uses, found with dlsym. */
@@ -104,7 +105,7 @@ int zex_info_loader(void)
 	for (d = 0; d < ndrv; d++) {
 		ze_driver_properties_t props = { .stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES };
 		ze_driver_extension_properties_t ext[16];
-		ze_device_handle_t devs[8], subs[ZEX_INFO_MAX_TILES];
+		ze_device_handle_t devs[8], subs[ZEX_MAX_TILES];
 		ze_api_version_t version = 0;
 		uint32_t n = 16, ndev = 8, nsub, i, j;
 
@@ -121,7 +122,7 @@ int zex_info_loader(void)
 			continue;
 		for (i = 0; i < ndev; i++) {
 			print_device(devs[i], "  ");
-			nsub = ZEX_INFO_MAX_TILES;
+			nsub = ZEX_MAX_TILES;
 			if (ze.DeviceGetSubDevices(devs[i], &nsub, subs))
 				continue;
 			for (j = 0; j < nsub; j++)

@@ -10,8 +10,6 @@
 #ifndef ZEX_INFO_H
 #define ZEX_INFO_H
 
-#define ZEX_INFO_MAX_TILES	8
-
 /* zex-info --loader: through the Level Zero loader. Exit status. */
 int zex_info_loader(void);
 
