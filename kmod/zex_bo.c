@@ -12,6 +12,13 @@
  * released with the half-built object. Mapping a buffer object pins its
  * pieces' pages for the life of the mapping and inserts them page by page
  * on fault, through the layout. DRM_IOCTL_ZEX_BO_INFO reports the pieces.
+ *
+ * The mapping is a shared PFN map: a private (copy-on-write) mapping is
+ * refused, since the mm core cannot copy pages it does not manage; a fault
+ * finds its page by the mapping's page offset (vmf->pgoff), so a mapping
+ * split by munmap() or mprotect(), or moved by mremap(), shows the same
+ * bytes at the same addresses. A read-only object (imported from read-only
+ * dma-bufs) cannot be mapped writable, now or later by mprotect().
  */
 
 #include <linux/log2.h>
@@ -78,13 +85,16 @@ static vm_fault_t zex_bo_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct zex_bo *bo = to_zex_bo(vma->vm_private_data);
-	u64 offset = vmf->address - vma->vm_start;
 	struct zex_piece *piece;
-	u64 poff;
+	u64 offset, poff;
 
-	/* The fake offset is in vm_pgoff; mappings always start at 0. */
-	if (offset >= bo->base.size)
+	/*
+	 * zex_bo_mmap() took the fake offset out of vm_pgoff, and the mm core
+	 * keeps vm_pgoff right across splits and moves.
+	 */
+	if (vmf->pgoff >= bo->base.size >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
+	offset = (u64)vmf->pgoff << PAGE_SHIFT;
 	piece = zex_bo_locate(bo, offset, &poff);
 	if (WARN_ON_ONCE(poff >= piece->base.base.size || !piece->base.pages))
 		return VM_FAULT_SIGBUS;
@@ -138,9 +148,18 @@ static const struct vm_operations_struct zex_bo_vm_ops = {
 
 static int zex_bo_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 {
+	struct zex_bo *bo = to_zex_bo(obj);
 	int ret;
 
-	ret = zex_bo_get_pages(to_zex_bo(obj));
+	/* The mm core cannot copy-on-write the pages of a PFN map. */
+	if (zex_check(obj->dev, "mmap", is_cow_mapping(vma->vm_flags)))
+		return -EINVAL;
+	if (bo->read_only) {
+		if (zex_check(obj->dev, "mmap", vma->vm_flags & VM_WRITE))
+			return -EACCES;
+		vma->vm_flags &= ~VM_MAYWRITE;
+	}
+	ret = zex_bo_get_pages(bo);
 	if (ret)
 		return ret;
 	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
@@ -194,6 +213,7 @@ static const struct drm_gem_object_funcs zex_bo_funcs = {
  * @size: its size, the sum of the pieces to come, page-aligned.
  * @interleaved: the layout.
  * @granularity: the interleave chunk, 0 when linear.
+ * @read_only: the object may be read but never written, by any path.
  *
  * Add the pieces with zex_bo_add_piece(); dropping the reference frees the
  * pieces added so far, so a failed build unwinds with one put.
@@ -201,16 +221,17 @@ static const struct drm_gem_object_funcs zex_bo_funcs = {
  * Return: the object with one reference, or an ERR_PTR.
  */
 struct zex_bo *zex_bo_alloc(struct zex_device *zdev, u32 max_pieces, u64 size,
-			    bool interleaved, u64 granularity)
+			    bool interleaved, u64 granularity, bool read_only)
 {
 	struct zex_bo *bo;
 
-	bo = kvzalloc(struct_size(bo, pieces, max_pieces), GFP_KERNEL);
+	bo = kvzalloc(struct_size(bo, pieces, max_pieces), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	bo->base.funcs = &zex_bo_funcs;
 	bo->interleaved = interleaved;
 	bo->granularity = granularity;
+	bo->read_only = read_only;
 	drm_gem_private_object_init(&zdev->drm, &bo->base, size);
 	return bo;
 }
@@ -314,14 +335,14 @@ int zex_bo_create_ioctl(struct drm_device *drm, void *data,
 			 DRM_ZEX_MAX_PIECES);
 	if (zex_ioctl_check(zdev, ret))
 		return ret;
-	colours = kvcalloc(shape.num_pieces, sizeof(*colours), GFP_KERNEL);
+	colours = kvcalloc(shape.num_pieces, sizeof(*colours), GFP_KERNEL_ACCOUNT);
 	if (!colours)
 		return -ENOMEM;
 	zex_colour(args->size, tiles, policy, granularity, &shape, colours,
 		   shape.num_pieces);
 
 	bo = zex_bo_alloc(zdev, shape.num_pieces, shape.size, shape.interleaved,
-			  shape.granularity);
+			  shape.granularity, false);
 	if (IS_ERR(bo)) {
 		ret = PTR_ERR(bo);
 		goto out_colours;
@@ -401,7 +422,7 @@ int zex_bo_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		goto out;
 	}
 
-	info = kvcalloc(bo->num_pieces, sizeof(*info), GFP_KERNEL);
+	info = kvcalloc(bo->num_pieces, sizeof(*info), GFP_KERNEL_ACCOUNT);
 	if (!info) {
 		ret = -ENOMEM;
 		goto out;

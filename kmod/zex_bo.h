@@ -37,6 +37,8 @@ struct zex_bo_piece {
  * @base: the GEM object (private: its pages are the pieces').
  * @interleaved: chunk i is chunk i / @num_pieces of piece i % @num_pieces.
  * @granularity: the interleave chunk size, a power of two; 0 when linear.
+ * @read_only: made of read-only dma-bufs: no mapping, bind or copy may
+ *	write it, and it is exported read-only only.
  * @num_pieces: the pieces in @pieces (while being built: those present).
  * @pieces: the pieces in order.
  */
@@ -44,12 +46,13 @@ struct zex_bo {
 	struct drm_gem_object base;
 	bool interleaved;
 	u64 granularity;
+	bool read_only;
 	u32 num_pieces;
 	struct zex_bo_piece pieces[];
 };
 
 struct zex_bo *zex_bo_alloc(struct zex_device *zdev, u32 max_pieces, u64 size,
-			    bool interleaved, u64 granularity);
+			    bool interleaved, u64 granularity, bool read_only);
 void zex_bo_add_piece(struct zex_bo *bo, struct zex_piece *piece);
 struct zex_bo *zex_bo_lookup(struct drm_file *file, u32 handle);
 int zex_bo_pin_pages(struct zex_bo *bo, struct page **pages);

@@ -20,6 +20,7 @@
  * until unmapped, and the memory is freed with the last reference.
  */
 
+#include <linux/compat.h>
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
@@ -45,6 +46,8 @@ static struct zex_params zex_module_params = {
 	.multi_storage_policy = DRM_ZEX_MULTI_STORAGE_EVEN,
 	.multi_storage_granularity_kb = 64,
 	.hostrpc_max_slots = DRM_ZEX_HOSTRPC_MAX_SLOTS,
+	.hostrpc_max_channels = 32,
+	.vm_max_mappings = 16384,
 };
 
 module_param_named(tiles, zex_module_params.tiles, uint, 0444);
@@ -67,6 +70,13 @@ module_param_named(hostrpc_max_slots, zex_module_params.hostrpc_max_slots,
 		   uint, 0444);
 MODULE_PARM_DESC(hostrpc_max_slots,
 		 "Most slots of one hostrpc channel, 1 to 2048 (default 2048)");
+module_param_named(hostrpc_max_channels, zex_module_params.hostrpc_max_channels,
+		   uint, 0444);
+MODULE_PARM_DESC(hostrpc_max_channels,
+		 "Most live hostrpc channels of one user, 1 to 65536 (default 32)");
+module_param_named(vm_max_mappings, zex_module_params.vm_max_mappings, uint, 0444);
+MODULE_PARM_DESC(vm_max_mappings,
+		 "Most userptr imports and binds in one file's address space, 1 to 1048576 (default 16384)");
 
 static const struct drm_ioctl_desc zex_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ZEX_QUERY, zex_query_ioctl, DRM_RENDER_ALLOW),
@@ -80,15 +90,49 @@ static const struct drm_ioctl_desc zex_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ZEX_VM_UNBIND, zex_vm_unbind_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_COPY, zex_copy_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_VM_BIND, zex_vm_bind_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(ZEX_HOSTRPC_CREATE, zex_hostrpc_create_ioctl,
-			  DRM_RENDER_ALLOW),
+	/* DRM_IOCTL_ZEX_HOSTRPC_CREATE: zex_ioctl() handles it. */
 };
 
-DEFINE_DRM_GEM_FOPS(zex_fops);
+/*
+ * zex's ioctl entry: the DRM ioctl table, except for the one ioctl that
+ * returns a new file, which copies its own arguments so as to install the
+ * descriptor after the copy-out (zex_hostrpc_create_ioctl()).
+ */
+static long zex_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	if (cmd == DRM_IOCTL_ZEX_HOSTRPC_CREATE)
+		return zex_hostrpc_create_ioctl(filp->private_data,
+						(void __user *)arg);
+	return drm_ioctl(filp, cmd, arg);
+}
+
+#ifdef CONFIG_COMPAT
+static long zex_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	if (cmd == DRM_IOCTL_ZEX_HOSTRPC_CREATE)
+		return zex_hostrpc_create_ioctl(filp->private_data, compat_ptr(arg));
+	return drm_compat_ioctl(filp, cmd, arg);
+}
+#else
+#define zex_compat_ioctl NULL
+#endif
+
+/* DEFINE_DRM_GEM_FOPS with zex's ioctl entry. */
+static const struct file_operations zex_fops = {
+	.owner = THIS_MODULE,
+	.open = drm_open,
+	.release = drm_release,
+	.unlocked_ioctl = zex_ioctl,
+	.compat_ioctl = zex_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = drm_gem_mmap,
+};
 
 static int zex_open(struct drm_device *drm, struct drm_file *file)
 {
-	struct zex_file *zfile = kzalloc(sizeof(*zfile), GFP_KERNEL);
+	struct zex_file *zfile = kzalloc(sizeof(*zfile), GFP_KERNEL_ACCOUNT);
 	int ret;
 
 	if (!zfile)
@@ -140,9 +184,15 @@ void zex_device_unplug(struct zex_device *zdev)
 	if (zdev->registered) {
 		zdev->registered = false;
 		drm_dev_unplug(&zdev->drm);
+		zex_hostrpc_device_unplug(&zdev->hostrpc);
 		drm_info(&zdev->drm, "unplugged\n");
 	}
 	mutex_unlock(&zdev->unplug_lock);
+}
+
+static void zex_hostrpc_device_fini_action(struct drm_device *drm, void *data)
+{
+	zex_hostrpc_device_fini(data);
 }
 
 static void zex_unpublish_tile_action(void *data)
@@ -195,7 +245,13 @@ static int zex_probe(struct platform_device *pdev)
 		return ret;
 
 	zex_topology_init(&zdev->topo, &zex_module_params);
-	zdev->hostrpc_max_slots = zex_module_params.hostrpc_max_slots;
+	zex_hostrpc_device_init(&zdev->hostrpc, zex_module_params.hostrpc_max_slots,
+				zex_module_params.hostrpc_max_channels);
+	ret = drmm_add_action_or_reset(&zdev->drm, zex_hostrpc_device_fini_action,
+				       &zdev->hostrpc);
+	if (ret)
+		return ret;
+	zdev->vm_max_mappings = zex_module_params.vm_max_mappings;
 	for (i = 0; i < zdev->topo.num_tiles; i++) {
 		zdev->tiles[i].zdev = zdev;
 		zdev->tiles[i].id = i;

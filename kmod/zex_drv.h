@@ -23,6 +23,7 @@
 #include <drm/drm_print.h>
 #include <drm/zex_drm.h>
 
+#include "hostrpc/zex_hostrpc.h"
 #include "tiles/zex_tile.h"
 #include "zex_check.h"
 #include "vm/zex_vm.h"
@@ -42,7 +43,8 @@
  * @tiles: the tiles, @topo.num_tiles of them in use.
  * @unplug_lock: serialises unplug between the parent's remove and a tile's.
  * @registered: the DRM device is registered and not yet unplugged.
- * @hostrpc_max_slots: the most slots of one hostrpc channel.
+ * @hostrpc: the hostrpc channels made on it, and their limits.
+ * @vm_max_mappings: the most mappings of one file's address space.
  */
 struct zex_device {
 	struct drm_device drm;
@@ -50,7 +52,8 @@ struct zex_device {
 	struct zex_tile tiles[DRM_ZEX_MAX_TILES];
 	struct mutex unplug_lock; /* serialises the two unplug paths */
 	bool registered;
-	u32 hostrpc_max_slots;
+	struct zex_hostrpc_device hostrpc;
+	u32 vm_max_mappings;
 };
 
 /**

@@ -19,6 +19,13 @@
  * outlives the exporter. Importing one piece whose one-piece object still
  * lives returns that object, as DRM PRIME does on self-import. An
  * interleaved layout can be rebuilt when the pieces' sizes fit it.
+ *
+ * Access modes hold across the round trip: a dma-buf exported without
+ * DRM_RDWR is a read-only file, and an object imported from any read-only
+ * dma-buf is a read-only object (&zex_bo.read_only): it maps only without
+ * PROT_WRITE, binds only with DRM_ZEX_VM_BIND_READ_ONLY, is never a copy's
+ * destination, and exports again only read-only (-EACCES otherwise). Such
+ * an import never returns a writable one-piece object of the same piece.
  */
 
 #include <linux/dma-buf.h>
@@ -53,6 +60,10 @@ int zex_bo_export_ioctl(struct drm_device *drm, void *data,
 	bo = zex_bo_lookup(file, args->handle);
 	if (zex_ioctl_check(zdev, !bo))
 		return -ENOENT;
+	if (zex_ioctl_check(zdev, bo->read_only && (args->flags & DRM_RDWR))) {
+		ret = -EACCES;
+		goto out_put;
+	}
 
 	n = bo->num_pieces;
 	if (!args->num_fds)
@@ -67,8 +78,8 @@ int zex_bo_export_ioctl(struct drm_device *drm, void *data,
 		fds = fds_small;
 		bufs = bufs_small;
 	} else {
-		fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL);
-		bufs = kvmalloc_array(n, sizeof(*bufs), GFP_KERNEL);
+		fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL_ACCOUNT);
+		bufs = kvmalloc_array(n, sizeof(*bufs), GFP_KERNEL_ACCOUNT);
 		if (!fds || !bufs) {
 			ret = -ENOMEM;
 			goto out_free;
@@ -157,6 +168,7 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 	int fds_small[DRM_ZEX_MAX_TILES];
 	struct zex_bo *bo;
 	u32 n = args->num_fds, got = 0, i;
+	bool read_only = false;
 	u64 size = 0;
 	int *fds;
 	int ret;
@@ -175,8 +187,8 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 		fds = fds_small;
 		pieces = pieces_small;
 	} else {
-		fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL);
-		pieces = kvcalloc(n, sizeof(*pieces), GFP_KERNEL);
+		fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL_ACCOUNT);
+		pieces = kvcalloc(n, sizeof(*pieces), GFP_KERNEL_ACCOUNT);
 		if (!fds || !pieces) {
 			ret = -ENOMEM;
 			goto out_free;
@@ -197,6 +209,8 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 			goto out_put;
 		}
 		pieces[got] = zex_piece_from_dma_buf(zdev, buf);
+		if (!(buf->file->f_mode & FMODE_WRITE))
+			read_only = true;
 		dma_buf_put(buf);
 		if (IS_ERR(pieces[got])) {
 			ret = PTR_ERR(pieces[got]);
@@ -212,11 +226,14 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 		goto out_put;
 	}
 
-	/* One piece, linear: the object already made of it, if it lives. */
-	bo = n == 1 && !interleaved ? zex_piece_get_solo(pieces[0]) : NULL;
+	/*
+	 * One piece, linear, writable: the object already made of it, if it
+	 * lives (a read-only import must not hand out that writable object).
+	 */
+	bo = n == 1 && !interleaved && !read_only ? zex_piece_get_solo(pieces[0]) : NULL;
 	if (!bo) {
 		bo = zex_bo_alloc(zdev, n, size, interleaved,
-				  interleaved ? args->granularity : 0);
+				  interleaved ? args->granularity : 0, read_only);
 		if (IS_ERR(bo)) {
 			ret = PTR_ERR(bo);
 			goto out_put;
@@ -224,7 +241,7 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 		for (i = 0; i < n; i++)
 			zex_bo_add_piece(bo, pieces[i]);
 		got = 0;	/* the object holds the references now */
-		if (n == 1 && !interleaved)
+		if (n == 1 && !interleaved && !read_only)
 			zex_piece_set_solo(pieces[0], bo);
 	}
 

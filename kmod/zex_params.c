@@ -58,5 +58,12 @@ int zex_params_validate(const struct zex_params *p, struct zex_param_error *err)
 	    p->hostrpc_max_slots > DRM_ZEX_HOSTRPC_MAX_SLOTS)
 		return zex_param_fail(err, "hostrpc_max_slots",
 				      "must be between 1 and 2048");
+	if (p->hostrpc_max_channels < 1 ||
+	    p->hostrpc_max_channels > ZEX_HOSTRPC_MAX_CHANNELS_MAX)
+		return zex_param_fail(err, "hostrpc_max_channels",
+				      "must be between 1 and 65536");
+	if (p->vm_max_mappings < 1 || p->vm_max_mappings > ZEX_VM_MAX_MAPPINGS_MAX)
+		return zex_param_fail(err, "vm_max_mappings",
+				      "must be between 1 and 1048576");
 	return 0;
 }

@@ -23,6 +23,8 @@
 #define ZEX_TILE_MEM_MB_MAX		65536
 #define ZEX_GRANULARITY_KB_MIN		64
 #define ZEX_GRANULARITY_KB_MAX		(1024 * 1024)
+#define ZEX_VM_MAX_MAPPINGS_MAX		(1024 * 1024)
+#define ZEX_HOSTRPC_MAX_CHANNELS_MAX	65536
 
 /**
  * struct zex_params - the emulated device's configuration
@@ -35,6 +37,10 @@
  *	two of at least 64.
  * @hostrpc_max_slots: the most slots a hostrpc channel may have, 1 to
  *	%DRM_ZEX_HOSTRPC_MAX_SLOTS.
+ * @hostrpc_max_channels: the most live hostrpc channels of one user, 1 to
+ *	%ZEX_HOSTRPC_MAX_CHANNELS_MAX.
+ * @vm_max_mappings: the most mappings (userptr imports and buffer-object
+ *	binds) in one file's address space, 1 to %ZEX_VM_MAX_MAPPINGS_MAX.
  */
 struct zex_params {
 	unsigned int tiles;
@@ -43,6 +49,8 @@ struct zex_params {
 	unsigned int multi_storage_policy;
 	unsigned int multi_storage_granularity_kb;
 	unsigned int hostrpc_max_slots;
+	unsigned int hostrpc_max_channels;
+	unsigned int vm_max_mappings;
 };
 
 /**

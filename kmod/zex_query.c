@@ -111,7 +111,7 @@ int zex_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	if (zex_ioctl_check(zdev, q->size < size))
 		return -ENOSPC;
 
-	buf = kzalloc(size, GFP_KERNEL);
+	buf = kzalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
 	ops->fill(zdev, buf);

@@ -14,6 +14,8 @@
  * bound, so this file runs last but needs nothing after it.
  */
 
+#include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -172,6 +174,78 @@ TEST(a_piece_of_an_unplugged_device_is_exdev)
 	EXPECT_EQ(-EXDEV, raw_bo_import(fd, &piece, 1, 0, &h, NULL));
 	close(fd);
 	close(piece);
+}
+
+struct waiter {
+	int fd;
+	int ret;
+};
+
+/* A device-side waiter for an answer that never comes. */
+static void *wait_forever(void *arg)
+{
+	struct waiter *w = arg;
+	struct drm_zex_hostrpc_wait wt = {
+		.slot = 0, .value = 1, .timeout_ns = DRM_ZEX_HOSTRPC_WAIT_FOREVER,
+	};
+
+	w->ret = ioctl(w->fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &wt) ? -errno : 0;
+	return NULL;
+}
+
+/*
+ * After an unplug, the hostrpc views fail every request with -ENODEV, as
+ * the DRM file does: a sleeping waiter wakes, rings, waits, reads, new
+ * views and new mappings are refused, poll() reports an error; existing
+ * mappings keep the channel's memory.
+ */
+TEST(hostrpc_views_fail_with_enodev_after_unplug)
+{
+	struct drm_zex_hostrpc_create c = { .nslots = 4, .flags = DRM_ZEX_HOSTRPC_CLOEXEC };
+	struct drm_zex_hostrpc_open_view o = { .role = DRM_ZEX_HOSTRPC_ROLE_DEVICE };
+	struct drm_zex_hostrpc_create again = { 0 };
+	struct drm_zex_hostrpc_info info;
+	struct waiter w;
+	struct pollfd pfd;
+	pthread_t thread;
+	uint64_t rings;
+	int fd = zex_open_render();
+	volatile struct drm_zex_hostrpc_control *ctl;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, zex_ioctl(fd, DRM_IOCTL_ZEX_HOSTRPC_CREATE, &c));
+	ASSERT_EQ(0, zex_ioctl(c.fd, DRM_ZEX_HOSTRPC_IOCTL_OPEN_VIEW, &o));
+	ctl = mmap(NULL, c.map_size, PROT_READ | PROT_WRITE, MAP_SHARED, c.fd, 0);
+	ASSERT_NE(MAP_FAILED, ctl);
+	w.fd = o.fd;
+	ASSERT_EQ(0, pthread_create(&thread, NULL, wait_forever, &w));
+
+	ASSERT_EQ(0, zex_sysfs_write(ZEX_PLATFORM_DRIVER "/unbind", "zex"));
+	/* The unplug woke the waiter (or refused its wait). */
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	EXPECT_EQ(-ENODEV, w.ret);
+	EXPECT_EQ(-ENODEV, zex_ioctl(c.fd, DRM_ZEX_HOSTRPC_IOCTL_RING, NULL));
+	EXPECT_EQ(-ENODEV, zex_ioctl(o.fd, DRM_ZEX_HOSTRPC_IOCTL_RING, NULL));
+	EXPECT_EQ(-ENODEV, zex_ioctl(c.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
+	o.role = DRM_ZEX_HOSTRPC_ROLE_DEVICE;
+	EXPECT_EQ(-ENODEV, zex_ioctl(c.fd, DRM_ZEX_HOSTRPC_IOCTL_OPEN_VIEW, &o));
+	EXPECT_EQ(-1, read(c.fd, &rings, sizeof(rings)));
+	EXPECT_EQ(ENODEV, errno);
+	pfd = (struct pollfd){ .fd = c.fd, .events = POLLIN };
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_EQ(POLLERR | POLLHUP, pfd.revents & (POLLERR | POLLHUP));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.map_size, PROT_READ, MAP_SHARED, c.fd, 0));
+	EXPECT_EQ(ENODEV, errno);
+	/* No new channel either, and the old mapping is the channel's memory. */
+	again.nslots = 4;
+	EXPECT_EQ(-ENODEV, zex_ioctl(fd, DRM_IOCTL_ZEX_HOSTRPC_CREATE, &again));
+	EXPECT_EQ(DRM_ZEX_HOSTRPC_MAGIC, ctl->magic);
+
+	munmap((void *)ctl, c.map_size);
+	close(w.fd);
+	close(c.fd);
+	close(fd);
+	ASSERT_EQ(0, rebind_gpu());
 }
 
 TEST(rebind_cycles)

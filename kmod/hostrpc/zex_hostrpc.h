@@ -27,8 +27,10 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include <drm/zex_drm.h>
 
@@ -51,6 +53,26 @@ enum zex_hostrpc_side {
 #define ZEX_HOSTRPC_SIDES	2
 
 /**
+ * struct zex_hostrpc_device - what a device keeps for its hostrpc channels
+ * @lock: protects @channels, @users and @unplugged.
+ * @channels: every live channel made on the device.
+ * @users: live channels per creating user (index: the uid in the initial
+ *	user namespace; value: an xa_mk_value() count).
+ * @unplugged: the device is gone: no channel can be made, and every view
+ *	request fails with -ENODEV.
+ * @max_slots: the most slots of one channel (hostrpc_max_slots).
+ * @max_channels: the most live channels of one user (hostrpc_max_channels).
+ */
+struct zex_hostrpc_device {
+	struct mutex lock; /* see above */
+	struct list_head channels;
+	struct xarray users;
+	bool unplugged;
+	u32 max_slots;
+	u32 max_channels;
+};
+
+/**
  * struct zex_hostrpc_side_state - what the kernel keeps per side
  * @wq: threads of this side sleeping in the wait ioctl, poll() or read().
  * @pending: rings delivered and not yet read().
@@ -68,6 +90,10 @@ struct zex_hostrpc_side_state {
  * struct zex_hostrpc_channel - one channel
  * @ref: one per view, plus the creator's while it sets up.
  * @drm: the device that made it, for log messages (a reference), or NULL.
+ * @hdev: the device's channel list and limits, when @drm is set.
+ * @link: in &zex_hostrpc_device.channels.
+ * @user: the creator's uid, charged one channel in @hdev.
+ * @unplugged: the device is gone (set under @hdev's lock, read without).
  * @nslots: the number of slots; the kernel's copy, never re-read from
  *	shared memory.
  * @control: the shared control page.
@@ -87,6 +113,10 @@ struct zex_hostrpc_side_state {
 struct zex_hostrpc_channel {
 	struct kref ref;
 	struct drm_device *drm;
+	struct zex_hostrpc_device *hdev;
+	struct list_head link;
+	kuid_t user;
+	bool unplugged;
 	u32 nslots;
 	struct drm_zex_hostrpc_control *control;
 	struct drm_zex_hostrpc_private *priv[ZEX_HOSTRPC_SIDES];
@@ -125,6 +155,10 @@ struct zex_hostrpc_view {
 #define zex_hostrpc_check(ch, cond) zex_check((ch)->drm, "hostrpc", cond)
 
 /* zex_hostrpc_channel.c */
+void zex_hostrpc_device_init(struct zex_hostrpc_device *hdev, u32 max_slots,
+			     u32 max_channels);
+void zex_hostrpc_device_fini(struct zex_hostrpc_device *hdev);
+void zex_hostrpc_device_unplug(struct zex_hostrpc_device *hdev);
 struct zex_hostrpc_channel *
 zex_hostrpc_channel_create(struct drm_device *drm, u32 nslots);
 void zex_hostrpc_channel_put(struct zex_hostrpc_channel *ch);
@@ -132,8 +166,8 @@ struct zex_hostrpc_view *zex_hostrpc_view_create(struct zex_hostrpc_channel *ch,
 						 enum zex_hostrpc_side side);
 void zex_hostrpc_view_destroy(struct zex_hostrpc_view *view);
 extern atomic_t zex_hostrpc_channels_live;
-int zex_hostrpc_create_ioctl(struct drm_device *drm, void *data,
-			     struct drm_file *file);
+long zex_hostrpc_create_ioctl(struct drm_file *file,
+			      struct drm_zex_hostrpc_create __user *uarg);
 
 /* zex_hostrpc_doorbell.c */
 bool zex_hostrpc_test(const u64 *map, u32 slot);

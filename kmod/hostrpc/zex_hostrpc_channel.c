@@ -7,7 +7,12 @@
  * DOC: zex_hostrpc_channel.c - hostrpc channels, their views and files
  *
  * DRM_IOCTL_ZEX_HOSTRPC_CREATE allocates a channel's memory (vmalloc'ed,
- * zeroed, mappable) and returns its first host view as an anonymous file.
+ * zeroed, mappable, charged to the caller's memory cgroup) and returns its
+ * first host view as an anonymous file. A channel counts against its
+ * creator's user until it is freed (hostrpc_max_channels live channels per
+ * user): a channel outlives the DRM file that made it, so a per-file count
+ * would bound nothing. The ioctl copies its own arguments, so that the new
+ * descriptor is installed only after the copy-out succeeded.
  * Each view is a file; mmap() of a view maps the control page, the view's
  * side's private words and the slot pages, through a fault handler that
  * picks the private words by the view's side. The channel is freed with
@@ -16,6 +21,11 @@
  * A view's release is the death of a peer: the last host view marks the
  * channel dead and wakes every device-side waiter; a device view hands its
  * slots to the reaper; a host view drops its T words.
+ *
+ * When the device is unplugged every view request (ioctl, read, a new
+ * mmap) fails with -ENODEV, sleepers of both sides are woken to return
+ * -ENODEV, and poll() reports EPOLLERR | EPOLLHUP; existing mappings stay
+ * valid, as the memory is the channel's.
  */
 
 #include <linux/anon_inodes.h>
@@ -26,11 +36,14 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/cred.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include <drm/drm_drv.h>
+#include <drm/drm_file.h>
 
 #include "../zex_drv.h"
 #include "zex_hostrpc.h"
@@ -40,6 +53,110 @@
  * check that every way of closing a channel's views frees it.
  */
 atomic_t zex_hostrpc_channels_live = ATOMIC_INIT(0);
+
+/**
+ * zex_hostrpc_device_init - a device's channel list and limits
+ * @hdev: to initialise.
+ * @max_slots: the most slots of one channel.
+ * @max_channels: the most live channels of one user.
+ */
+void zex_hostrpc_device_init(struct zex_hostrpc_device *hdev, u32 max_slots,
+			     u32 max_channels)
+{
+	mutex_init(&hdev->lock);
+	INIT_LIST_HEAD(&hdev->channels);
+	xa_init(&hdev->users);
+	hdev->max_slots = max_slots;
+	hdev->max_channels = max_channels;
+}
+
+/**
+ * zex_hostrpc_device_fini - undo zex_hostrpc_device_init()
+ * @hdev: a device with no channel left (each holds the device).
+ */
+void zex_hostrpc_device_fini(struct zex_hostrpc_device *hdev)
+{
+	WARN_ON(!list_empty(&hdev->channels));
+	xa_destroy(&hdev->users);
+	mutex_destroy(&hdev->lock);
+}
+
+/**
+ * zex_hostrpc_device_unplug - the device is gone: fail every view request
+ * @hdev: the device's channels.
+ *
+ * Wakes the sleepers of both sides of every channel; they and every later
+ * request see the channel unplugged.
+ */
+void zex_hostrpc_device_unplug(struct zex_hostrpc_device *hdev)
+{
+	struct zex_hostrpc_channel *ch;
+
+	mutex_lock(&hdev->lock);
+	hdev->unplugged = true;
+	list_for_each_entry(ch, &hdev->channels, link) {
+		WRITE_ONCE(ch->unplugged, true);
+		zex_hostrpc_wake_side(ch, ZEX_HOSTRPC_HOST);
+		zex_hostrpc_wake_side(ch, ZEX_HOSTRPC_DEVICE);
+	}
+	mutex_unlock(&hdev->lock);
+}
+
+/* Charge @ch to the calling user and list it; -ENOSPC past the limit. */
+static int zex_hostrpc_device_add(struct zex_hostrpc_device *hdev,
+				  struct zex_hostrpc_channel *ch)
+{
+	unsigned long uid = from_kuid(&init_user_ns, current_uid());
+	unsigned long count;
+	int ret;
+
+	mutex_lock(&hdev->lock);
+	if (zex_hostrpc_check(ch, hdev->unplugged)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	count = xa_to_value(xa_load(&hdev->users, uid));
+	if (zex_hostrpc_check(ch, count >= hdev->max_channels)) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	ret = xa_err(xa_store(&hdev->users, uid, xa_mk_value(count + 1),
+			      GFP_KERNEL_ACCOUNT));
+	if (ret)
+		goto out;
+	ch->hdev = hdev;
+	ch->user = current_uid();
+	list_add_tail(&ch->link, &hdev->channels);
+out:
+	mutex_unlock(&hdev->lock);
+	return ret;
+}
+
+static void zex_hostrpc_device_remove(struct zex_hostrpc_channel *ch)
+{
+	struct zex_hostrpc_device *hdev = ch->hdev;
+	unsigned long uid = from_kuid(&init_user_ns, ch->user);
+	unsigned long count;
+
+	mutex_lock(&hdev->lock);
+	list_del(&ch->link);
+	count = xa_to_value(xa_load(&hdev->users, uid));
+	if (count > 1)
+		xa_store(&hdev->users, uid, xa_mk_value(count - 1), GFP_NOWAIT);
+	else
+		xa_erase(&hdev->users, uid);
+	mutex_unlock(&hdev->lock);
+}
+
+/*
+ * Zeroed kernel memory that views map, charged to the caller's memcg. Its
+ * size is the caller's choice: a failure at the cgroup's limit is the
+ * caller's -ENOMEM, not a warning in the kernel log.
+ */
+static void *zex_hostrpc_alloc_shared(size_t size)
+{
+	return __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN);
+}
 
 /**
  * zex_hostrpc_channel_create - allocate a channel and its shared memory
@@ -57,7 +174,7 @@ zex_hostrpc_channel_create(struct drm_device *drm, u32 nslots)
 	if (!nslots || nslots > DRM_ZEX_HOSTRPC_MAX_SLOTS)
 		return ERR_PTR(-EINVAL);
 
-	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	ch = kzalloc(sizeof(*ch), GFP_KERNEL_ACCOUNT);
 	if (!ch)
 		return ERR_PTR(-ENOMEM);
 	ch->nslots = nslots;
@@ -71,11 +188,11 @@ zex_hostrpc_channel_create(struct drm_device *drm, u32 nslots)
 		init_waitqueue_head(&ch->side[i].wq);
 
 	atomic_inc(&zex_hostrpc_channels_live);
-	ch->control = vmalloc_user(PAGE_SIZE);
-	ch->priv[ZEX_HOSTRPC_HOST] = vmalloc_user(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
-	ch->priv[ZEX_HOSTRPC_DEVICE] = vmalloc_user(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
-	ch->slots = vmalloc_user((size_t)nslots * PAGE_SIZE);
-	ch->orphans = bitmap_zalloc(nslots, GFP_KERNEL);
+	ch->control = zex_hostrpc_alloc_shared(PAGE_SIZE);
+	ch->priv[ZEX_HOSTRPC_HOST] = zex_hostrpc_alloc_shared(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
+	ch->priv[ZEX_HOSTRPC_DEVICE] = zex_hostrpc_alloc_shared(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
+	ch->slots = zex_hostrpc_alloc_shared((size_t)nslots * PAGE_SIZE);
+	ch->orphans = bitmap_zalloc(nslots, GFP_KERNEL_ACCOUNT);
 	if (!ch->control || !ch->priv[ZEX_HOSTRPC_HOST] ||
 	    !ch->priv[ZEX_HOSTRPC_DEVICE] || !ch->slots || !ch->orphans) {
 		zex_hostrpc_channel_put(ch);
@@ -100,6 +217,8 @@ static void zex_hostrpc_channel_release(struct kref *ref)
 
 	/* No view is left, so nothing can queue the reaper again. */
 	cancel_work_sync(&ch->reap_work);
+	if (ch->hdev)
+		zex_hostrpc_device_remove(ch);
 	bitmap_free(ch->orphans);
 	vfree(ch->slots);
 	vfree(ch->priv[ZEX_HOSTRPC_DEVICE]);
@@ -136,11 +255,11 @@ struct zex_hostrpc_view *zex_hostrpc_view_create(struct zex_hostrpc_channel *ch,
 	struct zex_hostrpc_view *view;
 	int id;
 
-	view = kzalloc(sizeof(*view), GFP_KERNEL);
+	view = kzalloc(sizeof(*view), GFP_KERNEL_ACCOUNT);
 	if (!view)
 		return ERR_PTR(-ENOMEM);
 	id = ida_alloc_range(&ch->ids, DRM_ZEX_HOSTRPC_OWNER_ORPHAN + 1,
-			     DRM_ZEX_HOSTRPC_OWNER_ID_MASK, GFP_KERNEL);
+			     DRM_ZEX_HOSTRPC_OWNER_ID_MASK, GFP_KERNEL_ACCOUNT);
 	if (id < 0) {
 		kfree(view);
 		return ERR_PTR(id);
@@ -233,6 +352,8 @@ static int zex_hostrpc_mmap(struct file *file, struct vm_area_struct *vma)
 	struct zex_hostrpc_view *view = file->private_data;
 	struct zex_hostrpc_channel *ch = view->ch;
 
+	if (zex_hostrpc_check(ch, READ_ONCE(ch->unplugged)))
+		return -ENODEV;
 	if (zex_hostrpc_check(ch, vma->vm_pgoff != 0))
 		return -EINVAL;
 	if (zex_hostrpc_check(ch, vma->vm_end - vma->vm_start !=
@@ -352,6 +473,8 @@ static long zex_hostrpc_ioctl(struct file *file, unsigned int cmd,
 	struct zex_hostrpc_channel *ch = view->ch;
 	void __user *uarg = (void __user *)arg;
 
+	if (zex_hostrpc_check(ch, READ_ONCE(ch->unplugged)))
+		return -ENODEV;
 	switch (cmd) {
 	case DRM_ZEX_HOSTRPC_IOCTL_INFO:
 		return zex_hostrpc_info_ioctl(view, uarg);
@@ -418,43 +541,78 @@ static const struct file_operations zex_hostrpc_fops = {
 
 /**
  * zex_hostrpc_create_ioctl - DRM_IOCTL_ZEX_HOSTRPC_CREATE
- * @drm: the device.
- * @data: &struct drm_zex_hostrpc_create.
  * @file: the caller's DRM file.
+ * @uarg: &struct drm_zex_hostrpc_create in the caller's memory.
+ *
+ * Called by zex's ioctl entry instead of through the DRM ioctl table: it
+ * copies its arguments in and out itself, so that the descriptor is
+ * installed only once nothing can fail (a descriptor installed before a
+ * failing copy-out could not be named by the caller, nor taken back).
  *
  * Return: 0, or a negative errno as the uapi header lists.
  */
-int zex_hostrpc_create_ioctl(struct drm_device *drm, void *data,
-			     struct drm_file *file)
+long zex_hostrpc_create_ioctl(struct drm_file *file,
+			      struct drm_zex_hostrpc_create __user *uarg)
 {
+	struct drm_device *drm = file->minor->dev;
 	struct zex_device *zdev = to_zex_device(drm);
-	struct drm_zex_hostrpc_create *args = data;
+	struct drm_zex_hostrpc_create args;
 	struct zex_hostrpc_channel *ch;
 	struct file *chfile;
-	int fd;
+	int idx, fd;
+	long ret;
 
-	if (zex_ioctl_check(zdev, args->flags & ~DRM_ZEX_HOSTRPC_CLOEXEC) ||
-	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]) ||
-	    zex_ioctl_check(zdev, !args->nslots))
-		return -EINVAL;
-	if (zex_ioctl_check(zdev, args->nslots > zdev->hostrpc_max_slots))
-		return -E2BIG;
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	if (copy_from_user(&args, uarg, sizeof(args))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (zex_ioctl_check(zdev, args.flags & ~DRM_ZEX_HOSTRPC_CLOEXEC) ||
+	    zex_ioctl_check(zdev, args.reserved[0] || args.reserved[1]) ||
+	    zex_ioctl_check(zdev, !args.nslots)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (zex_ioctl_check(zdev, args.nslots > zdev->hostrpc.max_slots)) {
+		ret = -E2BIG;
+		goto out;
+	}
 	/* The layout is in 4 KiB pages; each must be a page of its own. */
-	if (zex_ioctl_check(zdev, PAGE_SIZE != DRM_ZEX_HOSTRPC_PAGE_SIZE))
-		return -EOPNOTSUPP;
+	if (zex_ioctl_check(zdev, PAGE_SIZE != DRM_ZEX_HOSTRPC_PAGE_SIZE)) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
 
-	ch = zex_hostrpc_channel_create(drm, args->nslots);
-	if (IS_ERR(ch))
-		return PTR_ERR(ch);
+	ch = zex_hostrpc_channel_create(drm, args.nslots);
+	if (IS_ERR(ch)) {
+		ret = PTR_ERR(ch);
+		goto out;
+	}
+	ret = zex_hostrpc_device_add(&zdev->hostrpc, ch);
+	if (ret) {
+		zex_hostrpc_channel_put(ch);
+		goto out;
+	}
 	fd = zex_hostrpc_view_file(ch, ZEX_HOSTRPC_HOST,
-				   args->flags & DRM_ZEX_HOSTRPC_CLOEXEC,
-				   &chfile, &args->view_id);
+				   args.flags & DRM_ZEX_HOSTRPC_CLOEXEC,
+				   &chfile, &args.view_id);
 	zex_hostrpc_channel_put(ch);
-	if (fd < 0)
-		return fd;
-	/* As DRM PRIME does: the descriptor is live before the copy-out. */
+	if (fd < 0) {
+		ret = fd;
+		goto out;
+	}
+	args.fd = fd;
+	args.map_size = DRM_ZEX_HOSTRPC_MAP_SIZE(args.nslots);
+	if (copy_to_user(uarg, &args, sizeof(args))) {
+		fput(chfile);
+		put_unused_fd(fd);
+		ret = -EFAULT;
+		goto out;
+	}
 	fd_install(fd, chfile);
-	args->fd = fd;
-	args->map_size = DRM_ZEX_HOSTRPC_MAP_SIZE(args->nslots);
-	return 0;
+	ret = 0;
+out:
+	drm_dev_exit(idx);
+	return ret;
 }

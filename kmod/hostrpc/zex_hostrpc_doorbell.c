@@ -192,6 +192,8 @@ static bool zex_hostrpc_ready(struct zex_hostrpc_view *view,
 {
 	struct zex_hostrpc_channel *ch = view->ch;
 
+	if (READ_ONCE(ch->unplugged))
+		return true;
 	if (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead))
 		return true;
 	if (zex_hostrpc_check_bits(view, args))
@@ -236,6 +238,10 @@ long zex_hostrpc_wait(struct zex_hostrpc_view *view,
 			ret = wait_event_interruptible_hrtimeout(*wq, zex_hostrpc_ready(view, args),
 								 left);
 	}
+	if (READ_ONCE(ch->unplugged)) {
+		drm_dbg(ch->drm, "hostrpc check failed: the device was unplugged\n");
+		return -ENODEV;
+	}
 	if (device && READ_ONCE(ch->dead)) {
 		drm_dbg(ch->drm, "hostrpc check failed: wait on a dead channel\n");
 		return -EPIPE;
@@ -278,7 +284,8 @@ static bool zex_hostrpc_readable(struct zex_hostrpc_view *view)
 	struct zex_hostrpc_channel *ch = view->ch;
 
 	return READ_ONCE(ch->side[view->side].pending) ||
-	       (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead));
+	       (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead)) ||
+	       READ_ONCE(ch->unplugged);
 }
 
 /**
@@ -288,7 +295,8 @@ static bool zex_hostrpc_readable(struct zex_hostrpc_view *view)
  * @count: the rings since the last read.
  *
  * Return: 8 (the size of @count), -EAGAIN, -EPIPE for a device view of a
- * dead channel with no ring left, -ERESTARTSYS.
+ * dead channel with no ring left, -ENODEV once the device is unplugged,
+ * -ERESTARTSYS.
  */
 ssize_t zex_hostrpc_read(struct zex_hostrpc_view *view, bool nonblock,
 			 u64 *count)
@@ -298,6 +306,8 @@ ssize_t zex_hostrpc_read(struct zex_hostrpc_view *view, bool nonblock,
 	int ret;
 
 	for (;;) {
+		if (READ_ONCE(ch->unplugged))
+			return -ENODEV;
 		spin_lock(&ch->lock);
 		if (side->pending) {
 			*count = side->pending;
@@ -321,7 +331,7 @@ ssize_t zex_hostrpc_read(struct zex_hostrpc_view *view, bool nonblock,
  * @view: the view.
  *
  * Return: EPOLLIN while rings are pending, EPOLLHUP for a device view of a
- * dead channel.
+ * dead channel, EPOLLERR | EPOLLHUP once the device is unplugged.
  */
 __poll_t zex_hostrpc_poll_mask(struct zex_hostrpc_view *view)
 {
@@ -332,5 +342,7 @@ __poll_t zex_hostrpc_poll_mask(struct zex_hostrpc_view *view)
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead))
 		mask |= EPOLLHUP;
+	if (READ_ONCE(ch->unplugged))
+		mask |= EPOLLERR | EPOLLHUP;
 	return mask;
 }

@@ -21,6 +21,8 @@ static const struct zex_params zex_defaults = {
 	.multi_storage_policy = 0,
 	.multi_storage_granularity_kb = 64,
 	.hostrpc_max_slots = 2048,
+	.hostrpc_max_channels = 32,
+	.vm_max_mappings = 16384,
 };
 
 enum zex_param_field {
@@ -30,6 +32,8 @@ enum zex_param_field {
 	ZEX_POLICY,
 	ZEX_GRANULARITY,
 	ZEX_HOSTRPC_SLOTS,
+	ZEX_HOSTRPC_CHANNELS,
+	ZEX_VM_MAPPINGS,
 };
 
 struct zex_params_case {
@@ -65,6 +69,15 @@ static const struct zex_params_case zex_params_cases[] = {
 	{ "hostrpc slots 2048", ZEX_HOSTRPC_SLOTS, 2048, NULL },
 	{ "hostrpc slots 0", ZEX_HOSTRPC_SLOTS, 0, "hostrpc_max_slots" },
 	{ "hostrpc slots 2049", ZEX_HOSTRPC_SLOTS, 2049, "hostrpc_max_slots" },
+	{ "hostrpc channels 1", ZEX_HOSTRPC_CHANNELS, 1, NULL },
+	{ "hostrpc channels 65536", ZEX_HOSTRPC_CHANNELS, 65536, NULL },
+	{ "hostrpc channels 0", ZEX_HOSTRPC_CHANNELS, 0, "hostrpc_max_channels" },
+	{ "hostrpc channels 65537", ZEX_HOSTRPC_CHANNELS, 65537,
+	  "hostrpc_max_channels" },
+	{ "vm mappings 1", ZEX_VM_MAPPINGS, 1, NULL },
+	{ "vm mappings 1048576", ZEX_VM_MAPPINGS, 1048576, NULL },
+	{ "vm mappings 0", ZEX_VM_MAPPINGS, 0, "vm_max_mappings" },
+	{ "vm mappings 1048577", ZEX_VM_MAPPINGS, 1048577, "vm_max_mappings" },
 };
 
 /* The defaults with the case's one field changed. */
@@ -78,6 +91,8 @@ static struct zex_params zex_case_params(const struct zex_params_case *c)
 		[ZEX_POLICY] = &p.multi_storage_policy,
 		[ZEX_GRANULARITY] = &p.multi_storage_granularity_kb,
 		[ZEX_HOSTRPC_SLOTS] = &p.hostrpc_max_slots,
+		[ZEX_HOSTRPC_CHANNELS] = &p.hostrpc_max_channels,
+		[ZEX_VM_MAPPINGS] = &p.vm_max_mappings,
 	};
 
 	*fields[c->field] = c->value;

@@ -103,7 +103,7 @@ struct drm_gem_object *zex_piece_create_object(struct drm_device *drm, size_t si
 {
 	struct zex_piece *piece;
 
-	piece = kzalloc(sizeof(*piece), GFP_KERNEL);
+	piece = kzalloc(sizeof(*piece), GFP_KERNEL_ACCOUNT);
 	if (!piece)
 		return ERR_PTR(-ENOMEM);
 	piece->base.base.funcs = &zex_piece_funcs;

@@ -64,11 +64,11 @@ static unsigned int pt_index(u64 va, int level)
 
 static struct zex_pt_node *node_alloc(struct zex_pt *pt, int level)
 {
-	struct zex_pt_node *node = kzalloc(sizeof(*node), GFP_KERNEL);
+	struct zex_pt_node *node = kzalloc(sizeof(*node), GFP_KERNEL_ACCOUNT);
 
 	if (!node)
 		return NULL;
-	node->entries = (void *)get_zeroed_page(GFP_KERNEL);
+	node->entries = (void *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
 	if (!node->entries) {
 		kfree(node);
 		return NULL;
@@ -208,7 +208,7 @@ void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, bool writable)
 				leaf->live--;
 			} else {
 				pte[k] = zpte_make(zpte_pfn(pte[k]), count - 1,
-						  wcount - writable);
+						   wcount - writable);
 			}
 		}
 		if (!leaf->live)
@@ -262,7 +262,7 @@ int zex_pt_bind(struct zex_pt *pt, u64 va, u64 npages, struct page **pages,
 				goto unwind;
 			} else {
 				pte[i + k] = zpte_make(pfn, zpte_count(e) + 1,
-						      zpte_wcount(e) + writable);
+						       zpte_wcount(e) + writable);
 			}
 		}
 		done += n;

@@ -19,6 +19,7 @@
 #ifndef _ZEX_PT_H_
 #define _ZEX_PT_H_
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 struct page;
@@ -26,7 +27,7 @@ struct seq_file;
 
 #define ZEX_PT_LEVELS		4
 #define ZEX_PT_SHIFT		9
-#define ZEX_PT_ENTRIES		(1u << ZEX_PT_SHIFT)
+#define ZEX_PT_ENTRIES		BIT(ZEX_PT_SHIFT)
 #define ZEX_PT_VA_BITS		(PAGE_SHIFT + ZEX_PT_LEVELS * ZEX_PT_SHIFT)
 #define ZEX_PT_MAX_OVERLAP	4095	/* bindings covering one page */
 

@@ -18,15 +18,23 @@
  * are pinned for the binding's life, listed in the object's layout order,
  * into the same page tables.
  *
+ * Each address space holds at most vm_max_mappings mappings (-ENOSPC
+ * past that), and everything it allocates (mapping records, page lists,
+ * page-table pages) is charged to the caller's memory cgroup.
+ *
  * The copy engine checks every source and destination page against the
  * page table before it moves a byte, under the address space's lock, so a
  * faulting copy writes nothing and a copy never races a bind or release.
+ * It yields the CPU after every page and stops with -EINTR when the caller
+ * is being killed; the bytes before that point are then copied and the
+ * rest not (a killed caller never sees the result).
  */
 
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -71,18 +79,28 @@ static void zex_mapping_free(struct zex_mapping *map)
 	kfree(map);
 }
 
-/* Bind a mapping whose pages are pinned and enter it; 0 or -errno. */
+/*
+ * Bind a mapping whose pages are pinned and enter it: 0, -ENOSPC when the
+ * address space holds vm_max_mappings already, or the page table's -errno.
+ */
 static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, u32 *id)
 {
 	int ret;
 
 	mutex_lock(&vm->lock);
+	if (vm->count >= vm->max_mappings) {
+		ret = -ENOSPC;
+		goto out;
+	}
 	ret = zex_pt_bind(&vm->pt, map->addr, map->npages, map->pages, map->writable);
 	if (!ret) {
-		ret = xa_alloc(&vm->mappings, id, map, xa_limit_32b, GFP_KERNEL);
+		ret = xa_alloc(&vm->mappings, id, map, xa_limit_32b, GFP_KERNEL_ACCOUNT);
 		if (ret)
 			zex_pt_unbind(&vm->pt, map->addr, map->npages, map->writable);
+		else
+			vm->count++;
 	}
+out:
 	mutex_unlock(&vm->lock);
 	return ret;
 }
@@ -116,7 +134,9 @@ int zex_vm_init(struct zex_vm *vm, struct zex_device *zdev, struct drm_file *fil
 	int ret;
 
 	mutex_init(&vm->lock);
-	xa_init_flags(&vm->mappings, XA_FLAGS_ALLOC1);
+	xa_init_flags(&vm->mappings, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
+	vm->max_mappings = zdev->vm_max_mappings;
+	vm->count = 0;
 	ret = zex_pt_init(&vm->pt);
 	if (ret)
 		return ret;
@@ -178,13 +198,13 @@ int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file
 	    zex_ioctl_check(zdev, (args->addr + args->size - 1) >> ZEX_PT_VA_BITS))
 		return -EFAULT;
 
-	up = kzalloc(sizeof(*up), GFP_KERNEL);
+	up = kzalloc(sizeof(*up), GFP_KERNEL_ACCOUNT);
 	if (!up)
 		return -ENOMEM;
 	up->addr = args->addr;
 	up->npages = args->size >> PAGE_SHIFT;
 	up->writable = writable;
-	up->pages = kvmalloc_array(up->npages, sizeof(*up->pages), GFP_KERNEL);
+	up->pages = kvmalloc_array(up->npages, sizeof(*up->pages), GFP_KERNEL_ACCOUNT);
 	if (!up->pages) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -236,8 +256,10 @@ int zex_vm_unbind_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 		return -EINVAL;
 	mutex_lock(&vm->lock);
 	up = xa_erase(&vm->mappings, args->id);
-	if (up)
+	if (up) {
 		zex_pt_unbind(&vm->pt, up->addr, up->npages, up->writable);
+		vm->count--;
+	}
 	mutex_unlock(&vm->lock);
 	if (zex_ioctl_check(zdev, !up))
 		return -ENOENT;
@@ -251,7 +273,9 @@ int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	struct drm_zex_vm_bind *args = data;
 	struct zex_vm *vm = zex_file_vm(file);
 	struct zex_mapping *map;
+	bool writes_read_only;
 	struct zex_bo *bo;
+	u64 end;
 	int ret;
 
 	if (zex_ioctl_check(zdev, args->flags & ~DRM_ZEX_VM_BIND_READ_ONLY) ||
@@ -261,13 +285,18 @@ int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	bo = zex_bo_lookup(file, args->handle);
 	if (zex_ioctl_check(zdev, !bo))
 		return -ENOENT;
-	if (zex_ioctl_check(zdev, args->va + bo->base.size < args->va ||
-				  (args->va + bo->base.size - 1) >> ZEX_PT_VA_BITS)) {
+	writes_read_only = bo->read_only && !(args->flags & DRM_ZEX_VM_BIND_READ_ONLY);
+	if (zex_ioctl_check(zdev, writes_read_only)) {
+		ret = -EACCES;
+		goto err_put;
+	}
+	end = args->va + bo->base.size;
+	if (zex_ioctl_check(zdev, end < args->va || (end - 1) >> ZEX_PT_VA_BITS)) {
 		ret = -EINVAL;
 		goto err_put;
 	}
 
-	map = kzalloc(sizeof(*map), GFP_KERNEL);
+	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
 	if (!map) {
 		ret = -ENOMEM;
 		goto err_put;
@@ -276,7 +305,7 @@ int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	map->npages = bo->base.size >> PAGE_SHIFT;
 	map->writable = !(args->flags & DRM_ZEX_VM_BIND_READ_ONLY);
 	map->bo = bo;	/* the lookup's reference is the binding's */
-	map->pages = kvmalloc_array(map->npages, sizeof(*map->pages), GFP_KERNEL);
+	map->pages = kvmalloc_array(map->npages, sizeof(*map->pages), GFP_KERNEL_ACCOUNT);
 	if (!map->pages) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -299,7 +328,10 @@ err_put:
 	return ret;
 }
 
-/* Check a range page by page; on a fault fill the record and fail. */
+/*
+ * Check a range page by page; on a fault fill the record and fail with
+ * -EFAULT; -EINTR when the caller is killed meanwhile.
+ */
 static int zex_copy_check(struct zex_vm *vm, u64 va, u64 len, bool write,
 			  struct drm_zex_copy *args)
 {
@@ -309,13 +341,16 @@ static int zex_copy_check(struct zex_vm *vm, u64 va, u64 len, bool write,
 		unsigned long pfn;
 		bool writable;
 
-		if (zex_pt_lookup(&vm->pt, page, &pfn, &writable)) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+
+		if (zex_pt_lookup(&vm->pt, page, &pfn, &writable))
 			args->fault_reason = DRM_ZEX_FAULT_NOT_MAPPED;
-		} else if (write && !writable) {
+		else if (write && !writable)
 			args->fault_reason = DRM_ZEX_FAULT_READ_ONLY;
-		} else {
+		else
 			continue;
-		}
 		args->fault_addr = max(page, va);
 		return -EFAULT;
 	}
@@ -327,22 +362,23 @@ int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	struct zex_device *zdev = to_zex_device(drm);
 	struct drm_zex_copy *args = data;
 	struct zex_vm *vm = zex_file_vm(file);
+	bool wraps, overlap;
 	u64 done = 0;
 	int ret;
 
 	args->fault_reason = DRM_ZEX_FAULT_NONE;
 	args->fault_addr = 0;
+	wraps = args->src + args->len < args->src || args->dst + args->len < args->dst;
 	if (zex_ioctl_check(zdev, args->flags) ||
 	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]) ||
-	    zex_ioctl_check(zdev, args->src + args->len < args->src ||
-				  args->dst + args->len < args->dst))
+	    zex_ioctl_check(zdev, wraps))
 		return -EINVAL;
 	if (zex_ioctl_check(zdev, args->len > DRM_ZEX_COPY_MAX_LEN))
 		return -E2BIG;
 	if (!args->len)
 		return 0;
-	if (zex_ioctl_check(zdev, args->src < args->dst + args->len &&
-				  args->dst < args->src + args->len))
+	overlap = args->src < args->dst + args->len && args->dst < args->src + args->len;
+	if (zex_ioctl_check(zdev, overlap))
 		return -EINVAL;
 
 	mutex_lock(&vm->lock);
@@ -365,8 +401,13 @@ int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		kunmap_local(d);
 		kunmap_local(s);
 		done += n;
-		if (!(done & (SZ_2M - 1)))
-			cond_resched();
+		if (fatal_signal_pending(current)) {
+			drm_dbg(&zdev->drm, "copy killed after %llu of %llu bytes\n",
+				done, args->len);
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
 	}
 	mutex_unlock(&vm->lock);
 	return ret;

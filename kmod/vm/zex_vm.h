@@ -30,12 +30,16 @@ struct zex_device;
  * @lock: protects @pt and @mappings; held across a whole copy.
  * @pt: the page table.
  * @mappings: the mappings (userptr imports and buffer-object binds) by id.
- * @debugfs: its file under the DRM minor's debugfs directory.
+ * @count: the mappings in @mappings.
+ * @max_mappings: the most it may hold (the vm_max_mappings parameter).
+ * @debugfs: its file in /sys/kernel/debug/zex.
  */
 struct zex_vm {
-	struct mutex lock;
+	struct mutex lock; /* protects pt and mappings, see above */
 	struct zex_pt pt;
 	struct xarray mappings;
+	u32 count;
+	u32 max_mappings;
 	struct dentry *debugfs;
 };
 

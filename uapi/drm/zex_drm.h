@@ -300,6 +300,12 @@ struct drm_zex_bo_create {
  *
  * Returns the fake offset to pass to mmap() on the DRM fd to map the whole
  * buffer object. Errors: -ENOENT for an unknown @handle.
+ *
+ * The mapping must be MAP_SHARED (mmap() of a MAP_PRIVATE one fails with
+ * -EINVAL); an object imported from read-only dma-bufs maps only without
+ * PROT_WRITE (-EACCES), and cannot be made writable with mprotect().
+ * munmap() or mprotect() of part of a mapping, mremap() moving it, and
+ * fork() keep every page at its place; growing it fails.
  */
 struct drm_zex_bo_mmap_offset {
 	/** @handle: GEM handle. */
@@ -374,7 +380,14 @@ struct drm_zex_bo_info {
  * whose mmap() shows exactly that piece's bytes. All or nothing: on any
  * error no fd is installed. Two-call protocol on @num_fds as in
  * &drm_zex_bo_info. Errors: -ENOENT unknown @handle, -EINVAL unknown
- * @flags, -ENOSPC @num_fds too small, -EMFILE out of fds.
+ * @flags, -ENOSPC @num_fds too small, -EMFILE out of fds, -EACCES
+ * DRM_RDWR for a read-only object.
+ *
+ * Without DRM_RDWR the dma-bufs are read-only files; a buffer object that
+ * DRM_IOCTL_ZEX_BO_IMPORT builds from any read-only dma-buf is read-only
+ * every way: mmap() without PROT_WRITE, DRM_IOCTL_ZEX_VM_BIND with
+ * %DRM_ZEX_VM_BIND_READ_ONLY only, never a copy's destination, exported
+ * again without DRM_RDWR only.
  */
 struct drm_zex_bo_export {
 	/** @handle: GEM handle. */
@@ -452,7 +465,9 @@ struct drm_zex_bo_import {
  * I/O or PFN mapping, or read-only memory without
  * %DRM_ZEX_USERPTR_READ_ONLY; -EBUSY the range overlaps an import that maps
  * other pages (the host remapped it in between). Nothing stays pinned on
- * any error.
+ * any error. -ENOSPC the file holds vm_max_mappings imports and binds (a
+ * module parameter). What the import allocates is charged to the caller's
+ * memory cgroup.
  */
 struct drm_zex_userptr_import {
 	/** @addr: page-aligned start, in the caller's address space. */
@@ -494,8 +509,11 @@ struct drm_zex_vm_unbind {
  * bytes in its layout's order, as its mmap() does. The binding holds the
  * object and pins its pages until DRM_IOCTL_ZEX_VM_UNBIND. Errors: -EINVAL
  * unknown @flags, non-zero pad or reserved, @va not page-aligned or the
- * range beyond the 48-bit device VA; -ENOENT unknown @handle; -EBUSY the
- * range overlaps a mapping of other pages.
+ * range beyond the 48-bit device VA; -ENOENT unknown @handle; -EACCES a
+ * read-only object without %DRM_ZEX_VM_BIND_READ_ONLY; -EBUSY the range
+ * overlaps a mapping of other pages; -ENOSPC the file holds
+ * vm_max_mappings imports and binds; -ENOMEM, also at the caller's memory
+ * cgroup limit.
  */
 struct drm_zex_vm_bind {
 	/** @handle: GEM handle of the buffer object. */
@@ -537,7 +555,9 @@ enum drm_zex_fault_reason {
  * that would fault writes nothing, returns -EFAULT and fills @fault_addr
  * (the first faulting address) and @fault_reason. Errors: -EINVAL unknown
  * @flags, non-zero @reserved, a wrapping or overlapping range; -E2BIG @len
- * above %DRM_ZEX_COPY_MAX_LEN.
+ * above %DRM_ZEX_COPY_MAX_LEN; -EINTR the caller was killed (a fatal
+ * signal) during the copy: the bytes up to some point were copied, the
+ * rest not.
  */
 struct drm_zex_copy {
 	/** @src: device VA to read. */
@@ -582,6 +602,11 @@ struct drm_zex_copy {
  * since the last read (blocking unless O_NONBLOCK: -EAGAIN), and poll()
  * reports EPOLLIN while that number is not zero. Device views report
  * EPOLLHUP, and their read() -EPIPE, once the channel is dead.
+ *
+ * mmap() must be MAP_SHARED (-EINVAL otherwise). After the device is
+ * unplugged, every view ioctl, read() and new mmap() fails with -ENODEV,
+ * waiters of both sides wake with -ENODEV, poll() reports EPOLLERR |
+ * EPOLLHUP; existing mappings keep the channel's memory.
  *
  * Death: when the last host view is closed (every fd and mapping gone),
  * the channel is dead: @dead in the control page is set, device-side waits
@@ -689,7 +714,11 @@ struct drm_zex_hostrpc_private {
  *
  * Errors: -EINVAL @nslots 0, unknown @flags, non-zero @reserved; -E2BIG
  * @nslots above the hostrpc_max_slots module parameter; -EOPNOTSUPP on a
- * kernel whose page size is not 4 KiB; -ENOMEM; -EMFILE.
+ * kernel whose page size is not 4 KiB; -ENOSPC the calling user has
+ * hostrpc_max_channels live channels (a channel lives until its last view
+ * file and mapping are gone); -ENOMEM, also at the caller's memory cgroup
+ * limit (the channel's memory is charged to it); -EMFILE; -EFAULT, with
+ * no descriptor installed.
  */
 struct drm_zex_hostrpc_create {
 	/** @nslots: slots, 1 to hostrpc_max_slots (at most 2048). */
