@@ -13,10 +13,18 @@
  * failure must return a clean error and leave nothing behind: no handle,
  * no tile memory charged; the kmemleak scan at the end of the VM run
  * catches anything an error path forgot to free. Skips (KSFT_SKIP) on a
- * kernel without fault injection, such as the stock Debian kernel.
+ * kernel without fault injection, such as the stock Debian kernel (the
+ * debug layer requires every test here to run).
+ *
+ * Every ioctl of the DRM file and of hostrpc views, and every file
+ * operation (open, mmap and the faults behind it, read, poll), is swept;
+ * operations that allocate nothing must run through at the first fault
+ * armed, which the sweep checks as well.
  */
 
+#include <poll.h>
 #include <stdint.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 
 #include "zex_selftest.h"
@@ -258,6 +266,307 @@ TEST_F(fault, open_and_close)
 	free((void *)node);
 	ASSERT_GT(MAX_SWEEP, n);
 	EXPECT_LT(0, injected);
+}
+
+/*
+ * The generic sweep: what one operation does, how to undo it when it
+ * succeeded, and the state that must be the same after every failure.
+ */
+struct sweep_ctx {
+	int fd;			/* the DRM file */
+	int view;		/* a host view, when the operation needs one */
+	int dview;		/* a device view */
+	uint32_t handle;	/* a buffer object */
+	uint32_t id;		/* a mapping made by the operation */
+	int newfd;		/* a descriptor made by the operation */
+	void *map;		/* a mapping made by the operation */
+	size_t map_size;
+	void *host;		/* host memory for imports */
+};
+
+typedef int (*sweep_op)(struct sweep_ctx *c);
+typedef void (*sweep_undo)(struct sweep_ctx *c);
+
+#define LIVE_CHANNELS	"/sys/kernel/debug/zex/hostrpc_channels"
+#define SWEEP_VA	0x100000000000ull
+
+struct sweep_state {
+	long long tiles, channels;
+	int fds;
+};
+
+static struct sweep_state sweep_state(void)
+{
+	return (struct sweep_state){
+		.tiles = zex_tiles_usage(),
+		.channels = zex_sysfs_u64(LIVE_CHANNELS),
+		.fds = zex_count_fds(),
+	};
+}
+
+/*
+ * Fail the 1st, 2nd, ... allocation of @op until it runs through. Each
+ * failure must be -ENOMEM (or what @op maps it to) and leave the state
+ * as it was. Returns the number of faults injected.
+ */
+static unsigned int sweep(struct __test_metadata *_metadata, struct sweep_ctx *c,
+			  sweep_op op, sweep_undo undo, int fail_errno)
+{
+	struct sweep_state before = sweep_state(), after;
+	unsigned int n, injected = 0;
+
+	for (n = 1; n < MAX_SWEEP; n++) {
+		int ret;
+
+		if (fail_nth_arm(n))
+			break;
+		ret = op(c);
+		if (!fail_nth_fired()) {
+			EXPECT_EQ(0, ret) TH_LOG("without a fault");
+			if (!ret && undo)
+				undo(c);
+			break;
+		}
+		injected++;
+		if (!ret) {
+			/* The fault hit something that may fail silently. */
+			if (undo)
+				undo(c);
+		} else {
+			EXPECT_EQ(fail_errno, ret) TH_LOG("fault %u", n);
+		}
+		after = sweep_state();
+		EXPECT_EQ(before.tiles, after.tiles) TH_LOG("fault %u left memory charged", n);
+		EXPECT_EQ(before.channels, after.channels) TH_LOG("fault %u left a channel", n);
+		EXPECT_EQ(before.fds, after.fds) TH_LOG("fault %u left a descriptor", n);
+	}
+	EXPECT_GT(MAX_SWEEP, n);
+	return injected;
+}
+
+static int op_bo_info(struct sweep_ctx *c)
+{
+	struct drm_zex_piece_info pieces[DRM_ZEX_MAX_PIECES];
+	struct drm_zex_bo_info i = {
+		.handle = c->handle, .num_pieces = DRM_ZEX_MAX_PIECES,
+		.pieces = (uintptr_t)pieces,
+	};
+
+	return zex_ioctl(c->fd, DRM_IOCTL_ZEX_BO_INFO, &i);
+}
+
+static int op_userptr_import(struct sweep_ctx *c)
+{
+	struct drm_zex_userptr_import im = { .addr = (uintptr_t)c->host, .size = 16 * 4096 };
+	int ret = zex_ioctl(c->fd, DRM_IOCTL_ZEX_USERPTR_IMPORT, &im);
+
+	c->id = im.id;
+	return ret;
+}
+
+static int op_vm_bind(struct sweep_ctx *c)
+{
+	struct drm_zex_vm_bind b = { .handle = c->handle, .va = SWEEP_VA };
+	int ret = zex_ioctl(c->fd, DRM_IOCTL_ZEX_VM_BIND, &b);
+
+	c->id = b.id;
+	return ret;
+}
+
+static void undo_mapping(struct sweep_ctx *c)
+{
+	struct drm_zex_vm_unbind u = { .id = c->id };
+
+	zex_ioctl(c->fd, DRM_IOCTL_ZEX_VM_UNBIND, &u);
+}
+
+/* Unbind what op_vm_bind() made, then bind it again (the undo). */
+static int op_vm_unbind(struct sweep_ctx *c)
+{
+	struct drm_zex_vm_unbind u = { .id = c->id };
+
+	return zex_ioctl(c->fd, DRM_IOCTL_ZEX_VM_UNBIND, &u);
+}
+
+static void undo_unbind(struct sweep_ctx *c)
+{
+	fail_nth_arm(0);
+	op_vm_bind(c);
+}
+
+static int op_copy(struct sweep_ctx *c)
+{
+	struct drm_zex_copy cp = {
+		.src = SWEEP_VA, .dst = SWEEP_VA + 8 * 4096 + 3, .len = 4 * 4096,
+	};
+
+	return zex_ioctl(c->fd, DRM_IOCTL_ZEX_COPY, &cp);
+}
+
+static int op_hostrpc_create(struct sweep_ctx *c)
+{
+	struct drm_zex_hostrpc_create cr = { .nslots = 64, .flags = DRM_ZEX_HOSTRPC_CLOEXEC };
+	int ret = zex_ioctl(c->fd, DRM_IOCTL_ZEX_HOSTRPC_CREATE, &cr);
+
+	c->newfd = cr.fd;
+	return ret;
+}
+
+static void undo_close(struct sweep_ctx *c)
+{
+	close(c->newfd);
+}
+
+static int op_open_view(struct sweep_ctx *c)
+{
+	struct drm_zex_hostrpc_open_view o = {
+		.role = DRM_ZEX_HOSTRPC_ROLE_DEVICE, .flags = DRM_ZEX_HOSTRPC_CLOEXEC,
+	};
+	int ret = zex_ioctl(c->view, DRM_ZEX_HOSTRPC_IOCTL_OPEN_VIEW, &o);
+
+	c->newfd = o.fd;
+	return ret;
+}
+
+static int op_view_requests(struct sweep_ctx *c)
+{
+	struct drm_zex_hostrpc_wait w = { .slot = 0, .value = 0, .timeout_ns = 0 };
+	struct drm_zex_hostrpc_eventfd e = { .fd = c->newfd };
+	struct drm_zex_hostrpc_info info;
+	struct pollfd p = { .fd = c->view, .events = POLLIN };
+	uint64_t rings;
+	int ret;
+
+	ret = zex_ioctl(c->view, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info);
+	ret = ret ?: zex_ioctl(c->dview, DRM_ZEX_HOSTRPC_IOCTL_RING, NULL);
+	ret = ret ?: zex_ioctl(c->view, DRM_ZEX_HOSTRPC_IOCTL_RING, NULL);
+	ret = ret ?: zex_ioctl(c->dview, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w);
+	ret = ret ?: zex_ioctl(c->view, DRM_ZEX_HOSTRPC_IOCTL_SET_EVENTFD, &e);
+	e.fd = -1;
+	ret = ret ?: zex_ioctl(c->view, DRM_ZEX_HOSTRPC_IOCTL_SET_EVENTFD, &e);
+	if (!ret && poll(&p, 1, 0) != 1)
+		ret = -EIO;
+	if (!ret && read(c->view, &rings, sizeof(rings)) != sizeof(rings))
+		ret = -errno;
+	return ret;
+}
+
+/* mmap() a view and fault every page in. */
+static int op_view_mmap(struct sweep_ctx *c)
+{
+	volatile uint8_t *p;
+	size_t i;
+
+	p = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, c->view, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	for (i = 0; i < c->map_size; i += 4096)
+		(void)p[i];
+	c->map = (void *)p;
+	return 0;
+}
+
+/* mmap() a piece's dma-buf and fault every page in. */
+static int op_dmabuf_mmap(struct sweep_ctx *c)
+{
+	volatile uint8_t *p;
+	size_t i;
+
+	p = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, c->newfd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	for (i = 0; i < c->map_size; i += 4096)
+		p[i] = 1;
+	c->map = (void *)p;
+	return 0;
+}
+
+static void undo_unmap(struct sweep_ctx *c)
+{
+	munmap(c->map, c->map_size);
+}
+
+TEST_F(fault, bo_info)
+{
+	struct sweep_ctx c = { .fd = self->fd };
+
+	REQUIRE_FAULT_INJECTION();
+	ASSERT_EQ(0, raw_bo_create(self->fd, 65536, DRM_ZEX_DEVICE_ROOT, &c.handle, NULL));
+	EXPECT_LT(0, sweep(_metadata, &c, op_bo_info, NULL, -ENOMEM));
+	EXPECT_EQ(0, raw_bo_close(self->fd, c.handle));
+}
+
+TEST_F(fault, userptr_import_and_release)
+{
+	struct sweep_ctx c = { .fd = self->fd };
+
+	REQUIRE_FAULT_INJECTION();
+	c.host = mmap(NULL, 16 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, c.host);
+	memset(c.host, 1, 16 * 4096);
+	EXPECT_LT(0, sweep(_metadata, &c, op_userptr_import, undo_mapping, -ENOMEM));
+	munmap(c.host, 16 * 4096);
+}
+
+TEST_F(fault, vm_bind_unbind_and_copy)
+{
+	struct sweep_ctx c = { .fd = self->fd };
+
+	REQUIRE_FAULT_INJECTION();
+	ASSERT_EQ(0, raw_bo_create(self->fd, 65536, 0, &c.handle, NULL));
+	EXPECT_LT(0, sweep(_metadata, &c, op_vm_bind, undo_mapping, -ENOMEM));
+	/* Unbinding and copying allocate nothing: they run through. */
+	ASSERT_EQ(0, op_vm_bind(&c));
+	EXPECT_EQ(0, sweep(_metadata, &c, op_copy, NULL, -ENOMEM));
+	EXPECT_EQ(0, sweep(_metadata, &c, op_vm_unbind, undo_unbind, -ENOMEM));
+	undo_mapping(&c);
+	EXPECT_EQ(0, raw_bo_close(self->fd, c.handle));
+}
+
+TEST_F(fault, hostrpc_create)
+{
+	struct sweep_ctx c = { .fd = self->fd };
+
+	REQUIRE_FAULT_INJECTION();
+	EXPECT_LT(0, sweep(_metadata, &c, op_hostrpc_create, undo_close, -ENOMEM));
+}
+
+TEST_F(fault, hostrpc_views_requests_and_mappings)
+{
+	struct drm_zex_hostrpc_create cr = { .nslots = 8, .flags = DRM_ZEX_HOSTRPC_CLOEXEC };
+	struct drm_zex_hostrpc_open_view o = {
+		.role = DRM_ZEX_HOSTRPC_ROLE_DEVICE, .flags = DRM_ZEX_HOSTRPC_CLOEXEC,
+	};
+	struct sweep_ctx c = { .fd = self->fd };
+
+	REQUIRE_FAULT_INJECTION();
+	ASSERT_EQ(0, zex_ioctl(self->fd, DRM_IOCTL_ZEX_HOSTRPC_CREATE, &cr));
+	ASSERT_EQ(0, zex_ioctl(cr.fd, DRM_ZEX_HOSTRPC_IOCTL_OPEN_VIEW, &o));
+	c.view = cr.fd;
+	c.dview = o.fd;
+	c.map_size = cr.map_size;
+	EXPECT_LT(0, sweep(_metadata, &c, op_open_view, undo_close, -ENOMEM));
+	c.newfd = eventfd(0, EFD_CLOEXEC);
+	ASSERT_LE(0, c.newfd);
+	EXPECT_EQ(0, sweep(_metadata, &c, op_view_requests, NULL, -ENOMEM));
+	close(c.newfd);
+	/* The mmap() syscall itself allocates (the VMA). */
+	EXPECT_LT(0, sweep(_metadata, &c, op_view_mmap, undo_unmap, -ENOMEM));
+	close(c.dview);
+	close(c.view);
+}
+
+TEST_F(fault, dma_buf_mmap_and_fault)
+{
+	struct sweep_ctx c = { .fd = self->fd, .map_size = 65536 };
+	uint32_t h;
+
+	REQUIRE_FAULT_INJECTION();
+	ASSERT_EQ(0, raw_bo_create(self->fd, 65536, 0, &h, NULL));
+	ASSERT_EQ(1, raw_bo_export(self->fd, h, &c.newfd, 1));
+	EXPECT_LT(0, sweep(_metadata, &c, op_dmabuf_mmap, undo_unmap, -ENOMEM));
+	close(c.newfd);
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 }
 
 ZEX_SELFTEST_MAIN

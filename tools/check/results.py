@@ -9,7 +9,8 @@ dumps, and decides:
 - every kselftest skipped (exit 4) while zex was absent;
 - every invalid module parameter was refused, the log naming it;
 - every expected kselftest ran, its TAP plan matches its results, and
-  its exit code agrees with them;
+  its exit code agrees with them; a test that tools/check/required-tests.txt
+  requires in this layer fails the layer when it skips;
 - every expected KUnit suite ran (they run when zex.ko loads and print
   KTAP to the kernel log), its KTAP parsed with the kernel's
   `kunit.py parse` (debug kernel only);
@@ -24,6 +25,7 @@ skipped=N`; exits 1 when anything failed.
 """
 
 import argparse
+import fnmatch
 import os
 import re
 import subprocess
@@ -51,9 +53,21 @@ TAP_PLAN = re.compile(r"^1\.\.(\d+)")
 
 
 class Verdict:
-    def __init__(self, layer):
+    def __init__(self, layer, required=()):
         self.layer = layer
         self.passed = self.failed = self.skipped = 0
+        # (program glob, test glob) pairs that may not skip in this layer
+        self.required = [(p, t) for l, p, t in required
+                         if fnmatch.fnmatchcase(layer, l)]
+
+    def skip(self, program, test):
+        """Count a skip; a test required in this layer fails instead."""
+        if any(fnmatch.fnmatchcase(program, p) and fnmatch.fnmatchcase(test, t)
+               for p, t in self.required):
+            self.problem(f"{program}: {test} skipped, but this layer requires it")
+        else:
+            self.skipped += 1
+            print(f"SKIP [{self.layer}] {program}: {test}")
 
     def check(self, ok, what):
         if ok:
@@ -98,13 +112,11 @@ def judge_kselftest(v, name, body, end_line):
         return
     if plan == 0:
         # "1..0 # SKIP why": the whole program skipped; never silently.
-        v.skipped += 1
-        print(f"SKIP [{v.layer}] {name}: the whole program")
+        v.skip(name, "*")
     for m in results:
         test = m.group(3) or f"#{m.group(2)}"
         if m.group(4) == "SKIP":
-            v.skipped += 1
-            print(f"SKIP [{v.layer}] {name}: {test}")
+            v.skip(name, test)
         else:
             v.check(m.group(1) == "ok", f"{name}: {test}")
     if len(results) != plan:
@@ -179,11 +191,27 @@ def judge_kunit(v, kunit_py, dmesg, expected):
           f"skipped {skipped}")
 
 
+def read_required(path):
+    """(layer glob, program glob, test glob) triples from a required-tests file."""
+    if not path:
+        return []
+    with open(path) as f:
+        rows = [l.split() for l in f if l.strip() and not l.startswith("#")]
+    for r in rows:
+        if len(r) != 3:
+            raise SystemExit(f"{path}: want '<layer> <program> <test>': {r}")
+    return [tuple(r) for r in rows]
+
+
+REQUIRED_DEFAULT = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "required-tests.txt")
+
+
 def main_tap(argv):
     layer, name, rc, path = argv
     with open(path, errors="replace") as f:
         body = [l.rstrip("\r\n") for l in f]
-    v = Verdict(layer)
+    v = Verdict(layer, read_required(REQUIRED_DEFAULT))
     judge_kselftest(v, name, body, f"rc={rc}")
     print(f"RESULT {v.layer} passed={v.passed} failed={v.failed} "
           f"skipped={v.skipped}")
@@ -206,11 +234,13 @@ def main():
                     help="file of parameter values whose load must be refused")
     ap.add_argument("--kmemleak", action="store_true",
                     help="the kernel has kmemleak: its report must be empty")
+    ap.add_argument("--required", default=REQUIRED_DEFAULT,
+                    help="tests that may not skip in a layer (file)")
     args = ap.parse_args()
 
     with open(args.log, errors="replace") as f:
         lines = [l.rstrip("\r\n") for l in f]
-    v = Verdict(args.layer)
+    v = Verdict(args.layer, read_required(args.required))
     marks = [l[len("@@ZEX "):] for l in lines if l.startswith("@@ZEX ")]
 
     v.check("end" in marks, "VM reached its end marker")

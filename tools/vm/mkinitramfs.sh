@@ -24,6 +24,8 @@ out=$1 zex_ko=$2 moddir=$3 bindir=$4 stdir=$5 mode=$6 params=${7:-}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+# mktemp makes it 0700; as the VM's / it must let unprivileged tests through.
+chmod 755 "$root"
 
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,etc/zex,lib/modules/deps,opt/zex/bin,opt/zex/selftests}
 cp /bin/busybox "$root/bin/busybox"
