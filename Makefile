@@ -8,6 +8,7 @@
 #   make vm         an interactive shell in the VM with zex loaded
 #   make bench      benchmarks in the VM, against floors measured in the same run
 #   make stress     long runs: hostrpc at the seed's scale, the full-size models
+#   make fuzz       the fuzzer, 10^6 calls on the debug kernel with fault injection
 #   make lint       checkpatch --strict and sparse on the kernel code
 #   make dkms-install   install the module through DKMS
 #
@@ -75,6 +76,9 @@ stress: deps all
 	@O=$(O) ZEX_STRESS=1 tools/check/model.sh
 	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh stress
 
+fuzz: deps all
+	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh fuzz
+
 lint:
 	@tools/check/lint.sh
 
@@ -88,5 +92,5 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean 2>/dev/null || true
 	rm -rf $(O)
 
-.PHONY: all kmod libzex selftests tools host-tests deps check run vm bench stress lint \
+.PHONY: all kmod libzex selftests tools host-tests deps check run vm bench stress fuzz lint \
 	dkms-install dkms-uninstall clean

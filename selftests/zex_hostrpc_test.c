@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 
 #include "zex_selftest.h"
 
@@ -311,12 +312,43 @@ TEST_F(hostrpc, rings_are_counted_read_and_polled)
 	close(c.fd);
 }
 
+/* Whether thread @tid sleeps in read(): syscall 0, state S, in /proc. */
+static bool sleeps_in_read(pid_t tid)
+{
+	char path[64], buf[256] = "";
+	char *state;
+	bool in_read;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0)
+		return false;
+	close(fd);
+	in_read = !strncmp(buf, "0 ", 2);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	memset(buf, 0, sizeof(buf));
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0)
+		return false;
+	close(fd);
+	state = strrchr(buf, ')');
+	return in_read && state && state[1] == ' ' && state[2] == 'S';
+}
+
+struct ring_later {
+	int fd;
+	pid_t reader;
+};
+
+/* Ring once the reader is asleep in read(): the ring must wake it. */
 static void *ring_later(void *arg)
 {
-	int fd = *(int *)arg;
+	struct ring_later *r = arg;
 
-	usleep(50000);
-	hr_ring(fd);
+	while (!sleeps_in_read(r->reader))
+		sched_yield();
+	hr_ring(r->fd);
 	return NULL;
 }
 
@@ -324,11 +356,15 @@ TEST_F(hostrpc, a_blocking_read_wakes_on_a_ring)
 {
 	struct drm_zex_hostrpc_create c;
 	struct drm_zex_hostrpc_open_view o;
+	struct ring_later r;
 	pthread_t t;
 
 	ASSERT_EQ(0, hr_create(self->drm, 1, 0, &c));
 	ASSERT_EQ(0, hr_open_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o));
-	ASSERT_EQ(0, pthread_create(&t, NULL, ring_later, &o.fd));
+	r.fd = o.fd;
+	r.reader = (pid_t)syscall(SYS_gettid);
+	ASSERT_EQ(0, pthread_create(&t, NULL, ring_later, &r));
+	/* Blocks (the ringer waits to see it asleep), then takes the ring. */
 	EXPECT_EQ(1, hr_read(c.fd));
 	pthread_join(t, NULL);
 	close(o.fd);
@@ -436,12 +472,17 @@ struct answer_later {
 	uint32_t slot;
 };
 
-/* The host answering as the protocol says: set H, take the arming, ring. */
+/*
+ * The host answering as the protocol says, once the device has armed (so
+ * the device is in its wait loop, asleep or about to be): set H, take the
+ * arming, ring.
+ */
 static void *answer_later(void *arg)
 {
 	struct answer_later *a = arg;
 
-	usleep(50000);
+	while (!__atomic_load_n(&a->host->ctl->device_armed, __ATOMIC_SEQ_CST))
+		sched_yield();
 	set_bit64(a->host->ctl->h, a->slot);
 	ring_if_armed(a->host->fd, &a->host->ctl->device_armed);
 	return NULL;
@@ -459,7 +500,8 @@ TEST_F(hostrpc, a_device_waiter_is_woken_by_the_hosts_ring)
 	ASSERT_EQ(0, hr_view_map(c.fd, &host));
 	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &dev));
 	ASSERT_EQ(0, pthread_create(&t, NULL, answer_later, &a));
-	EXPECT_EQ(0, hr_wait(dev.fd, 1, 1, zex_now_ns() + 5000000000ll));
+	/* No deadline: a lost wakeup hangs, and the harness fails the test. */
+	EXPECT_EQ(0, hr_wait(dev.fd, 1, 1, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
 	pthread_join(t, NULL);
 	ASSERT_EQ(0, zex_ioctl(dev.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
 	EXPECT_EQ(1u, info.device_rings);
@@ -468,11 +510,13 @@ TEST_F(hostrpc, a_device_waiter_is_woken_by_the_hosts_ring)
 	hr_view_close(&host);
 }
 
+/* Close the last host view once the device side has armed to sleep. */
 static void *close_later(void *arg)
 {
 	struct view *v = arg;
 
-	usleep(50000);
+	while (!__atomic_load_n(&v->ctl->device_armed, __ATOMIC_SEQ_CST))
+		sched_yield();
 	hr_view_close(v);
 	return NULL;
 }

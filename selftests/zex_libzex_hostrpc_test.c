@@ -237,17 +237,15 @@ static bool all_slots_free(struct zex_hostrpc *dv)
 }
 
 /* Collect until every slot is free again (async calls in flight). */
+/* Collect until every slot is free; a slot never freed hangs the test. */
 static bool collect_all(struct zex_hostrpc *dv)
 {
-	int i;
-
-	for (i = 0; i < 20000; i++) {
+	for (;;) {
 		zex_hostrpc_collect(dv);
 		if (all_slots_free(dv))
 			return true;
-		usleep(500);
+		sched_yield();
 	}
-	return false;
 }
 
 static bool stress(void)
@@ -411,9 +409,7 @@ TEST(kill_9_of_a_device_process_mid_call)
 	struct zex_hostrpc *dv;
 	struct zex_hostrpc_stats st;
 	struct device d[2];
-	struct timespec deadline;
 	pthread_t t[2];
-	int64_t end;
 	long served;
 	pid_t pid;
 	int k, status, ready[2];
@@ -461,14 +457,13 @@ TEST(kill_9_of_a_device_process_mid_call)
 		EXPECT_EQ(0, d[k].failed);
 		EXPECT_EQ(0, d[k].errors);
 	}
-	/* Its slots come back once the host is done with them. */
-	end = zex_now_ns() + 10000000000ll;
-	do {
+	/* Its slots come back once the host is done with them (no deadline). */
+	for (;;) {
 		ASSERT_EQ(0, zex_hostrpc_stats(dv, &st));
 		if (!st.orphans)
 			break;
-		usleep(10000);
-	} while (zex_now_ns() < end);
+		sched_yield();
+	}
 	EXPECT_EQ(0u, st.orphans);
 	EXPECT_LE(1u, st.reaped);
 	TH_LOG("reaped %llu slots of the killed process", (unsigned long long)st.reaped);
@@ -480,9 +475,8 @@ TEST(kill_9_of_a_device_process_mid_call)
 	served = r.served;
 	d[0] = (struct device){ .rig = &r, .view = dv };
 	ASSERT_EQ(0, pthread_create(&t[0], NULL, fill_every_slot, &d[0]));
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += 5;
-	EXPECT_EQ(0, pthread_timedjoin_np(t[0], NULL, &deadline));
+	/* A lost slot blocks it for ever: the harness's timeout fails the test. */
+	EXPECT_EQ(0, pthread_join(t[0], NULL));
 	EXPECT_EQ(0, d[0].failed);
 	/* Drain them, so nothing is left in flight. */
 	servers_start(_metadata, &r, s, 1, wait1);

@@ -16,6 +16,9 @@
  * slot whose G and H differ, take T, re-read under T, operate (set H) or
  * clear (clear H), ring the device if armed, drop T. Before a server
  * sleeps it arms and re-checks (hostrpc_server_arm()).
+ *
+ * HOSTRPC_MUTANT_* (defined only by tools/check/tsan-mutants.sh) plant
+ * known bugs, which the ThreadSanitizer test must catch.
  */
 
 #include "hostrpc.h"
@@ -283,8 +286,13 @@ bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
 			h = test(s->sh.H, slot);
 			if (g && !h) {
 				/* hostrpc_server_operate() */
+#ifdef HOSTRPC_MUTANT_H_BEFORE_OPERATE
+				hr_fetch_or(&s->sh.H[w], bit);	/* planted bug */
+				operate(&s->sh.pages[slot], ctx);
+#else
 				operate(&s->sh.pages[slot], ctx);
 				hr_fetch_or(&s->sh.H[w], bit);
+#endif
 				served = true;
 			} else if (!g && h) {
 				/* hostrpc_server_clear() */
@@ -313,6 +321,9 @@ bool hostrpc_server_arm(struct hostrpc_server *s)
 
 	/* seq_cst store, then seq_cst loads: Dekker with the ring. */
 	hr_u32_store(s->sh.host_armed, 1);
+#ifdef HOSTRPC_MUTANT_NO_RECHECK
+	return true;	/* planted bug: sleeps without the re-check */
+#endif
 	for (w = 0; w < (s->sh.nslots + 63) / 64; w++) {
 		uint64_t todo = hr_load_sc(&s->sh.G[w]) ^ hr_load_sc(&s->sh.H[w]);
 

@@ -5,7 +5,8 @@
 # 1. build    everything, zex.ko with W=1
 # 2. host     uapi header as C and C++, libzex unit tests under ASan and
 #             UBSan, checkpatch --strict, sparse, the hostrpc model under
-#             spin (with mutants that must fail), a DKMS build
+#             spin (with mutants that must fail), the TSan test's planted
+#             bugs (each must be caught), a DKMS build
 # 3. stock    the stock Debian kernel in QEMU: every kselftest
 # 4. debug    the debug kernel (KUnit, KASAN, lockdep, kmemleak, ...):
 #             KUnit suites, every kselftest again, a kmemleak scan
@@ -77,6 +78,9 @@ if [[ " $layers " == *" host "* ]]; then
 		python3 tools/check/results.py tap host lint $? "$logs/lint.tap"
 		tools/check/model.sh >"$logs/model.tap" 2>&1
 		python3 tools/check/results.py tap host model $? "$logs/model.tap"
+		KSFT_DIR=$(tools/vm/linux-source.sh)/tools/testing/selftests \
+			tools/check/tsan-mutants.sh >"$logs/tsan-mutants.tap" 2>&1
+		python3 tools/check/results.py tap host tsan-mutants $? "$logs/tsan-mutants.tap"
 		check_cmd host dkms-build tools/dkms.sh build-check 0.1.0
 	} | tally
 	layer_end host

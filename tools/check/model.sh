@@ -8,9 +8,10 @@
 # no lost wakeup) and liveness (every call completes and every released
 # slot is freed, under weak fairness); asynchronous calls and device-side
 # sleeping (the reverse doorbell) with one server (2 × 2 × 2 for them under
-# `make stress`, ZEX_STRESS=1). Then each planted bug (-DMUTANT_*) must
-# make its run fail: a check that cannot fail proves nothing. Prints TAP;
-# exits 1 on any failure.
+# `make stress`, ZEX_STRESS=1). A run passes only when its search was
+# complete (not cut short by the memory bound or the depth). Then each
+# planted bug (-DMUTANT_*) must make its run fail: a check that cannot
+# fail proves nothing. Prints TAP; exits 1 on any failure.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,6 +22,11 @@ mkdir -p "$out"
 failed=0 n=0
 
 one_server=-DNSERVERS=1
+# MiB per run (runs go in parallel, one per CPU); ZEX_MODEL_MEMLIM lowers
+# it to prove that an incomplete search fails.
+memlim=6144
+[ "$stress" = 1 ] && memlim=10240
+memlim=${ZEX_MODEL_MEMLIM:-$memlim}
 [ "$stress" = 1 ] && one_server=
 
 # name | spin -D flags | kind (safety or liveness) | expect (pass or fail)
@@ -47,12 +53,18 @@ check_one() {
 	else
 		cc="-DNFAIR=3" run="-a -f -m50000000 -N calls_complete"
 	fi
+	# A bound on memory, so that a search too big for the machine stops
+	# (and fails as incomplete) instead of swapping.
 	(cd "$dir" && cp "$model" . && spin -a $defs hostrpc.pml >/dev/null &&
-	 gcc -O2 -w -DCOLLAPSE $cc -o pan pan.c && ./pan $run >run.log 2>&1) >"$dir/build.log" 2>&1
+	 gcc -O2 -w -DCOLLAPSE -DMEMLIM="$memlim" $cc -o pan pan.c &&
+	 ./pan $run >run.log 2>&1) >"$dir/build.log" 2>&1
 	states=$(grep -o '[0-9.e+]* states, stored' "$dir/run.log" 2>/dev/null)
 	if [ "$expect" = pass ]; then
+		# No error, and the search was exhaustive: a run that ran out of
+		# memory or depth proves nothing about the states it never saw.
 		grep -q "errors: 0" "$dir/run.log" 2>/dev/null &&
-			! grep -q "max search depth too small" "$dir/run.log"
+			! grep -q -E "max search depth too small|out of memory|reached -DMEMLIM|Search not completed" \
+				"$dir/run.log"
 		ok=$?
 		what="model $name ($defs): no error in $states"
 	else

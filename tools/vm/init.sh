@@ -70,10 +70,11 @@ rc=$?
 mark "insmod rc=$rc"
 
 case $MODE in
-check | stress)
+check | stress | fuzz)
 	# KUnit suites ran at insmod; their KTAP is in the dmesg dump below.
-	# stress: the same kselftests at the seed's scale (ZEX_STRESS=1).
-	[ "$MODE" = stress ] && export ZEX_STRESS=1
+	# stress: the same kselftests at the seed's scale (ZEX_STRESS=1);
+	# fuzz: the fuzzer alone, long (ZEX_FUZZ_CALLS from the host).
+	[ "$MODE" = check ] || export ZEX_STRESS=1
 	for t in $selftests; do
 		mark "kselftest-begin $t"
 		/opt/zex/selftests/$t > /tmp/kselftest.out 2>&1

@@ -87,5 +87,9 @@ else
 	: > "$root/etc/zex/bad-params"
 fi
 printf 'MODE=%s\nZEX_PARAMS="%s"\n' "$mode" "$params" > "$root/etc/zex/vm.conf"
+# The fuzzer's size and seed, when the host sets them (make fuzz).
+for var in ZEX_FUZZ_CALLS ZEX_FUZZ_SEED; do
+	[ -n "${!var:-}" ] && printf 'export %s=%s\n' "$var" "${!var}" >> "$root/etc/zex/vm.conf"
+done
 
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$out"

@@ -8,6 +8,8 @@
 # shell        the same VM, interactive (exit the shell to power off)
 # bench        the benchmarks of tools/bench in that VM, printed as a table
 # stress       the hostrpc kselftests at the seed's scale (long)
+# fuzz         the fuzzer on the debug kernel with fault injection, 10^6
+#              calls (ZEX_FUZZ_CALLS per process, two processes; ZEX_FUZZ_SEED)
 # check-stock  kselftests on the stock kernel, judged by tools/check/results.py
 # check-debug  build (or reuse) the debug kernel, build zex.ko and its KUnit
 #              suites against it, run KUnit and the kselftests, scan for leaks
@@ -95,7 +97,7 @@ stress)
 	python3 "$results" vm "$O/vm/stress.log" --layer stress \
 		--selftests zex_libzex_hostrpc_test
 	;;
-check-debug)
+check-debug | fuzz)
 	dbg=$("$vmdir/debug-kernel.sh")
 	src=$("$vmdir/linux-source.sh")
 	# An out-of-tree build writes into its source folder: use a copy so
@@ -109,6 +111,20 @@ check-debug)
 		cat "$O/vm/kmod-debug.log"
 		echo "RESULT debug-kernel passed=0 failed=1 skipped=0"
 		exit 1
+	fi
+	if [ "$mode" = fuzz ]; then
+		mkdir -p "$O/vm/fuzz-selftests"
+		rm -f "$O/vm/fuzz-selftests"/*
+		cp "$O/selftests/zex_fuzz_test" "$O/vm/fuzz-selftests/"
+		export ZEX_FUZZ_CALLS=${ZEX_FUZZ_CALLS:-500000}
+		ZEX_VM_BAD_PARAMS=0 "$vmdir/mkinitramfs.sh" "$O/vm/fuzz.cpio.gz" \
+			"$O/kmod-debug/kmod/zex.ko" - "$O/bin" "$O/vm/fuzz-selftests" fuzz "$params"
+		"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/fuzz.cpio.gz" 2048 5400 \
+			"$O/vm/fuzz.log"
+		grep -E '^# (uid|.*seed)' "$O/vm/fuzz.log" || true
+		python3 "$results" vm "$O/vm/fuzz.log" --layer fuzz \
+			--selftests zex_fuzz_test --kmemleak
+		exit
 	fi
 	suites=$(sed -n 's/^[[:space:]]*\.name = "\(zex_[a-z_]*\)",$/\1/p' "$top"/kmod/tests/*.c)
 	# KUnit suites run at every load attempt (6.1), so the refused loads

@@ -457,4 +457,40 @@ TEST(arming_sees_work_and_rings_once)
 	rig_free(r);
 }
 
-TEST_HARNESS_MAIN
+/*
+ * HOSTRPC_TEST_ONLY=name runs that one test (the planted-bug runs of
+ * tools/check/tsan-mutants.sh pick the test that must catch each bug).
+ */
+static void keep_only(const char *name)
+{
+	struct __fixture_metadata *f;
+	struct __test_metadata *t, *next, *head;
+
+	for (f = __fixture_list; f; f = f->next) {
+		head = NULL;
+		for (t = f->tests; t; t = next) {
+			next = t->next;
+			if (strcmp(t->name, name))
+				continue;
+			t->next = NULL;
+			if (!head) {
+				head = t;
+				t->prev = t;
+			} else {
+				head->prev->next = t;
+				t->prev = head->prev;
+				head->prev = t;
+			}
+		}
+		f->tests = head;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = getenv("HOSTRPC_TEST_ONLY");
+
+	if (only && *only)
+		keep_only(only);
+	return test_harness_run(argc, argv);
+}

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+# DOC: tsan-mutants.sh - the hostrpc ThreadSanitizer test must catch planted bugs
+#
+# Builds the protocol core's TSan test once per HOSTRPC_MUTANT_* switch of
+# libzex/hostrpc/hostrpc.c and runs the test that must catch that bug; each
+# run must fail, with the failure named below (a data race report, or the
+# test's own assertion). The unchanged build passing is the host layer's
+# hostrpc_test. Prints TAP; exits 1 when a planted bug goes unnoticed.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${O:-$top/build}/tsan-mutants
+ksft=${KSFT_DIR:?KSFT_DIR must point to tools/testing/selftests}
+mkdir -p "$out"
+cd "$top/libzex"
+
+# mutant | the test that must catch it | what its output must show
+mutants=(
+	"H_BEFORE_OPERATE|one_device_one_server|WARNING: ThreadSanitizer: data race"
+	"NO_RECHECK|arming_sees_work_and_rings_once|not ok 1 global.arming_sees_work_and_rings_once"
+)
+
+echo "1..${#mutants[@]}"
+n=0 failed=0
+for m in "${mutants[@]}"; do
+	IFS='|' read -r name test sign <<<"$m"
+	n=$((n + 1))
+	bin=$out/hostrpc_test_$name
+	if ! gcc -std=gnu11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -pthread -w \
+		-DHOSTRPC_MUTANT_"$name" -I"$ksft" hostrpc/tests/hostrpc_test.c hostrpc/hostrpc.c \
+		-o "$bin" >"$out/$name.build" 2>&1; then
+		echo "not ok $n planted bug $name: does not build"
+		sed 's/^/# /' "$out/$name.build" | tail -10
+		failed=1
+		continue
+	fi
+	HOSTRPC_TEST_ONLY=$test timeout 120 "$bin" >"$out/$name.log" 2>&1
+	rc=$?
+	if [ $rc != 0 ] && grep -qF "$sign" "$out/$name.log"; then
+		echo "ok $n planted bug $name is caught by $test (exit $rc)"
+	else
+		echo "not ok $n planted bug $name is not caught by $test (exit $rc)"
+		tail -15 "$out/$name.log" | sed 's/^/# /'
+		failed=1
+	fi
+done
+exit $failed
