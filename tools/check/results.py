@@ -50,6 +50,7 @@ ALLOWED_TAINT = (1 << 12) | (1 << 13) | (1 << 18)
 # "ok 3 # SKIP why": a directive is never part of the name.
 TAP_RESULT = re.compile(r"^(not ok|ok) (\d+)(?: ([^#]*?))?\s*(?:# (SKIP|TODO)\b.*)?$")
 TAP_PLAN = re.compile(r"^1\.\.(\d+)")
+TAP_RUN = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.$")
 
 
 class Verdict:
@@ -98,13 +99,21 @@ def sections(lines, name):
 def judge_kselftest(v, name, body, end_line):
     plan = None
     results = []
+    running = None      # the harness's "#  RUN  name ..." before a result
+    names = []          # each result's test name
     for line in body:
         m = TAP_PLAN.match(line)
         if m and plan is None:
             plan = int(m.group(1))
+        m = TAP_RUN.match(line)
+        if m:
+            running = m.group(1)
         m = TAP_RESULT.match(line)
         if m:
             results.append(m)
+            # The 6.1 harness prints a skip as "ok N # SKIP why", nameless.
+            names.append(m.group(3) or running or f"#{m.group(2)}")
+            running = None
     rc = int(re.search(r"rc=(-?\d+)", end_line).group(1))
     if plan is None:
         v.problem(f"{name}: no TAP plan (rc={rc})")
@@ -113,8 +122,7 @@ def judge_kselftest(v, name, body, end_line):
     if plan == 0:
         # "1..0 # SKIP why": the whole program skipped; never silently.
         v.skip(name, "*")
-    for m in results:
-        test = m.group(3) or f"#{m.group(2)}"
+    for m, test in zip(results, names):
         if m.group(4) == "SKIP":
             v.skip(name, test)
         else:
