@@ -72,8 +72,10 @@ vm: deps all
 bench: deps all
 	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh bench
 
-stress: deps all
+stress: deps all host-tests
 	@O=$(O) ZEX_STRESS=1 tools/check/model.sh
+	HOSTRPC_TEST_ONLY=recycled_slots_strand_no_caller HOSTRPC_PRESSURE_RUNS=500 \
+		$(O)/host-tests/hostrpc_test
 	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh stress
 
 fuzz: deps all

@@ -83,6 +83,15 @@ static int hr_wait(int fd, uint32_t slot, uint32_t value, int64_t timeout)
 	return zex_ioctl(fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w);
 }
 
+static int hr_wait_turn(int fd, uint32_t slot, int64_t timeout)
+{
+	struct drm_zex_hostrpc_wait w = {
+		.slot = slot, .flags = DRM_ZEX_HOSTRPC_WAIT_HOST_TURN, .timeout_ns = timeout,
+	};
+
+	return zex_ioctl(fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w);
+}
+
 static int hr_ring(int fd)
 {
 	return zex_ioctl(fd, DRM_ZEX_HOSTRPC_IOCTL_RING, NULL);
@@ -429,8 +438,14 @@ TEST_F(hostrpc, wait_checks_every_field)
 	EXPECT_EQ(-EINVAL, hr_wait(o.fd, 0, 1, -1));
 	EXPECT_EQ(-EINVAL, hr_wait(c.fd, 1, 0, soon));
 	EXPECT_EQ(-EINVAL, hr_wait(c.fd, 0, 1, soon));
-	w = (struct drm_zex_hostrpc_wait){ .flags = 1, .timeout_ns = soon };
+	/* The host-turn wait: device views only, with @value 0. */
+	w = (struct drm_zex_hostrpc_wait){ .flags = DRM_ZEX_HOSTRPC_WAIT_HOST_TURN,
+					   .timeout_ns = soon };
 	EXPECT_EQ(-EINVAL, zex_ioctl(c.fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w));
+	w.value = 1;
+	EXPECT_EQ(-EINVAL, zex_ioctl(o.fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w));
+	w = (struct drm_zex_hostrpc_wait){ .flags = 2, .timeout_ns = soon };
+	EXPECT_EQ(-EINVAL, zex_ioctl(o.fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w));
 	w = (struct drm_zex_hostrpc_wait){ .pad = 1, .timeout_ns = soon };
 	EXPECT_EQ(-EINVAL, zex_ioctl(c.fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w));
 	EXPECT_EQ(-EFAULT, zex_ioctl(c.fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, (void *)8));
@@ -463,6 +478,64 @@ TEST_F(hostrpc, wait_arms_rechecks_and_times_out)
 	EXPECT_EQ(0, hr_wait(dev.fd, 69, 1, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
 	/* G == H again: no work for the host. */
 	EXPECT_EQ(-ETIME, hr_wait(c.fd, 0, 0, 0));
+
+	/*
+	 * The host-turn wait ends when G equals H, whatever H is: here
+	 * G == H == 1 (answered), then the device releases (G 0, H 1: the
+	 * host's turn, so it waits), then the host clears H.
+	 */
+	EXPECT_EQ(0, hr_wait_turn(dev.fd, 69, 0));
+	clear_bit64(dev.ctl->g, 69);
+	dev.ctl->device_armed = 0;
+	EXPECT_EQ(-ETIME, hr_wait_turn(dev.fd, 69, zex_now_ns() + 20000000));
+	EXPECT_EQ(1u, dev.ctl->device_armed);
+	clear_bit64(host.ctl->h, 69);
+	EXPECT_EQ(0, hr_wait_turn(dev.fd, 69, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
+	/* Published again (G 1, H 0): the host's turn once more. */
+	set_bit64(dev.ctl->g, 69);
+	EXPECT_EQ(-ETIME, hr_wait_turn(dev.fd, 69, zex_now_ns() + 20000000));
+	set_bit64(host.ctl->h, 69);
+	EXPECT_EQ(0, hr_wait_turn(dev.fd, 69, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
+	hr_view_close(&dev);
+	hr_view_close(&host);
+}
+
+struct turn_later {
+	struct view *host;
+	uint32_t slot;
+};
+
+/* The host clears H once the device armed, then rings as it must. */
+static void *clear_later(void *arg)
+{
+	struct turn_later *t = arg;
+
+	while (!__atomic_load_n(&t->host->ctl->device_armed, __ATOMIC_SEQ_CST))
+		sched_yield();
+	clear_bit64(t->host->ctl->h, t->slot);
+	ring_if_armed(t->host->fd, &t->host->ctl->device_armed);
+	return NULL;
+}
+
+/*
+ * A device waiting for the host's move on a released slot (G 0, H 1) is
+ * woken by the ring that follows the host's clear: no deadline.
+ */
+TEST_F(hostrpc, a_host_turn_waiter_is_woken_by_the_hosts_move)
+{
+	struct drm_zex_hostrpc_create c;
+	struct view host, dev;
+	struct turn_later t = { .host = &host, .slot = 3 };
+	pthread_t th;
+
+	ASSERT_EQ(0, hr_create(self->drm, 4, 0, &c));
+	ASSERT_EQ(0, hr_view_map(c.fd, &host));
+	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &dev));
+	set_bit64(host.ctl->h, 3);
+	ASSERT_EQ(0, pthread_create(&th, NULL, clear_later, &t));
+	EXPECT_EQ(0, hr_wait_turn(dev.fd, 3, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
+	pthread_join(th, NULL);
+	EXPECT_EQ(0u, dev.ctl->device_armed);
 	hr_view_close(&dev);
 	hr_view_close(&host);
 }

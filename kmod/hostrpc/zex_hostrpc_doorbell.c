@@ -179,6 +179,9 @@ static bool zex_hostrpc_check_bits(struct zex_hostrpc_view *view,
 
 	if (view->side == ZEX_HOSTRPC_HOST)
 		return zex_hostrpc_host_has_work(ch);
+	if (args->flags & DRM_ZEX_HOSTRPC_WAIT_HOST_TURN)
+		return zex_hostrpc_test(ch->control->g, args->slot) ==
+		       zex_hostrpc_test(ch->control->h, args->slot);
 	return zex_hostrpc_test(ch->control->h, args->slot) == args->value;
 }
 
@@ -217,12 +220,15 @@ long zex_hostrpc_wait(struct zex_hostrpc_view *view,
 	struct zex_hostrpc_channel *ch = view->ch;
 	wait_queue_head_t *wq = &ch->side[view->side].wq;
 	bool device = view->side == ZEX_HOSTRPC_DEVICE;
+	bool turn = args->flags & DRM_ZEX_HOSTRPC_WAIT_HOST_TURN;
 	long ret = 0;
 
-	if (zex_hostrpc_check(ch, args->flags) ||
+	if (zex_hostrpc_check(ch, args->flags & ~DRM_ZEX_HOSTRPC_WAIT_HOST_TURN) ||
+	    zex_hostrpc_check(ch, !device && args->flags) ||
 	    zex_hostrpc_check(ch, args->pad) ||
 	    zex_hostrpc_check(ch, device && args->slot >= ch->nslots) ||
 	    zex_hostrpc_check(ch, device && args->value > 1) ||
+	    zex_hostrpc_check(ch, turn && args->value) ||
 	    zex_hostrpc_check(ch, !device && (args->slot || args->value)) ||
 	    zex_hostrpc_check(ch, args->timeout_ns < 0))
 		return -EINVAL;

@@ -57,12 +57,13 @@ static void zex_hostrpc_ring(void *ctx)
 	(void)ioctl(ch->fd, DRM_ZEX_HOSTRPC_IOCTL_RING);
 }
 
-static int zex_hostrpc_wait_h(void *ctx, uint32_t slot, bool value)
+static int zex_hostrpc_wait_h(void *ctx, uint32_t slot, enum hostrpc_wait_for what)
 {
 	struct zex_hostrpc *ch = ctx;
 	struct drm_zex_hostrpc_wait args = {
 		.slot = slot,
-		.value = value,
+		.value = what == HOSTRPC_WAIT_ANSWER,
+		.flags = what == HOSTRPC_WAIT_HOST_TURN ? DRM_ZEX_HOSTRPC_WAIT_HOST_TURN : 0,
 		.timeout_ns = DRM_ZEX_HOSTRPC_WAIT_FOREVER,
 	};
 

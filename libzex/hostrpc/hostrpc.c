@@ -103,19 +103,42 @@ uint32_t hostrpc_client_collect(struct hostrpc_client *c)
 	return freed;
 }
 
-/* Wait until the host's H for @slot is @want; HOSTRPC_DEAD if it died. */
-static int wait_h(struct hostrpc_client *c, uint32_t slot, bool want)
+/* Wait until the host's H for @slot (our own call) is set; HOSTRPC_DEAD if it died. */
+static int wait_answer(struct hostrpc_client *c, uint32_t slot)
 {
 	uint32_t polls = 0;
 
-	while (test(c->sh.H, slot) != want) {
+	while (!test(c->sh.H, slot)) {
 		if (host_dead(c))
 			return HOSTRPC_DEAD;
 		if (c->wait && polls >= c->spin) {
-			if (c->wait(c->wait_ctx, slot, want))
+			if (c->wait(c->wait_ctx, slot, HOSTRPC_WAIT_ANSWER))
 				return HOSTRPC_DEAD;
 			continue;
 		}
+		hr_relax(polls++);
+	}
+	return 0;
+}
+
+/*
+ * Wait while @slot is the host's turn (G != H). The slot is not ours: it
+ * may be freed, taken by another caller and published again while we
+ * wait, so we never wait for one value of H (the host may have cleared it
+ * and set it again for another call, which then waits for a collector:
+ * us). We wait for the host's move, whichever it is; the host rings the
+ * device side after every move, and the wait arms before its re-check,
+ * so the move cannot be missed. The caller re-reads the whole slot after.
+ */
+static int wait_host_turn(struct hostrpc_client *c, uint32_t slot)
+{
+	uint32_t polls = 0;
+
+	while (test(c->sh.G, slot) != test(c->sh.H, slot)) {
+		if (host_dead(c))
+			return HOSTRPC_DEAD;
+		if (c->wait && polls >= c->spin)
+			return c->wait(c->wait_ctx, slot, HOSTRPC_WAIT_HOST_TURN);
 		hr_relax(polls++);
 	}
 	return 0;
@@ -138,8 +161,15 @@ static int hostrpc_client_acquire(struct hostrpc_client *c, uint32_t hint, uint3
 		uint32_t w = hr_u32_load(&c->W[own]);
 
 		if ((w & HOSTRPC_OWNER_ASYNC) && !test(c->sh.G, own)) {
-			if (wait_h(c, own, false))
+			/* On its way back: the host's clear of H frees it. */
+#ifdef HOSTRPC_MUTANT_OWN_SLOT_WAITS_FOR_H
+			/* planted bug: wait for one value of H (ABA) */
+			while (test(c->sh.H, own) && !host_dead(c))
+				hr_relax(polls++);
+#else
+			if (wait_host_turn(c, own))
 				return HOSTRPC_DEAD;
+#endif
 			hostrpc_client_collect(c);
 		}
 		for (i = 0; i < c->sh.nslots; i++) {
@@ -210,7 +240,7 @@ int hostrpc_client_invoke(struct hostrpc_client *c, uint32_t hint, hostrpc_page_
 
 	if (ret)
 		return ret;
-	ret = wait_h(c, slot, true);
+	ret = wait_answer(c, slot);
 	if (!ret)
 		use(&c->sh.pages[slot], ctx);
 	/* hostrpc_client_release(): clear G and ring (the host must clear H). */

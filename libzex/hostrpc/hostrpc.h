@@ -56,8 +56,27 @@ struct hostrpc_shared {
 };
 
 typedef void (*hostrpc_ring_fn)(void *ctx);
-/* Block until @slot's H is @value; HOSTRPC_DEAD when the host is gone. */
-typedef int (*hostrpc_wait_fn)(void *ctx, uint32_t slot, bool value);
+
+/**
+ * enum hostrpc_wait_for - what a blocked device-side caller waits for
+ * @HOSTRPC_WAIT_ANSWER: its own call's answer: @slot's H is set.
+ * @HOSTRPC_WAIT_HOST_TURN: @slot is no longer the host's turn: its G equals
+ *	its H (the host answered, or cleared after a release). The caller
+ *	then re-reads the whole slot (owner word, G, H): the slot may have
+ *	been freed, taken and published again meanwhile.
+ */
+enum hostrpc_wait_for {
+	HOSTRPC_WAIT_ANSWER,
+	HOSTRPC_WAIT_HOST_TURN,
+};
+
+/*
+ * Block until what @what says holds (or a device-side ring woke the caller,
+ * who re-checks); HOSTRPC_DEAD when the host is gone. It must arm the
+ * device side's doorbell and re-check before sleeping, as the kernel's
+ * wait ioctl does.
+ */
+typedef int (*hostrpc_wait_fn)(void *ctx, uint32_t slot, enum hostrpc_wait_for what);
 typedef void (*hostrpc_page_fn)(hostrpc_page_t *page, void *ctx);
 
 /** The device side's view. */

@@ -8,7 +8,9 @@
 # no lost wakeup) and liveness (every call completes and every released
 # slot is freed, under weak fairness); asynchronous calls and device-side
 # sleeping (the reverse doorbell) with one server (2 × 2 × 2 for them under
-# `make stress`, ZEX_STRESS=1). A run passes only when its search was
+# `make stress`, ZEX_STRESS=1); slot recycling under a waiting caller
+# (CALLS=2 per client, asynchronous calls, polling and sleeping callers:
+# a stranded caller fails the end-state monitor). A run passes only when its search was
 # complete (not cut short by the memory bound or the depth). Then each
 # planted bug (-DMUTANT_*) must make its run fail: a check that cannot
 # fail proves nothing. Prints TAP; exits 1 on any failure.
@@ -36,12 +38,16 @@ runs=(
 	"async-safety|-DASYNC $one_server|safety|pass"
 	"device-sleeps-safety|-DDEVICE_SLEEPS $one_server|safety|pass"
 	"device-sleeps-liveness|-DDEVICE_SLEEPS -DNSERVERS=1|liveness|pass"
+	"recycling|-DASYNC -DCALLS=2 $one_server|safety|pass"
+	"recycling-device-sleeps|-DASYNC -DDEVICE_SLEEPS -DCALLS=2 -DNSERVERS=1|safety|pass"
 	"MUTANT_CLEAR_W_BEFORE_G|-DMUTANT_CLEAR_W_BEFORE_G|safety|fail"
 	"MUTANT_NO_RECHECK|-DMUTANT_NO_RECHECK|safety|fail"
 	"MUTANT_NO_RING_ON_RELEASE|-DMUTANT_NO_RING_ON_RELEASE|safety|fail"
 	"MUTANT_PUBLISH_BEFORE_FILL|-DMUTANT_PUBLISH_BEFORE_FILL|safety|fail"
 	"MUTANT_FREE_BEFORE_H_CLEAR|-DMUTANT_FREE_BEFORE_H_CLEAR|safety|fail"
 	"MUTANT_DEVICE_NO_RECHECK|-DMUTANT_DEVICE_NO_RECHECK -DDEVICE_SLEEPS -DNSERVERS=1|safety|fail"
+	"MUTANT_OWN_SLOT_WAITS_FOR_H|-DMUTANT_OWN_SLOT_WAITS_FOR_H -DASYNC -DCALLS=2 -DNSERVERS=1|safety|fail"
+	"MUTANT_OWN_SLOT_WAITS_FOR_H-sleeping|-DMUTANT_OWN_SLOT_WAITS_FOR_H -DASYNC -DDEVICE_SLEEPS -DCALLS=2 -DNSERVERS=1|safety|fail"
 )
 
 # One run; writes "ok|what" or "not ok|what" to $dir/verdict.
@@ -70,7 +76,7 @@ check_one() {
 	else
 		grep -q -E "errors: [1-9]" "$dir/run.log" 2>/dev/null
 		ok=$?
-		what="model mutant $name is caught ($(grep -o -m1 -E 'assertion violated|invalid end state|acceptance cycle' "$dir/run.log" 2>/dev/null))"
+		what="model mutant $name is caught ($(grep -o -m1 -E 'assertion violated[^(]*\([^)]*\)|invalid end state|acceptance cycle' "$dir/run.log" 2>/dev/null))"
 	fi
 	if [ $ok = 0 ]; then
 		echo "ok|$what" >"$dir/verdict"

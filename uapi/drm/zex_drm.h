@@ -792,6 +792,12 @@ struct drm_zex_hostrpc_info {
 	__u32 pad;
 };
 
+/**
+ * DRM_ZEX_HOSTRPC_WAIT_HOST_TURN - &drm_zex_hostrpc_wait.flags: wait until
+ * the slot's G equals its H, not for one value of H.
+ */
+#define DRM_ZEX_HOSTRPC_WAIT_HOST_TURN	(1u << 0)
+
 /** DRM_ZEX_HOSTRPC_WAIT_FOREVER - &drm_zex_hostrpc_wait.timeout_ns: no timeout. */
 #define DRM_ZEX_HOSTRPC_WAIT_FOREVER	0x7fffffffffffffffll
 
@@ -800,18 +806,21 @@ struct drm_zex_hostrpc_info {
  *
  * Sleep until the view's side has something to do, arming the other
  * side's doorbell and re-checking first, so no ring can be lost. A device
- * view waits until slot @slot's H equals @value; a host view waits until
- * some slot's G differs from its H (@slot and @value must be 0). Errors:
- * -EINVAL @slot out of range, @value above 1, unknown @flags, non-zero
- * @pad; -ETIME @timeout_ns passed; -EPIPE (device views) the channel is
- * dead; -EINTR a signal.
+ * view waits until slot @slot's H equals @value; with
+ * %DRM_ZEX_HOSTRPC_WAIT_HOST_TURN (@value 0) until slot @slot's G equals
+ * its H, i.e. until the host made its move on a slot that was its turn
+ * (the caller then re-reads the slot: it may have been reused meanwhile).
+ * A host view waits until some slot's G differs from its H (@slot and
+ * @value must be 0, no flags). Errors: -EINVAL @slot out of range, @value
+ * above 1, unknown @flags, non-zero @pad; -ETIME @timeout_ns passed; -EPIPE
+ * (device views) the channel is dead; -EINTR a signal.
  */
 struct drm_zex_hostrpc_wait {
 	/** @slot: device views: the slot. */
 	__u32 slot;
 	/** @value: device views: the H value to wait for, 0 or 1. */
 	__u32 value;
-	/** @flags: must be 0. */
+	/** @flags: 0 or %DRM_ZEX_HOSTRPC_WAIT_HOST_TURN (device views). */
 	__u32 flags;
 	/** @pad: must be 0. */
 	__u32 pad;

@@ -21,7 +21,13 @@
  * up !G & H, ring the device side if it is armed, else arm, re-check,
  * sleep). With -DDEVICE_SLEEPS a client waiting for H may also sleep:
  * get on the wait queue, arm the device side, re-check, sleep until a
- * host's ring (the kernel's wait ioctl). Memory is sequentially
+ * host's ring (the kernel's wait ioctl). With -DCALLS=K each client makes
+ * K calls and stops; a monitor then checks, once nothing can move, that
+ * every client finished and no slot is left owed to the host. That is how
+ * a caller stranded in a wait shows when the others have stopped calling
+ * (a slot it waits on was freed, taken, published and answered by others
+ * meanwhile, and only the stranded caller could collect it). Memory is
+ * sequentially
  * consistent here: the C code orders the publish-then-check and
  * arm-then-check pairs with seq_cst operations.
  *
@@ -41,7 +47,11 @@
  *            MUTANT_FREE_BEFORE_H_CLEAR (collection frees a released slot
  *            without waiting for the host's clear),
  *            MUTANT_DEVICE_NO_RECHECK (with DEVICE_SLEEPS: a client sleeps
- *            for H without re-checking after arming).
+ *            for H without re-checking after arming),
+ *            MUTANT_OWN_SLOT_WAITS_FOR_H (with CALLS and ASYNC: a client
+ *            whose own slot is on its way back waits for H to clear,
+ *            instead of for the host's move: it misses a recycling of the
+ *            slot and waits for ever).
  *
  * Each transition names the C function of libzex/hostrpc that performs it.
  */
@@ -70,6 +80,9 @@ byte dev_page[NSLOTS];	/* parties of the device side touching the page */
 byte host_page[NSLOTS];	/* parties of the host side touching the page */
 bit calling[NCLIENTS];	/* a client is inside a call */
 bit left[NSLOTS];	/* ghost: a slot left to collection, not yet freed */
+#ifdef CALLS
+bit done[NCLIENTS];	/* ghost: a client made its CALLS calls */
+#endif
 
 inline page_device_enter(s) {
 	d_step {
@@ -164,9 +177,42 @@ inline wait_h(s, v) {
 #endif
 }
 
+/*
+ * The own-slot wait of hostrpc_client_acquire(): the slot is on its way
+ * back (released, H still set), so it is the host's turn; wait for the
+ * host's move (G == H), whichever it is, then re-read everything (rescan):
+ * the slot may have been freed, taken and published again meanwhile. With
+ * DEVICE_SLEEPS as the kernel does it for DRM_ZEX_HOSTRPC_WAIT_HOST_TURN:
+ * on the queue, arm, re-check, sleep until a ring, re-check.
+ */
+inline wait_host_turn(s) {
+#ifdef MUTANT_OWN_SLOT_WAITS_FOR_H
+	wait_h(s, 0)
+#else
+#ifdef DEVICE_SLEEPS
+	do
+	:: G[s] == H[s] -> break
+	:: G[s] != H[s] ->
+		dwoken[id] = 0;		/* prepare_to_wait() */
+		darmed = 1;
+		if
+		:: G[s] == H[s] -> break
+		:: else -> skip
+		fi;
+		dwoken[id] == 1		/* schedule() until woken */
+	od
+#else
+	G[s] == H[s]
+#endif
+#endif
+}
+
 proctype client(byte id)
 {
 	byte s, c, k;
+#ifdef CALLS
+	byte n;
+#endif
 call:
 	calling[id] = 1;
 rescan:
@@ -184,7 +230,7 @@ rescan:
 	s = id % NSLOTS;
 	if
 	:: async_[s] == 1 && G[s] == 0 ->
-		wait_h(s, 0);
+		wait_host_turn(s);
 		goto rescan
 	:: else -> skip
 	fi;
@@ -236,7 +282,15 @@ rescan:
 	/* mark_collectable(): a later call's collection finishes the slot. */
 	d_step { async_[s] = 1; left[s] = 1; s = 0 };
 	calling[id] = 0;
+#ifdef CALLS
+	n++;
+	if
+	:: n == CALLS -> done[id] = 1
+	:: else -> goto call
+	fi
+#else
 	goto call
+#endif
 }
 
 proctype server(byte id)
@@ -284,9 +338,30 @@ serve:
 	od;
 #endif
 	/* The kernel: poll()/read() on the channel fd sleeps until a ring. */
+#ifdef CALLS
+end_asleep:	/* a valid end once the clients stopped: the monitor judges */
+#endif
 	atomic { pending == 1 -> pending = 0 };
 	goto serve
 }
+
+#ifdef CALLS
+/*
+ * Once nothing can move: every client finished its calls (none is stranded
+ * in a wait) and no slot is owed a move by the host (no lost wakeup).
+ */
+active proctype quiescence()
+{
+	byte k;
+
+	timeout ->
+	d_step {
+		for (k : 0 .. NCLIENTS - 1) { assert(done[k] == 1) };
+		for (k : 0 .. NSLOTS - 1) { assert(G[k] == H[k]) };
+		k = 0
+	}
+}
+#endif
 
 init {
 	byte i;

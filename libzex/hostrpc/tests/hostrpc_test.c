@@ -11,9 +11,11 @@
  * instead of hanging them.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -93,17 +95,26 @@ static void ring_device(void *ctx)
  * on the wait queue (take the generation), arm the device side, re-check,
  * sleep until a ring moves the generation on.
  */
-static int wait_device(void *ctx, uint32_t slot, bool value)
+static bool bit(hr_word_t *map, uint32_t slot)
+{
+	return (hr_load_sc(&map[slot / 64]) >> (slot % 64)) & 1;
+}
+
+static int wait_device(void *ctx, uint32_t slot, enum hostrpc_wait_for what)
 {
 	struct rig *r = ctx;
 	uint64_t gen;
+	bool done;
 
 	pthread_mutex_lock(&r->device_lock);
 	gen = r->device_gen;
 	pthread_mutex_unlock(&r->device_lock);
 	hr_u32_store(&r->mem->device_armed, 1);
-	if (((hr_load_sc(&r->mem->H[slot / 64]) >> (slot % 64)) & 1) == value ||
-	    hr_u32_load(&r->mem->dead))
+	if (what == HOSTRPC_WAIT_ANSWER)
+		done = bit(r->mem->H, slot);
+	else
+		done = bit(r->mem->G, slot) == bit(r->mem->H, slot);
+	if (done || hr_u32_load(&r->mem->dead))
 		return 0;
 	r->device_sleeps++;
 	pthread_mutex_lock(&r->device_lock);
@@ -455,6 +466,127 @@ TEST(arming_sees_work_and_rings_once)
 	/* Work is there: arming says do not sleep. */
 	EXPECT_FALSE(hostrpc_server_arm(&s));
 	rig_free(r);
+}
+
+/* CPU hogs: more runnable threads than cores, so callers get preempted. */
+static _Atomic int hogs_stop;
+
+static void *hog(void *arg)
+{
+	volatile unsigned long n = 0;
+
+	(void)arg;
+	while (!hogs_stop)
+		n++;
+	return NULL;
+}
+
+struct watchdog {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int started, finished;
+	unsigned int deadline_s;
+};
+
+/*
+ * A run that does not finish by its deadline is a hang: report it and end
+ * the test process (its threads cannot be taken back). The deadline only
+ * detects a hang; no figure is asserted.
+ */
+static void *watch(void *arg)
+{
+	struct watchdog *w = arg;
+	unsigned int seen = 0;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		struct timespec until;
+
+		while (w->started == w->finished && w->started != UINT32_MAX)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (w->started == UINT32_MAX)
+			break;
+		seen = w->started;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += w->deadline_s;
+		while (w->finished < seen && w->started != UINT32_MAX)
+			if (pthread_cond_timedwait(&w->cond, &w->lock, &until)) {
+				printf("# HANG: run %u did not finish in %u s\n", seen,
+				       w->deadline_s);
+				fflush(stdout);
+				_exit(1);
+			}
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static unsigned int env_uint(const char *name, unsigned int def)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? (unsigned int)strtoul(s, NULL, 0) : def;
+}
+
+FIXTURE(pressure) {
+	int unused;
+};
+
+FIXTURE_SETUP(pressure)
+{
+}
+
+FIXTURE_TEARDOWN(pressure)
+{
+}
+
+/*
+ * The slot-exhaustion and async-collection patterns again and again under
+ * CPU pressure (twice as many busy threads as cores): a caller whose own
+ * slot is recycled while it waits must not be stranded. HOSTRPC_PRESSURE_RUNS
+ * runs (20 here, 500 under make stress), each with a deadline that only
+ * tells a hang (HOSTRPC_PRESSURE_DEADLINE_S, 60 s).
+ */
+TEST_F_TIMEOUT(pressure, recycled_slots_strand_no_caller, 3600)
+{
+	unsigned int runs = env_uint("HOSTRPC_PRESSURE_RUNS", 20), i;
+	struct watchdog w = { .deadline_s = env_uint("HOSTRPC_PRESSURE_DEADLINE_S", 60) };
+	int nhogs = 2 * (int)sysconf(_SC_NPROCESSORS_ONLN), k;
+	pthread_t hogs[64], wt;
+
+	if (nhogs > 64)
+		nhogs = 64;
+	pthread_mutex_init(&w.lock, NULL);
+	pthread_cond_init(&w.cond, NULL);
+	ASSERT_EQ(0, pthread_create(&wt, NULL, watch, &w));
+	for (k = 0; k < nhogs; k++)
+		ASSERT_EQ(0, pthread_create(&hogs[k], NULL, hog, NULL));
+	for (i = 0; i < runs; i++) {
+		pthread_mutex_lock(&w.lock);
+		w.started = i + 1;
+		pthread_cond_broadcast(&w.cond);
+		pthread_mutex_unlock(&w.lock);
+		if (i % 2)
+			run(_metadata, (struct shape){ .nslots = 2, .devices = 4, .servers = 1,
+						       .views = 1, .calls = 100, .async = true });
+		else
+			run(_metadata, (struct shape){ .nslots = 4, .devices = 4, .servers = 2,
+						       .views = 2, .calls = 100, .async = true,
+						       .blocking_devices = i % 4 == 2 });
+		pthread_mutex_lock(&w.lock);
+		w.finished = i + 1;
+		pthread_cond_broadcast(&w.cond);
+		pthread_mutex_unlock(&w.lock);
+	}
+	pthread_mutex_lock(&w.lock);
+	w.started = UINT32_MAX;
+	pthread_cond_broadcast(&w.cond);
+	pthread_mutex_unlock(&w.lock);
+	pthread_join(wt, NULL);
+	hogs_stop = 1;
+	for (k = 0; k < nhogs; k++)
+		pthread_join(hogs[k], NULL);
+	TH_LOG("%u runs under %d CPU hogs: no hang", runs, nhogs);
 }
 
 /*
