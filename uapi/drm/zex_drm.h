@@ -796,7 +796,7 @@ struct drm_zex_hostrpc_info {
  * DRM_ZEX_HOSTRPC_WAIT_HOST_TURN - &drm_zex_hostrpc_wait.flags: wait until
  * the slot's G equals its H, not for one value of H.
  */
-#define DRM_ZEX_HOSTRPC_WAIT_HOST_TURN	(1u << 0)
+#define DRM_ZEX_HOSTRPC_WAIT_HOST_TURN	0x1u
 
 /** DRM_ZEX_HOSTRPC_WAIT_FOREVER - &drm_zex_hostrpc_wait.timeout_ns: no timeout. */
 #define DRM_ZEX_HOSTRPC_WAIT_FOREVER	0x7fffffffffffffffll
