@@ -69,13 +69,16 @@ run: deps all
 vm: deps all
 	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh shell
 
-bench: deps all
+bench: deps all host-tests
 	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh bench
+	@echo "hostrpc natively (threads over plain memory, this machine's cores):"
+	@$(O)/host-tests/hostrpc_scale bench
 
 stress: deps all host-tests
 	@O=$(O) ZEX_STRESS=1 tools/check/model.sh
 	HOSTRPC_TEST_ONLY=recycled_slots_strand_no_caller HOSTRPC_PRESSURE_RUNS=500 \
 		$(O)/host-tests/hostrpc_test
+	$(O)/host-tests/hostrpc_scale check
 	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh stress
 
 fuzz: deps all
