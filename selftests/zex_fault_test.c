@@ -451,34 +451,32 @@ static int op_view_requests(struct sweep_ctx *c)
 	return ret;
 }
 
-/* mmap() a view and fault every page in. */
-static int op_view_mmap(struct sweep_ctx *c)
+/* mmap() @fd and fault every page in (writing when @write). */
+static int map_and_touch(struct sweep_ctx *c, int fd, bool write)
 {
 	volatile uint8_t *p;
 	size_t i;
 
-	p = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, c->view, 0);
+	p = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;
 	for (i = 0; i < c->map_size; i += 4096)
-		(void)p[i];
+		if (write)
+			p[i] = 1;
+		else
+			(void)p[i];
 	c->map = (void *)p;
 	return 0;
 }
 
-/* mmap() a piece's dma-buf and fault every page in. */
+static int op_view_mmap(struct sweep_ctx *c)
+{
+	return map_and_touch(c, c->view, false);
+}
+
 static int op_dmabuf_mmap(struct sweep_ctx *c)
 {
-	volatile uint8_t *p;
-	size_t i;
-
-	p = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, c->newfd, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	for (i = 0; i < c->map_size; i += 4096)
-		p[i] = 1;
-	c->map = (void *)p;
-	return 0;
+	return map_and_touch(c, c->newfd, true);
 }
 
 static void undo_unmap(struct sweep_ctx *c)

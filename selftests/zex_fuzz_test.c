@@ -244,36 +244,9 @@ static void add_map(void *addr, size_t len, int prot, enum map_kind kind)
 	*m = (struct mapping){ addr, len, prot, kind };
 }
 
-/*
- * The zex render node, opened by path as a render-group user would (libdrm's
- * device enumeration reads nodes a plain user may not open).
- */
-static int open_zex_node(void)
-{
-	char path[64];
-	int i, fd;
-
-	for (i = 128; i < 192; i++) {
-		drmVersionPtr v;
-
-		snprintf(path, sizeof(path), "/dev/dri/renderD%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		if (v && !strcmp(v->name, "zex")) {
-			drmFreeVersion(v);
-			return fd;
-		}
-		drmFreeVersion(v);
-		close(fd);
-	}
-	return -1;
-}
-
 static void op_open(void)
 {
-	int fd = open_zex_node();
+	int fd = zex_open_render_node();
 
 	if (fd >= 0)
 		put_fd(P.drm, fd);
@@ -742,7 +715,7 @@ static int fuzz(uint64_t seed, uint64_t calls, uid_t uid)
 	if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
 		    setresuid(uid, uid, uid) || prctl(PR_SET_DUMPABLE, 1)))
 		return 3;
-	P.drm[0] = open_zex_node();
+	P.drm[0] = zex_open_render_node();
 	if (P.drm[0] < 0)
 		return 4;
 	while (P.calls < calls)

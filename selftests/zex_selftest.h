@@ -67,6 +67,33 @@ static inline int zex_open_render(void)
 	return fd;
 }
 
+/*
+ * The zex render node, opened by path as a render-group user would: libdrm's
+ * device enumeration (zex_open_render()) reads nodes a plain user may not.
+ */
+static inline int zex_open_render_node(void)
+{
+	char path[64];
+	int i, fd;
+
+	for (i = 128; i < 192; i++) {
+		drmVersionPtr v;
+
+		snprintf(path, sizeof(path), "/dev/dri/renderD%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = drmGetVersion(fd);
+		if (v && !strcmp(v->name, "zex")) {
+			drmFreeVersion(v);
+			return fd;
+		}
+		drmFreeVersion(v);
+		close(fd);
+	}
+	return -1;
+}
+
 /* ioctl() that returns 0 or -errno, retrying on EINTR as libdrm does. */
 static inline int zex_ioctl(int fd, unsigned long req, void *arg)
 {
