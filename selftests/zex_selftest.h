@@ -334,20 +334,23 @@ static inline int zex_count_fds(void)
  * loaded, as kselftests do for absent hardware.
  */
 /*
- * ZEX_STRESS=1 (make stress) scales some tests up; their time limit grows
- * from the harness's 30 s to an hour, so a hang still ends the run.
+ * ZEX_STRESS=1 (make stress, make fuzz) scales some tests up; their time
+ * limit grows from the harness's 30 s to an hour (ZEX_TEST_TIMEOUT seconds
+ * when set), so a hang still ends the run.
  */
 static inline void zex_stress_timeouts(void)
 {
 	struct __fixture_metadata *f;
 	struct __test_metadata *t;
 	const char *s = getenv("ZEX_STRESS");
+	const char *limit = getenv("ZEX_TEST_TIMEOUT");	/* seconds, make fuzz */
+	int timeout = limit && *limit ? atoi(limit) : 3600;
 
 	if (!s || *s != '1')
 		return;
 	for (f = __fixture_list; f; f = f->next)
 		for (t = f->tests; t; t = t->next)
-			t->timeout = 3600;
+			t->timeout = timeout;
 }
 
 #define ZEX_SELFTEST_MAIN						\

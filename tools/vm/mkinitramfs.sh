@@ -87,8 +87,8 @@ else
 	: > "$root/etc/zex/bad-params"
 fi
 printf 'MODE=%s\nZEX_PARAMS="%s"\n' "$mode" "$params" > "$root/etc/zex/vm.conf"
-# The fuzzer's size and seed, when the host sets them (make fuzz).
-for var in ZEX_FUZZ_CALLS ZEX_FUZZ_SEED; do
+# The fuzzer's size, seed and time limit, when the host sets them (make fuzz).
+for var in ZEX_FUZZ_CALLS ZEX_FUZZ_SEED ZEX_TEST_TIMEOUT; do
 	[ -n "${!var:-}" ] && printf 'export %s=%s\n' "$var" "${!var}" >> "$root/etc/zex/vm.conf"
 done
 
