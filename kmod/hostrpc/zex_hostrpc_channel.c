@@ -30,14 +30,13 @@
 
 #include <linux/anon_inodes.h>
 #include <linux/bitmap.h>
+#include <linux/cred.h>
 #include <linux/eventfd.h>
 #include <linux/fcntl.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
-#include <linux/sched.h>
-#include <linux/cred.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
