@@ -75,11 +75,7 @@ bench: deps all host-tests
 	@$(O)/host-tests/hostrpc_scale bench
 
 stress: deps all host-tests
-	@O=$(O) ZEX_STRESS=1 tools/check/model.sh
-	HOSTRPC_TEST_ONLY=recycled_slots_strand_no_caller HOSTRPC_PRESSURE_RUNS=500 \
-		$(O)/host-tests/hostrpc_test
-	$(O)/host-tests/hostrpc_scale check
-	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh stress
+	@KDIR=$(KDIR) O=$(O) tools/check/stress.sh
 
 fuzz: deps all
 	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh fuzz

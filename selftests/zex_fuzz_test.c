@@ -28,6 +28,7 @@
  * the debug kernel.
  */
 
+#include <dirent.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -48,6 +49,7 @@
 #define LIVE_CHANNELS	"/sys/kernel/debug/zex/hostrpc_channels"
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
 #define DEV_VA		0x200000000000ull
+#define PROGRESS_EVERY	10000
 
 /* xorshift64*: the whole sequence follows from the seed. */
 static uint64_t rng_state;
@@ -314,7 +316,7 @@ static void op_bo_info(void)
 
 static void op_bo_export(void)
 {
-	int fds[8], i = below(POOL), n, k;
+	int fds[8], i = below(POOL), n, k, *out;
 	struct drm_zex_bo_export e = {
 		.handle = P.handle[i], .flags = fuzz_flags(DRM_CLOEXEC | DRM_RDWR),
 		.num_fds = below(10), .fds = (uintptr_t)uptr(fds),
@@ -323,11 +325,18 @@ static void op_bo_export(void)
 	if (e.num_fds > 8)
 		e.fds = (uintptr_t)uptr(P.host);
 	n = call(P.handle_fd[i] >= 0 ? P.handle_fd[i] : a_drm(), DRM_IOCTL_ZEX_BO_EXPORT, &e);
-	if (n || e.fds != (uintptr_t)fds || !e.num_fds)
+	if (n)
 		return;
-	for (k = 0; k < (int)e.num_fds && k < 8; k++)
-		if (fd_is(fds[k], "dmabuf:"))
-			put_fd(P.dmabuf, fds[k]);
+	/* Success: the fds are where e.fds pointed, fds[] or host memory. */
+	out = (int *)(uintptr_t)e.fds;
+	for (k = 0; k < (int)e.num_fds; k++) {
+		if (!fd_is(out[k], "dmabuf:"))
+			continue;
+		if (out == fds && one_in(2))
+			put_fd(P.dmabuf, out[k]);
+		else
+			close(out[k]);
+	}
 }
 
 static void op_bo_import(void)
@@ -585,9 +594,13 @@ static void op_map_change(void)
 		if (at == 0) {
 			m->addr += n * PG;
 			m->len -= n * PG;
-		} else {
-			m->len = at * PG;
+			break;
 		}
+		m->len = at * PG;
+		/* A hole in the middle leaves a tail: a mapping of its own. */
+		if (at + n < pages)
+			add_map(m->addr + (at + n) * PG, (pages - at - n) * PG, m->prot,
+				m->kind);
 		break;
 	case 1:		/* mprotect a part (touch() then only reads) */
 		mprotect(m->addr + at * PG, n * PG, PROT_READ);
@@ -692,10 +705,50 @@ static void release_all(void)
 	}
 }
 
+/* How far a long run got, and what it holds: fds and VMAs. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n - 3;	/* ".", ".." and the directory's own fd */
+}
+
+/* Lines of a /proc file (one per VMA of /proc/self/maps). */
+static int proc_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int c, n = 0;
+
+	if (!f)
+		return -1;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+static void progress(uid_t uid, int64_t start)
+{
+	int64_t ms = (zex_now_ns() - start) / 1000000;
+
+	printf("# uid %u: %llu calls in %lld s (%lld/s), %d fds, %d VMAs\n", uid,
+	       (unsigned long long)P.calls, (long long)ms / 1000,
+	       ms ? (long long)(P.calls * 1000 / ms) : 0, open_fds(), proc_lines("/proc/self/maps"));
+	fflush(stdout);
+}
+
 /* One fuzzing process; exits 0, or 1 when a result was undocumented. */
 static int fuzz(uint64_t seed, uint64_t calls, uid_t uid)
 {
 	struct sigaction sa = { .sa_handler = on_fault };
+	uint64_t next_report = PROGRESS_EVERY;
+	int64_t start;
 	int i;
 
 	memset(&P, 0, sizeof(P));
@@ -718,8 +771,14 @@ static int fuzz(uint64_t seed, uint64_t calls, uid_t uid)
 	P.drm[0] = zex_open_render_node();
 	if (P.drm[0] < 0)
 		return 4;
-	while (P.calls < calls)
+	start = zex_now_ns();
+	while (P.calls < calls) {
 		ops[below(sizeof(ops) / sizeof(ops[0]))]();
+		if (P.calls >= next_report) {
+			progress(uid, start);
+			next_report += PROGRESS_EVERY;
+		}
+	}
 	printf("# uid %u seed %llu: %llu calls, %llu undocumented results\n", uid,
 	       (unsigned long long)seed, (unsigned long long)P.calls,
 	       (unsigned long long)P.unexpected);

@@ -274,6 +274,8 @@ static void run(struct __test_metadata *_metadata, uint32_t nslots, int ndev, ui
 	pthread_t *t = calloc((size_t)ndev, sizeof(*t));
 	struct zex_hostrpc_stats st;
 	long total = 0;
+	int64_t t0;
+	double secs;
 	int k;
 
 	ASSERT_NE(NULL, d);
@@ -282,6 +284,7 @@ static void run(struct __test_metadata *_metadata, uint32_t nslots, int ndev, ui
 	ASSERT_EQ(0, zex_hostrpc_open_view(r.host, ZEX_HOSTRPC_DEVICE, &dv));
 	ASSERT_EQ(0, zex_hostrpc_set_spin(dv, spin));
 	servers_start(_metadata, &r, s, nserv, modes);
+	t0 = zex_now_ns();
 	for (k = 0; k < ndev; k++) {
 		d[k] = (struct device){ .rig = &r, .view = dv, .id = (uint32_t)k, .calls = calls,
 					.async = async };
@@ -295,12 +298,14 @@ static void run(struct __test_metadata *_metadata, uint32_t nslots, int ndev, ui
 	}
 	/* Async calls still out are freed by collection once served. */
 	EXPECT_TRUE(collect_all(dv));
+	secs = (double)(zex_now_ns() - t0) / 1e9;
 	servers_stop(&r, s, nserv);
 	EXPECT_EQ(0, r.errors);
 	EXPECT_EQ(total, r.served);
 	ASSERT_EQ(0, zex_hostrpc_stats(dv, &st));
-	TH_LOG("%d devices x %u calls, %d servers: %llu doorbell rings (%.3f per call), "
-	       "%llu rings to the device side", ndev, calls, nserv,
+	TH_LOG("%d devices x %u calls, %d servers: %ld calls verified, %.0f calls/s, "
+	       "%llu doorbell rings (%.3f per call), %llu rings to the device side",
+	       ndev, calls, nserv, total, (double)total / secs,
 	       (unsigned long long)st.rings_sent, (double)st.rings_sent / (double)total,
 	       (unsigned long long)st.device_rings);
 	zex_hostrpc_close(dv);

@@ -23,35 +23,8 @@ export KDIR=${KDIR:-$(ls -d /lib/modules/6.1.*-amd64/build | sort -V | tail -n1)
 layers=${ZEX_CHECK_LAYERS:-host stock debug}
 logs=$O/check
 mkdir -p "$logs"
-passed=0 failed=0 skipped=0
-
-tally() {	# reads RESULT lines on stdin, echoes everything
-	local line re='^RESULT .* passed=([0-9]+) failed=([0-9]+) skipped=([0-9]+)$'
-	while IFS= read -r line; do
-		echo "$line"
-		if [[ $line =~ $re ]]; then
-			echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[3]}" >> "$logs/tally"
-		fi
-	done
-}
-
-layer_start() { echo "=== $1"; date +%s > "$logs/t0"; }
-layer_end() { echo "=== $1 took $(( $(date +%s) - $(cat "$logs/t0") ))s"; }
-
-# One named check from a command's exit status (its output kept in a log).
-check_cmd() {
-	local layer=$1 name=$2
-	shift 2
-	if "$@" >"$logs/$name.log" 2>&1; then
-		echo "RESULT $layer passed=1 failed=0 skipped=0"
-	else
-		echo "FAIL [$layer] $name"
-		tail -30 "$logs/$name.log" | sed 's/^/    /'
-		echo "RESULT $layer passed=0 failed=1 skipped=0"
-	fi
-}
-
-: > "$logs/tally"
+# shellcheck source=tools/check/verdict.sh
+. tools/check/verdict.sh
 
 layer_start build
 check_cmd build build make -s all | tally
@@ -98,9 +71,4 @@ if [[ " $layers " == *" debug "* ]]; then
 	layer_end debug-kernel
 fi
 
-while read -r p f s; do
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-done < "$logs/tally"
-[ -s "$logs/tally" ] || failed=$((failed + 1))
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+verdict

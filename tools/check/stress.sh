@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+# DOC: stress.sh - `make stress`: the hostrpc protocol at the seed's scale, one verdict
+#
+# 1. model     hostrpc.pml with asynchronous calls and device-side sleeping
+#              at 2 slots x 2 clients x 2 servers (ZEX_STRESS=1 model.sh)
+# 2. pressure  the recycled-slot pattern 500 times under CPU pressure (more
+#              busy threads than cores), each run with its own deadline
+# 3. native    the protocol core over plain shared memory: 1024 callers x
+#              1000 calls against 1, 2 and 4 servers, 10^6 calls between
+#              sleepers, every reply checked against its request
+# 4. vm        the hostrpc kselftests through the kernel channel under TCG
+#              at the largest scale that finishes in bounded time (1024
+#              callers x 100 calls; 10^5 calls between sleepers)
+#
+# Each layer prints its figures (calls, calls/s, hangs, rings per call) and
+# "RESULT <layer> passed=N failed=N skipped=N"; the last line totals them.
+# Expects `make all host-tests` to have run. Exits 1 on any failure.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+export O=${O:-$top/build}
+logs=$O/stress
+mkdir -p "$logs"
+# shellcheck source=tools/check/verdict.sh
+. tools/check/verdict.sh
+t0=$(date +%s)
+
+layer_start model
+ZEX_STRESS=1 tools/check/model.sh >"$logs/model.tap" 2>&1
+python3 tools/check/results.py tap stress model $? "$logs/model.tap" | tally
+layer_end model
+
+layer_start pressure
+HOSTRPC_TEST_ONLY=recycled_slots_strand_no_caller HOSTRPC_PRESSURE_RUNS=500 \
+	"$O/host-tests/hostrpc_test" >"$logs/pressure.tap" 2>&1
+rc=$?
+grep -E '^# .*(runs|hang)' "$logs/pressure.tap"
+python3 tools/check/results.py tap stress pressure $rc "$logs/pressure.tap" | tally
+layer_end pressure
+
+layer_start native
+"$O/host-tests/hostrpc_scale" check >"$logs/native.tap" 2>&1
+rc=$?
+grep -E '^(not )?ok ' "$logs/native.tap"
+python3 tools/check/results.py tap stress native $rc "$logs/native.tap" | tally
+layer_end native
+
+layer_start vm
+tools/vm/vm.sh stress 2>&1 | tally
+layer_end vm
+
+echo "stress took $(( $(date +%s) - t0 ))s"
+verdict
