@@ -4,7 +4,8 @@
 #
 # 1. build    everything, zex.ko with W=1
 # 2. host     uapi header as C and C++, libzex unit tests under ASan and
-#             UBSan, libzex's exports, install and call graph, the hostrpc
+#             UBSan, libzex's exports, install and call graph, zex.ko's
+#             call and include graph (and no KUnit in it), the hostrpc
 #             core built freestanding, checkpatch --strict, sparse, the
 #             hostrpc model under spin (with mutants that must fail), the
 #             TSan test's planted bugs (each must be caught), a DKMS build
@@ -52,6 +53,11 @@ if [[ " $layers " == *" host "* ]]; then
 			--src libzex/src --src libzex \
 			>"$logs/libzex-layering.tap" 2>&1
 		python3 tools/check/results.py tap host libzex-layering $? "$logs/libzex-layering.tap"
+		# shellcheck disable=SC2046
+		python3 tools/check/layering.py kmod $(grep -v /tests/ kmod/zex.mod) --src kmod \
+			>"$logs/kmod-layering.tap" 2>&1
+		python3 tools/check/results.py tap host kmod-layering $? "$logs/kmod-layering.tap"
+		check_cmd host kmod-carries-no-tests bash -c '! nm kmod/zex.ko | grep -i kunit'
 		for t in "$O"/host-tests/*_test; do
 			name=$(basename "$t")
 			"$t" >"$logs/$name.tap" 2>&1
