@@ -11,6 +11,7 @@
 #   make fuzz       the fuzzer, 10^6 calls on the debug kernel with fault injection
 #   make lint       checkpatch --strict and sparse on the kernel code
 #   make dkms-install   install the module through DKMS
+#   make install        install libzex (PREFIX=/usr/local, DESTDIR, LIBDIR)
 #
 # `make run` and `make check` install what they need first (Debian 12, root).
 
@@ -27,7 +28,7 @@ all: kmod libzex selftests tools
 
 kmod:
 	@test -n "$(KDIR)" || { echo "no kernel build dir: apt-get install linux-headers-amd64, or set KDIR" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod W=1 modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod O= W=1 modules
 
 libzex:
 	$(MAKE) -C libzex O=$(O)
@@ -83,6 +84,9 @@ fuzz: deps all
 lint:
 	@tools/check/lint.sh
 
+install uninstall:
+	$(MAKE) -C libzex O=$(O) $@
+
 dkms-install:
 	@tools/dkms.sh install $(VERSION)
 
@@ -90,8 +94,9 @@ dkms-uninstall:
 	@tools/dkms.sh uninstall $(VERSION)
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean 2>/dev/null || true
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod O= clean 2>/dev/null || true
 	rm -rf $(O)
 
 .PHONY: all kmod libzex selftests tools host-tests deps check run vm bench stress fuzz lint \
+	install uninstall \
 	dkms-install dkms-uninstall clean

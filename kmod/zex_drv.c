@@ -36,6 +36,7 @@
 #include <drm/drm_prime.h>
 
 #include "hostrpc/zex_hostrpc.h"
+#include "ipc/zex_ipc.h"
 #include "tiles/zex_piece.h"
 #include "zex_drv.h"
 
@@ -98,11 +99,17 @@ static const struct drm_ioctl_desc zex_ioctls[] = {
  * returns a new file, which copies its own arguments so as to install the
  * descriptor after the copy-out (zex_hostrpc_create_ioctl()).
  */
+static long zex_create_channel(struct file *filp, void __user *uarg)
+{
+	struct drm_file *file = filp->private_data;
+
+	return zex_hostrpc_create_ioctl(&to_zex_device(file->minor->dev)->hostrpc, file, uarg);
+}
+
 static long zex_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	if (cmd == DRM_IOCTL_ZEX_HOSTRPC_CREATE)
-		return zex_hostrpc_create_ioctl(filp->private_data,
-						(void __user *)arg);
+		return zex_create_channel(filp, (void __user *)arg);
 	return drm_ioctl(filp, cmd, arg);
 }
 
@@ -110,7 +117,7 @@ static long zex_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 static long zex_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	if (cmd == DRM_IOCTL_ZEX_HOSTRPC_CREATE)
-		return zex_hostrpc_create_ioctl(filp->private_data, compat_ptr(arg));
+		return zex_create_channel(filp, compat_ptr(arg));
 	return drm_compat_ioctl(filp, cmd, arg);
 }
 #else
@@ -137,7 +144,13 @@ static int zex_open(struct drm_device *drm, struct drm_file *file)
 
 	if (!zfile)
 		return -ENOMEM;
-	ret = zex_vm_init(&zfile->vm, to_zex_device(drm), file);
+	/*
+	 * Its debugfs file is not under the DRM minor's directory: an unplug
+	 * removes that while files are still open. zex's own directory lives
+	 * as long as the module, which every open file pins.
+	 */
+	ret = zex_vm_init(&zfile->vm, drm, to_zex_device(drm)->vm_max_mappings,
+			  zex_debugfs_root, pid_nr(file->pid));
 	if (ret) {
 		kfree(zfile);
 		return ret;
@@ -178,7 +191,7 @@ static const struct drm_driver zex_drm_driver = {
  * Called by the platform driver's remove and by a tile's remove; whichever
  * comes first unplugs, the other finds nothing to do.
  */
-void zex_device_unplug(struct zex_device *zdev)
+static void zex_device_unplug(struct zex_device *zdev)
 {
 	mutex_lock(&zdev->unplug_lock);
 	if (zdev->registered) {
@@ -188,6 +201,14 @@ void zex_device_unplug(struct zex_device *zdev)
 		drm_info(&zdev->drm, "unplugged\n");
 	}
 	mutex_unlock(&zdev->unplug_lock);
+}
+
+/* A tile's driver was unbound: the GPU cannot run without it. */
+static void zex_tile_lost(struct zex_tile *tile)
+{
+	struct zex_device *zdev = container_of(tile - tile->id, struct zex_device, tiles[0]);
+
+	zex_device_unplug(zdev);
 }
 
 static void zex_hostrpc_device_fini_action(struct drm_device *drm, void *data)
@@ -253,8 +274,8 @@ static int zex_probe(struct platform_device *pdev)
 		return ret;
 	zdev->vm_max_mappings = zex_module_params.vm_max_mappings;
 	for (i = 0; i < zdev->topo.num_tiles; i++) {
-		zdev->tiles[i].zdev = zdev;
 		zdev->tiles[i].id = i;
+		zdev->tiles[i].lost = zex_tile_lost;
 		zex_tile_mem_init(&zdev->tiles[i].mem, zdev->topo.tile_mem_size);
 	}
 

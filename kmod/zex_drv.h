@@ -25,7 +25,7 @@
 
 #include "hostrpc/zex_hostrpc.h"
 #include "tiles/zex_tile.h"
-#include "zex_check.h"
+#include "common/zex_check.h"
 #include "vm/zex_vm.h"
 #include "zex_params.h"
 #include "zex_topology.h"
@@ -69,11 +69,6 @@ static inline struct zex_device *to_zex_device(struct drm_device *drm)
 	return container_of(drm, struct zex_device, drm);
 }
 
-/* zex_ioctl_check - zex_check() for a DRM ioctl of @zdev. */
-#define zex_ioctl_check(zdev, cond) zex_check(&(zdev)->drm, "ioctl", cond)
-
-void zex_device_unplug(struct zex_device *zdev);
-
 /* /sys/kernel/debug/zex: created at load, removed at unload. */
 extern struct dentry *zex_debugfs_root;
 
@@ -82,9 +77,9 @@ int zex_bo_create_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 int zex_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);
 int zex_bo_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int zex_bo_export_ioctl(struct drm_device *drm, void *data,
-			struct drm_file *file);
-int zex_bo_import_ioctl(struct drm_device *drm, void *data,
-			struct drm_file *file);
+int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_vm_unbind_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 #endif /* _ZEX_DRV_H_ */

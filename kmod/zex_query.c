@@ -95,11 +95,11 @@ int zex_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	void *buf;
 	int ret = 0;
 
-	if (zex_ioctl_check(zdev, q->extensions) ||
-	    zex_ioctl_check(zdev, q->flags) ||
-	    zex_ioctl_check(zdev, q->pad) ||
-	    zex_ioctl_check(zdev, q->reserved[0] || q->reserved[1]) ||
-	    zex_ioctl_check(zdev, q->query >= ARRAY_SIZE(zex_queries)))
+	if (zex_ioctl_check(drm, q->extensions) ||
+	    zex_ioctl_check(drm, q->flags) ||
+	    zex_ioctl_check(drm, q->pad) ||
+	    zex_ioctl_check(drm, q->reserved[0] || q->reserved[1]) ||
+	    zex_ioctl_check(drm, q->query >= ARRAY_SIZE(zex_queries)))
 		return -EINVAL;
 
 	ops = &zex_queries[array_index_nospec(q->query, ARRAY_SIZE(zex_queries))];
@@ -108,7 +108,7 @@ int zex_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		q->size = size;
 		return 0;
 	}
-	if (zex_ioctl_check(zdev, q->size < size))
+	if (zex_ioctl_check(drm, q->size < size))
 		return -ENOSPC;
 
 	buf = kzalloc(size, GFP_KERNEL_ACCOUNT);

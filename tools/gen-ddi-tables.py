@@ -40,7 +40,14 @@ GETTER_RE = re.compile(
 IMPL_RE = re.compile(r"ZE_APIEXPORT ze_result_t ZE_APICALL\s*\n?\s*(ze\w+)\(")
 
 
+def format_changed(path, what):
+    sys.exit(f"gen-ddi-tables: {path}: {what}; the header's format is not the one "
+             "this script parses (see its regular expressions), so no table is written")
+
+
 def parse_header(path):
+    if not path.exists():
+        sys.exit(f"gen-ddi-tables: {path} not found (install libze-dev, or pass --include)")
     text = path.read_text()
     pfns = {}
     for api_name, pfn_type, params in PFN_RE.findall(text):
@@ -56,6 +63,20 @@ def parse_header(path):
             continue
         tables.append((name, fields))
     getters = {table: getter for getter, table in GETTER_RE.findall(text)}
+    if not pfns:
+        format_changed(path, "no '/// @brief Function-pointer for' typedef found")
+    if not tables or not containers:
+        format_changed(path, "no DDI table struct or no *_dditable_t container found")
+    for table, fields in tables:
+        if not fields:
+            format_changed(path, f"{table} has no fields")
+        for pfn_type, field in fields:
+            if pfn_type not in pfns:
+                format_changed(path, f"{table}.{field} has type {pfn_type}, of no typedef found")
+        if table not in getters:
+            format_changed(path, f"no ProcAddrTable getter takes {table}")
+        if table not in containers:
+            format_changed(path, f"{table} is in no *_dditable_t container")
     return pfns, tables, containers, getters
 
 
@@ -92,13 +113,15 @@ def generate(include):
                         stubs.append(f"static ze_result_t ZE_APICALL\n{target}({args})\n"
                                      "{\n\treturn ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;\n}\n")
                 entries.append(f"\t.{field} = {target},")
-            tables_c.append(f"static {table} {var} = {{\n" + "\n".join(entries) + "\n};\n")
+            tables_c.append(f"static const {table} {var} = {{\n" + "\n".join(entries) + "\n};\n")
             getters_c.append(
                 f"ZE_DLLEXPORT ze_result_t ZE_APICALL\n{getters[table]}(ze_api_version_t version, "
                 f"{table} *pDdiTable)\n{{\n"
                 f"\treturn zex_ddi_fill(version, pDdiTable, &{var}, sizeof({var}));\n}}\n")
-            fields_of_driver.append(f"\t.{containers[table]} = &{var},")
-        drivers_c.append(f"{api}_dditable_driver_t zex_ddi_{api} = {{\n"
+            # The container's fields are not const in the loader's ABI; the
+            # tables stay in read-only memory all the same.
+            fields_of_driver.append(f"\t.{containers[table]} = ({table} *)&{var},")
+        drivers_c.append(f"const {api}_dditable_driver_t zex_ddi_{api} = {{\n"
                          "\t.version = ZEX_API_VERSION,\n\t.isValidFlag = 1,\n"
                          + "\n".join(fields_of_driver) + "\n};\n")
 

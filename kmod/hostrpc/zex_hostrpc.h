@@ -34,7 +34,7 @@
 
 #include <drm/zex_drm.h>
 
-#include "../zex_check.h"
+#include "../common/zex_check.h"
 
 struct drm_file;
 struct eventfd_ctx;
@@ -166,7 +166,7 @@ struct zex_hostrpc_view *zex_hostrpc_view_create(struct zex_hostrpc_channel *ch,
 						 enum zex_hostrpc_side side);
 void zex_hostrpc_view_destroy(struct zex_hostrpc_view *view);
 extern atomic_t zex_hostrpc_channels_live;
-long zex_hostrpc_create_ioctl(struct drm_file *file,
+long zex_hostrpc_create_ioctl(struct zex_hostrpc_device *hdev, struct drm_file *file,
 			      struct drm_zex_hostrpc_create __user *uarg);
 
 /* zex_hostrpc_doorbell.c */

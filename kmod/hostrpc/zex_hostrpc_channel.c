@@ -44,7 +44,6 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
-#include "../zex_drv.h"
 #include "zex_hostrpc.h"
 
 /*
@@ -540,6 +539,7 @@ static const struct file_operations zex_hostrpc_fops = {
 
 /**
  * zex_hostrpc_create_ioctl - DRM_IOCTL_ZEX_HOSTRPC_CREATE
+ * @hdev: the channels of the device the file belongs to.
  * @file: the caller's DRM file.
  * @uarg: &struct drm_zex_hostrpc_create in the caller's memory.
  *
@@ -550,11 +550,10 @@ static const struct file_operations zex_hostrpc_fops = {
  *
  * Return: 0, or a negative errno as the uapi header lists.
  */
-long zex_hostrpc_create_ioctl(struct drm_file *file,
+long zex_hostrpc_create_ioctl(struct zex_hostrpc_device *hdev, struct drm_file *file,
 			      struct drm_zex_hostrpc_create __user *uarg)
 {
 	struct drm_device *drm = file->minor->dev;
-	struct zex_device *zdev = to_zex_device(drm);
 	struct drm_zex_hostrpc_create args;
 	struct zex_hostrpc_channel *ch;
 	struct file *chfile;
@@ -567,18 +566,18 @@ long zex_hostrpc_create_ioctl(struct drm_file *file,
 		ret = -EFAULT;
 		goto out;
 	}
-	if (zex_ioctl_check(zdev, args.flags & ~DRM_ZEX_HOSTRPC_CLOEXEC) ||
-	    zex_ioctl_check(zdev, args.reserved[0] || args.reserved[1]) ||
-	    zex_ioctl_check(zdev, !args.nslots)) {
+	if (zex_check(drm, "ioctl", args.flags & ~DRM_ZEX_HOSTRPC_CLOEXEC) ||
+	    zex_check(drm, "ioctl", args.reserved[0] || args.reserved[1]) ||
+	    zex_check(drm, "ioctl", !args.nslots)) {
 		ret = -EINVAL;
 		goto out;
 	}
-	if (zex_ioctl_check(zdev, args.nslots > zdev->hostrpc.max_slots)) {
+	if (zex_check(drm, "ioctl", args.nslots > hdev->max_slots)) {
 		ret = -E2BIG;
 		goto out;
 	}
 	/* The layout is in 4 KiB pages; each must be a page of its own. */
-	if (zex_ioctl_check(zdev, PAGE_SIZE != DRM_ZEX_HOSTRPC_PAGE_SIZE)) {
+	if (zex_check(drm, "ioctl", PAGE_SIZE != DRM_ZEX_HOSTRPC_PAGE_SIZE)) {
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
@@ -588,7 +587,7 @@ long zex_hostrpc_create_ioctl(struct drm_file *file,
 		ret = PTR_ERR(ch);
 		goto out;
 	}
-	ret = zex_hostrpc_device_add(&zdev->hostrpc, ch);
+	ret = zex_hostrpc_device_add(hdev, ch);
 	if (ret) {
 		zex_hostrpc_channel_put(ch);
 		goto out;

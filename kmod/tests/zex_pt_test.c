@@ -178,12 +178,30 @@ static int do_bind(struct pt_ctx *c, u64 va, u64 npages, bool writable, unsigned
 	return 0;
 }
 
+/* What an unbind reported: each page of the binding, in order. */
+struct unbind_seen {
+	struct pt_ctx *c;
+	u64 first, n;
+};
+
+static void saw_page(struct page *page, void *ctx)
+{
+	struct unbind_seen *seen = ctx;
+	struct model_pte m = unpack(xa_load(&seen->c->model, seen->first + seen->n));
+
+	KUNIT_EXPECT_EQ_MSG(seen->c->test, page_to_pfn(page), m.pfn, "page %llx",
+			    seen->first + seen->n);
+	seen->n++;
+}
+
 static void do_unbind(struct pt_ctx *c, unsigned int which)
 {
 	struct binding b = c->live[which];
 	u64 first = b.va >> PAGE_SHIFT, i;
+	struct unbind_seen seen = { .c = c, .first = first };
 
-	zex_pt_unbind(&c->pt, b.va, b.npages, b.writable);
+	zex_pt_unbind(&c->pt, b.va, b.npages, b.writable, saw_page, &seen);
+	KUNIT_EXPECT_EQ(c->test, seen.n, b.npages);
 	for (i = 0; i < b.npages; i++) {
 		struct model_pte m = unpack(xa_load(&c->model, first + i));
 

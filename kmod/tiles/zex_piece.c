@@ -4,29 +4,25 @@
  */
 
 /**
- * DOC: zex_piece.c - pieces: create, export as dma-buf, recognise on import
+ * DOC: zex_piece.c - pieces: shmem objects charged to a tile
  *
  * zex_piece_create() charges the tile first, so a piece that does not fit
  * fails with -ENOSPC before any memory is touched; the charge goes with
  * the piece's last reference (a buffer object, a dma-buf, a mapping).
- *
- * Pieces are exported with zex's own &dma_buf_ops, built from the DRM
- * PRIME helpers, so that an import can tell a zex piece from any other
- * dma-buf by its ops and take the piece itself: zero-copy, and the same
- * piece however often it is imported. To everyone else the dma-buf is an
- * ordinary one: attach, map, mmap and vmap go through the PRIME helpers.
+ * Mapping a piece (through a dma-buf) faults its pages in by the mapping's
+ * offset. Sharing pieces as dma-bufs is the IPC layer's (ipc/).
  */
 
 #include <linux/dma-buf.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-#include <drm/drm_prime.h>
+#include <drm/drm_device.h>
+#include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 
-#include "../zex_drv.h"
-#include "../zex_bo.h"
 #include "zex_piece.h"
+#include "zex_tile.h"
 
 static void zex_piece_free(struct drm_gem_object *obj)
 {
@@ -34,7 +30,7 @@ static void zex_piece_free(struct drm_gem_object *obj)
 
 	if (piece->tile)
 		zex_tile_mem_uncharge(&piece->tile->mem, obj->size);
-	mutex_destroy(&piece->export_lock);
+	mutex_destroy(&piece->share_lock);
 	drm_gem_shmem_free(&piece->base);
 }
 
@@ -108,20 +104,20 @@ struct drm_gem_object *zex_piece_create_object(struct drm_device *drm, size_t si
 		return ERR_PTR(-ENOMEM);
 	piece->base.base.funcs = &zex_piece_funcs;
 	piece->base.map_wc = false;
-	mutex_init(&piece->export_lock);
+	mutex_init(&piece->share_lock);
 	return &piece->base.base;
 }
 
 /**
  * zex_piece_create - allocate a piece of @size bytes in @tile's memory
- * @zdev: the device.
+ * @drm: the device.
  * @tile: the tile to charge.
  * @size: page-aligned size.
  *
  * Return: the piece, holding one reference; -ENOSPC when the tile is full,
  * -ENOMEM when the host cannot back it.
  */
-struct zex_piece *zex_piece_create(struct zex_device *zdev, struct zex_tile *tile,
+struct zex_piece *zex_piece_create(struct drm_device *drm, struct zex_tile *tile,
 				   u64 size)
 {
 	struct drm_gem_shmem_object *shmem;
@@ -130,12 +126,12 @@ struct zex_piece *zex_piece_create(struct zex_device *zdev, struct zex_tile *til
 
 	ret = zex_tile_mem_charge(&tile->mem, size);
 	if (ret) {
-		drm_dbg(&zdev->drm, "tile %u cannot hold %llu more bytes\n",
+		drm_dbg(drm, "tile %u cannot hold %llu more bytes\n",
 			tile->id, size);
 		return ERR_PTR(ret);
 	}
 
-	shmem = drm_gem_shmem_create(&zdev->drm, size);
+	shmem = drm_gem_shmem_create(drm, size);
 	if (IS_ERR(shmem)) {
 		zex_tile_mem_uncharge(&tile->mem, size);
 		/*
@@ -152,158 +148,40 @@ struct zex_piece *zex_piece_create(struct zex_device *zdev, struct zex_tile *til
 	return piece;
 }
 
-static const struct dma_buf_ops zex_piece_dmabuf_ops = {
-	.cache_sgt_mapping = true,
-	.attach = drm_gem_map_attach,
-	.detach = drm_gem_map_detach,
-	.map_dma_buf = drm_gem_map_dma_buf,
-	.unmap_dma_buf = drm_gem_unmap_dma_buf,
-	.release = drm_gem_dmabuf_release,
-	.mmap = drm_gem_dmabuf_mmap,
-	.vmap = drm_gem_dmabuf_vmap,
-	.vunmap = drm_gem_dmabuf_vunmap,
-};
-
-static struct dma_buf *zex_piece_new_dma_buf(struct zex_piece *piece, int flags)
-{
-	struct drm_gem_object *obj = &piece->base.base;
-	DEFINE_DMA_BUF_EXPORT_INFO(exp_info);
-
-	exp_info.ops = &zex_piece_dmabuf_ops;
-	exp_info.size = obj->size;
-	exp_info.flags = flags;
-	exp_info.priv = obj;
-	exp_info.resv = obj->resv;
-	return drm_gem_dmabuf_export(obj->dev, &exp_info);
-}
-
 /**
- * zex_piece_export - the dma-buf that exports a piece
- * @piece: the piece, held by at least one buffer object.
- * @flags: O_RDWR or O_RDONLY.
- *
- * While a buffer object holds the piece, every export in one mode returns
- * the same dma-buf; the cache holds a reference of its own, dropped with
- * the last buffer object (zex_piece_bo_put()), which breaks the cycle
- * between the piece and its dma-buf.
- *
- * Return: a reference to the dma-buf, or an ERR_PTR.
- */
-struct dma_buf *zex_piece_export(struct zex_piece *piece, int flags)
-{
-	unsigned int mode = (flags & O_ACCMODE) == O_RDWR;
-	struct dma_buf *buf;
-
-	mutex_lock(&piece->export_lock);
-	buf = piece->exported[mode];
-	if (!buf) {
-		buf = zex_piece_new_dma_buf(piece, mode ? O_RDWR : O_RDONLY);
-		if (IS_ERR(buf))
-			goto out;
-		piece->exported[mode] = buf;
-	}
-	get_dma_buf(buf);
-out:
-	mutex_unlock(&piece->export_lock);
-	return buf;
-}
-
-/**
- * zex_piece_bo_get - a buffer object takes hold of @piece
+ * zex_piece_hold - a buffer object takes hold of @piece
  * @piece: the piece.
  */
-void zex_piece_bo_get(struct zex_piece *piece)
+void zex_piece_hold(struct zex_piece *piece)
 {
-	mutex_lock(&piece->export_lock);
-	piece->bo_count++;
-	mutex_unlock(&piece->export_lock);
+	mutex_lock(&piece->share_lock);
+	piece->holders++;
+	mutex_unlock(&piece->share_lock);
 }
 
 /**
- * zex_piece_bo_put - a buffer object lets go of @piece
+ * zex_piece_unhold - a buffer object lets go of @piece
  * @piece: the piece.
+ * @holder: the buffer object's GEM object, forgotten if it is @piece's solo.
  *
- * With the last one, the cached dma-bufs are released (fds that still
- * hold them keep them alive).
+ * With the last holder, the cached dma-bufs are released (fds that still
+ * hold them keep them alive), which breaks the reference cycle between a
+ * piece and the dma-bufs that export it.
  */
-void zex_piece_bo_put(struct zex_piece *piece)
+void zex_piece_unhold(struct zex_piece *piece, struct drm_gem_object *holder)
 {
 	struct dma_buf *bufs[2] = {};
 
-	mutex_lock(&piece->export_lock);
-	if (!--piece->bo_count) {
+	mutex_lock(&piece->share_lock);
+	if (piece->solo == holder)
+		piece->solo = NULL;
+	if (!--piece->holders) {
 		swap(bufs[0], piece->exported[0]);
 		swap(bufs[1], piece->exported[1]);
 	}
-	mutex_unlock(&piece->export_lock);
+	mutex_unlock(&piece->share_lock);
 	if (bufs[0])
 		dma_buf_put(bufs[0]);
 	if (bufs[1])
 		dma_buf_put(bufs[1]);
-}
-
-/**
- * zex_piece_set_solo - record @bo as the one-piece object of @piece
- * @piece: the piece.
- * @bo: a linear buffer object whose only piece is @piece.
- */
-void zex_piece_set_solo(struct zex_piece *piece, struct zex_bo *bo)
-{
-	mutex_lock(&piece->export_lock);
-	piece->solo = bo;
-	mutex_unlock(&piece->export_lock);
-}
-
-/**
- * zex_piece_forget_solo - @bo is being freed: forget it if it is recorded
- * @piece: the piece.
- * @bo: the buffer object being freed.
- */
-void zex_piece_forget_solo(struct zex_piece *piece, struct zex_bo *bo)
-{
-	mutex_lock(&piece->export_lock);
-	if (piece->solo == bo)
-		piece->solo = NULL;
-	mutex_unlock(&piece->export_lock);
-}
-
-/**
- * zex_piece_get_solo - the piece's live one-piece object, with a reference
- * @piece: the piece.
- *
- * Return: the object, or NULL when there is none or it is being freed.
- */
-struct zex_bo *zex_piece_get_solo(struct zex_piece *piece)
-{
-	struct zex_bo *bo;
-
-	mutex_lock(&piece->export_lock);
-	bo = piece->solo;
-	if (bo && !kref_get_unless_zero(&bo->base.refcount))
-		bo = NULL;
-	mutex_unlock(&piece->export_lock);
-	return bo;
-}
-
-/**
- * zex_piece_from_dma_buf - the piece behind a dma-buf, if it is one of ours
- * @zdev: the importing device.
- * @dmabuf: any dma-buf.
- *
- * Return: the piece with a new reference, or ERR_PTR(-EXDEV) when the
- * dma-buf is not a piece of @zdev (another exporter, or another zex device
- * instance).
- */
-struct zex_piece *zex_piece_from_dma_buf(struct zex_device *zdev,
-					 struct dma_buf *dmabuf)
-{
-	struct drm_gem_object *obj;
-
-	if (dmabuf->ops != &zex_piece_dmabuf_ops)
-		return ERR_PTR(-EXDEV);
-	obj = dmabuf->priv;
-	if (obj->dev != &zdev->drm)
-		return ERR_PTR(-EXDEV);
-	drm_gem_object_get(obj);
-	return to_zex_piece(obj);
 }

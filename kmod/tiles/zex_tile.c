@@ -11,15 +11,14 @@
  * Binding brings the tile online and adds its sysfs attributes (id,
  * mem_size, mem_used, num_bos) to /sys/bus/auxiliary/devices/zex.tile.<n>.
  * Unbinding a tile, by the parent going away or by a write to the driver's
- * unbind file, takes it offline; losing a tile unplugs the whole GPU, as a
- * real multi-tile device cannot run with a tile missing.
+ * unbind file, takes it offline and tells the parent (zex unplugs the whole
+ * GPU, as a real multi-tile device cannot run with a tile missing).
  */
 
 #include <linux/device.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
-#include "../zex_drv.h"
 #include "zex_tile.h"
 
 static struct zex_tile_adev *to_zex_tile_adev(struct auxiliary_device *adev)
@@ -94,12 +93,12 @@ static void zex_tile_remove(struct auxiliary_device *adev)
 	struct zex_tile *tile = to_zex_tile_adev(adev)->tile;
 
 	WRITE_ONCE(tile->online, false);
-	zex_device_unplug(tile->zdev);
+	tile->lost(tile);
 	dev_dbg(&adev->dev, "tile %u offline\n", tile->id);
 }
 
 static const struct auxiliary_device_id zex_tile_id_table[] = {
-	{ .name = ZEX_DRIVER_NAME ".tile" },
+	{ .name = KBUILD_MODNAME ".tile" },
 	{}
 };
 MODULE_DEVICE_TABLE(auxiliary, zex_tile_id_table);

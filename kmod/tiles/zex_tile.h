@@ -7,12 +7,16 @@
  * DOC: zex_tile.h - tiles as auxiliary devices
  *
  * Each tile of a zex GPU is published by the GPU's parent driver as an
- * auxiliary device named "zex.tile.<n>" and bound by the tile driver in this
- * module. The parent owns &struct zex_tile (its memory accounting outlives
- * the auxiliary device, since buffer objects charge it until they are
- * freed); the auxiliary device is the tile's presence in the device model
- * and in sysfs. A real GPU driver could publish the same devices, carrying
- * a &struct zex_tile of its own.
+ * auxiliary device and bound by the tile driver in this module. The
+ * auxiliary bus names a device after the module that adds it, so the
+ * devices are "zex.tile.<n>", and the tile driver matches that name: a
+ * parent in another module would publish "<its module>.tile.<n>" and needs
+ * its own entry in the tile driver's id table. The parent owns &struct
+ * zex_tile (its memory accounting outlives the auxiliary device, since
+ * buffer objects charge it until they are freed) and says, through @lost,
+ * what losing the tile means to it; the auxiliary device is the tile's
+ * presence in the device model and in sysfs. This folder is a leaf: it
+ * knows nothing of the GPU that owns the tiles.
  */
 
 #ifndef _ZEX_TILE_H_
@@ -22,20 +26,19 @@
 
 #include "zex_tile_mem.h"
 
-struct zex_device;
-
 /**
  * struct zex_tile - one tile of a zex GPU
- * @zdev: the GPU the tile belongs to.
  * @id: tile index.
  * @mem: the tile's memory accounting.
  * @online: the tile driver is bound to the tile's auxiliary device.
+ * @lost: the parent's callback, called when the tile driver is unbound
+ *	from the tile (the parent going away, or a write to unbind).
  */
 struct zex_tile {
-	struct zex_device *zdev;
 	u32 id;
 	struct zex_tile_mem mem;
 	bool online;
+	void (*lost)(struct zex_tile *tile);
 };
 
 /**

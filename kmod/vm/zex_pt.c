@@ -178,10 +178,14 @@ void zex_pt_fini(struct zex_pt *pt)
  * @va: page-aligned start.
  * @npages: pages.
  * @writable: the binding was writable.
+ * @each: called with every page of the range before its counts go (the
+ *	table is the only list of a binding's pages), or NULL.
+ * @ctx: passed to @each.
  *
  * The range must have been bound with the same @writable.
  */
-void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, bool writable)
+void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, bool writable,
+		   void (*each)(struct page *page, void *ctx), void *ctx)
 {
 	struct zex_pt_node *path[ZEX_PT_LEVELS];
 	u64 done = 0;
@@ -203,6 +207,8 @@ void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, bool writable)
 
 			if (WARN_ON_ONCE(!count || (writable && !wcount)))
 				continue;
+			if (each)
+				each(pfn_to_page(zpte_pfn(pte[k])), ctx);
 			if (count == 1) {
 				pte[k] = 0;
 				leaf->live--;
@@ -270,7 +276,7 @@ int zex_pt_bind(struct zex_pt *pt, u64 va, u64 npages, struct page **pages,
 	return 0;
 
 unwind:
-	zex_pt_unbind(pt, va, done, writable);
+	zex_pt_unbind(pt, va, done, writable, NULL, NULL);
 	return ret;
 }
 

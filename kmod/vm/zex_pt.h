@@ -56,7 +56,8 @@ int zex_pt_init(struct zex_pt *pt);
 void zex_pt_fini(struct zex_pt *pt);
 int zex_pt_bind(struct zex_pt *pt, u64 va, u64 npages, struct page **pages,
 		bool writable);
-void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, bool writable);
+void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, bool writable,
+		   void (*each)(struct page *page, void *ctx), void *ctx);
 int zex_pt_lookup(struct zex_pt *pt, u64 va, unsigned long *pfn, bool *writable);
 unsigned int zex_pt_count(struct zex_pt *pt, u64 va, unsigned int *writers);
 void zex_pt_dump(struct zex_pt *pt, struct seq_file *m);

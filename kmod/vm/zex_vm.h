@@ -10,7 +10,9 @@
  * software page table (&struct zex_pt) and the mappings bound into it:
  * userptr imports (device VA == host VA) and buffer objects. The copy
  * engine reads and writes through it, which is how tests see what the
- * device can see.
+ * device can see. This folder knows page tables, mappings and the copy
+ * engine; the ioctls that reach them (argument checks, the file's address
+ * space) are zex_vm_ioctl.c's, beside the other ioctls.
  */
 
 #ifndef _ZEX_VM_H_
@@ -22,19 +24,22 @@
 #include "zex_pt.h"
 
 struct dentry;
-struct drm_file;
-struct zex_device;
+struct drm_device;
+struct drm_zex_copy;
+struct zex_bo;
 
 /**
  * struct zex_vm - one file's device address space
+ * @drm: the device, for its debug messages.
  * @lock: protects @pt and @mappings; held across a whole copy.
- * @pt: the page table.
+ * @pt: the page table; the only list of the pages a mapping pinned.
  * @mappings: the mappings (userptr imports and buffer-object binds) by id.
  * @count: the mappings in @mappings.
  * @max_mappings: the most it may hold (the vm_max_mappings parameter).
- * @debugfs: its file in /sys/kernel/debug/zex.
+ * @debugfs: its file under the debugfs folder given at init.
  */
 struct zex_vm {
+	struct drm_device *drm;
 	struct mutex lock; /* protects pt and mappings, see above */
 	struct zex_pt pt;
 	struct xarray mappings;
@@ -43,12 +48,14 @@ struct zex_vm {
 	struct dentry *debugfs;
 };
 
-int zex_vm_init(struct zex_vm *vm, struct zex_device *zdev, struct drm_file *file);
+int zex_vm_init(struct zex_vm *vm, struct drm_device *drm, u32 max_mappings,
+		struct dentry *debugfs_dir, pid_t owner);
 void zex_vm_fini(struct zex_vm *vm);
+int zex_vm_import_userptr(struct zex_vm *vm, u64 addr, u64 size, bool writable, u32 *id);
+int zex_vm_bind_bo(struct zex_vm *vm, struct zex_bo *bo, u64 va, bool writable, u32 *id);
+int zex_vm_unbind(struct zex_vm *vm, u32 id);
 
-int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int zex_vm_unbind_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+/* zex_copy.c */
+int zex_vm_copy(struct zex_vm *vm, struct drm_zex_copy *args);
 
 #endif /* _ZEX_VM_H_ */

@@ -15,7 +15,7 @@
  * %HOSTRPC_OWNER_ASYNC so that any device-side caller may collect it.
  *
  * The core only holds pointers: the zex kernel channel's mmap
- * (libzex/hostrpc/channel.c) or plain memory (the tests) supply them. The
+ * (libzex/src/core/hostrpc_channel.c) or plain memory (the tests) supply them. The
  * state tables and the doorbell proof are in Documentation/hostrpc.rst;
  * model/hostrpc.pml names these functions. Freestanding: no libc, no
  * allocation; atomics through hostrpc_atomic.h.

@@ -7,15 +7,18 @@
  * DOC: hostrpc_atomic.h - the atomics hostrpc needs, per platform
  *
  * The protocol core uses nothing but these; on the CPU they are C11
- * atomics and sched_yield(). A GPU build supplies its own (device-scope
- * atomics, a wave sleep) with the same names; the core itself needs no
- * libc and allocates nothing.
+ * atomics and, in a hosted build, sched_yield(). A GPU build supplies its
+ * own (device-scope atomics, a wave sleep) with the same names; the core
+ * itself needs no libc and allocates nothing (a freestanding build, which
+ * the host layer of make check links with -nostdlib, only pauses).
  */
 
 #ifndef HOSTRPC_ATOMIC_H
 #define HOSTRPC_ATOMIC_H
 
+#if __STDC_HOSTED__
 #include <sched.h>
+#endif
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -78,15 +81,19 @@ static inline bool hr_u32_cas(hr_u32_t *f, uint32_t from, uint32_t to)
 
 static inline void hr_relax(uint32_t polls)
 {
-	if (polls < HR_SPIN_POLLS) {
-#if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
-#elif defined(__aarch64__)
-		__asm__ __volatile__("yield");
-#endif
+#if __STDC_HOSTED__
+	if (polls >= HR_SPIN_POLLS) {
+		sched_yield();
 		return;
 	}
-	sched_yield();
+#else
+	(void)polls;
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
 }
 
 #endif /* HOSTRPC_ATOMIC_H */

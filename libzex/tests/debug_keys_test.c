@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "zex/zex.h"
+#include "core/debug_keys.h"
 
 static const char *fake_env[3][2];
 

@@ -13,7 +13,7 @@
 #include <drm/zex_drm.h>
 
 #include "kselftest_harness.h"
-#include "zex/zex.h"
+#include "core/topology.h"
 
 struct answers {
 	struct drm_zex_query_device dev;

@@ -4,9 +4,11 @@
 #
 # 1. build    everything, zex.ko with W=1
 # 2. host     uapi header as C and C++, libzex unit tests under ASan and
-#             UBSan, checkpatch --strict, sparse, the hostrpc model under
-#             spin (with mutants that must fail), the TSan test's planted
-#             bugs (each must be caught), a DKMS build
+#             UBSan, libzex's exports, install and call graph, zex.ko's
+#             call and include graph (and no KUnit in it), the hostrpc
+#             core built freestanding, checkpatch --strict, sparse, the
+#             hostrpc model under spin (with mutants that must fail), the
+#             TSan test's planted bugs (each must be caught), a DKMS build
 # 3. stock    the stock Debian kernel in QEMU: every kselftest
 # 4. debug    the debug kernel (KUnit, KASAN, lockdep, kmemleak, ...):
 #             KUnit suites, every kselftest again, a kmemleak scan
@@ -42,6 +44,20 @@ if [[ " $layers " == *" host "* ]]; then
 			-Ilibzex/include $inc libzex/tests/public_headers.cc -o "$logs/public-headers"
 		check_cmd host host-tests-build make -s host-tests
 		check_cmd host ddi-tables-current python3 tools/gen-ddi-tables.py --check
+		check_cmd host libzex-exports libzex/tests/exported_symbols.sh "$O/lib/libzex.so.0.1.0"
+		check_cmd host libzex-install libzex/tests/install.sh "$O"
+		check_cmd host hostrpc-freestanding cc -std=c11 -ffreestanding -nostdlib -shared \
+			-fPIC -Wl,--no-undefined -O2 -Wall -Wextra -Werror libzex/hostrpc/hostrpc.c \
+			-o "$logs/hostrpc-freestanding.so"
+		python3 tools/check/layering.py "$O/libzex" $(find "$O/libzex" -name '*.o') \
+			--src libzex/src --src libzex \
+			>"$logs/libzex-layering.tap" 2>&1
+		python3 tools/check/results.py tap host libzex-layering $? "$logs/libzex-layering.tap"
+		# shellcheck disable=SC2046
+		python3 tools/check/layering.py kmod $(grep -v /tests/ kmod/zex.mod) --src kmod \
+			>"$logs/kmod-layering.tap" 2>&1
+		python3 tools/check/results.py tap host kmod-layering $? "$logs/kmod-layering.tap"
+		check_cmd host kmod-carries-no-tests bash -c '! nm kmod/zex.ko | grep -i kunit'
 		for t in "$O"/host-tests/*_test; do
 			name=$(basename "$t")
 			"$t" >"$logs/$name.tap" 2>&1

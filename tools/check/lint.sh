@@ -39,7 +39,7 @@ fi
 rm -rf "$out/sparse-src"
 mkdir -p "$out/sparse-src"
 cp -r kmod uapi "$out/sparse-src/"
-make -s -C "$kdir" M="$out/sparse-src/kmod" C=2 CHECK="sparse" W=1 modules \
+make -s -C "$kdir" M="$out/sparse-src/kmod" C=2 CHECK="sparse" W=1 ZEX_KUNIT=y modules \
 	>"$out/sparse.txt" 2>&1
 rc=$?
 if [ $rc != 0 ] || grep -q -E 'warning:|error:' "$out/sparse.txt"; then

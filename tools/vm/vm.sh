@@ -107,7 +107,7 @@ check-debug | fuzz)
 	mkdir -p "$O/kmod-debug"
 	cp -r "$top/kmod" "$top/uapi" "$O/kmod-debug/"
 	# With its KUnit suites and W=1; any warning fails like an error.
-	if ! make -s -C "$dbg" M="$O/kmod-debug/kmod" W=1 modules >"$O/vm/kmod-debug.log" 2>&1 ||
+	if ! make -s -C "$dbg" M="$O/kmod-debug/kmod" W=1 ZEX_KUNIT=y modules >"$O/vm/kmod-debug.log" 2>&1 ||
 	   grep -q -E 'warning:|error:' "$O/vm/kmod-debug.log"; then
 		cat "$O/vm/kmod-debug.log"
 		echo "RESULT debug-kernel passed=0 failed=1 skipped=0"

@@ -45,7 +45,7 @@ static void print_engines(const struct zex_topology *t, unsigned int device)
 int main(int argc, char **argv)
 {
 	struct zex_device *dev;
-	struct zex_topology t;
+	struct zex_topology t = { .size = sizeof(t) };
 	unsigned int i;
 	int ret;
 

@@ -8,11 +8,17 @@
  *
  * The layer of libzex that sits directly on the zex kernel driver: find
  * and open the device through libdrm, read its topology (tiles, memory,
- * implicit scaling, engine model), and read compute-runtime's debug keys
- * from the environment. The Level Zero entry points are built on this.
+ * implicit scaling, engine model), make, share and map buffer objects.
+ * The Level Zero entry points are built on this.
  *
  * Functions return 0 or a negative errno. Every function is thread-safe;
  * a &struct zex_device may be shared between threads.
+ *
+ * Structs that cross the API start with their size, which the caller sets
+ * (sizeof as it was built): a later libzex that appends fields reads and
+ * writes only the bytes the caller has, so old binaries keep working. The
+ * arrays inside &struct zex_topology keep their element layout; what a
+ * tile or an engine gains later comes as new fields after them.
  */
 
 #ifndef ZEX_ZEX_H
@@ -53,6 +59,7 @@ struct zex_engine {
 
 /** The device's shape, as the kernel reports it. */
 struct zex_topology {
+	uint32_t size;		/* sizeof(struct zex_topology), set by the caller */
 	uint32_t num_tiles;
 	bool implicit_scaling;
 	uint32_t multi_storage_policy;
@@ -71,16 +78,12 @@ ZEX_PUBLIC int zex_device_fd(const struct zex_device *dev);
 ZEX_PUBLIC const char *zex_device_node(const struct zex_device *dev);
 ZEX_PUBLIC int zex_device_query_topology(struct zex_device *dev, struct zex_topology *topo);
 
-ZEX_PUBLIC int zex_topology_parse(struct zex_topology *topo,
-		       const void *device, size_t device_size,
-		       const void *tiles, size_t tiles_size,
-		       const void *engines, size_t engines_size);
-
 /* Buffer objects (see uapi/drm/zex_drm.h); all return 0 or -errno. */
 #define ZEX_PLACEMENT_ROOT	0xffff
 
 /** Colouring override of a root-device allocation; policy -1: defaults. */
 struct zex_colouring_override {
+	uint32_t size;		/* sizeof(struct zex_colouring_override) */
 	int policy;
 	uint32_t granularity_kb;
 };
@@ -101,22 +104,6 @@ ZEX_PUBLIC int zex_userptr_import(struct zex_device *dev, const void *addr, uint
 ZEX_PUBLIC int zex_userptr_release(struct zex_device *dev, uint32_t id);
 ZEX_PUBLIC int zex_bo_layout(struct zex_device *dev, uint32_t handle, uint32_t *num_pieces,
 		  bool *interleaved, uint64_t *granularity);
-
-/**
- * struct zex_debug_keys - compute-runtime's implicit-scaling debug keys
- *
- * Each field is -1 when its environment variable is unset.
- */
-struct zex_debug_keys {
-	int enable_implicit_scaling;		/* EnableImplicitScaling: 0 or 1 */
-	int multi_storage_policy;		/* MultiStoragePolicy: 0, 1 or 2 */
-	long long multi_storage_granularity_kb;	/* MultiStorageGranularity (KB) */
-};
-
-typedef const char *(*zex_getenv_fn)(const char *name);
-
-ZEX_PUBLIC int zex_debug_keys_read(struct zex_debug_keys *keys, zex_getenv_fn get,
-			const char **bad_key);
 
 #ifdef __cplusplus
 }

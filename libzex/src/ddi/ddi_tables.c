@@ -1623,11 +1623,11 @@ zex_unsupported_zesDiagnosticsRunTests(zes_diag_handle_t a0, uint32_t a1, uint32
 	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
-static ze_global_dditable_t zex_ze_global_dditable = {
+static const ze_global_dditable_t zex_ze_global_dditable = {
 	.pfnInit = zeInit,
 };
 
-static ze_driver_dditable_t zex_ze_driver_dditable = {
+static const ze_driver_dditable_t zex_ze_driver_dditable = {
 	.pfnGet = zeDriverGet,
 	.pfnGetApiVersion = zeDriverGetApiVersion,
 	.pfnGetProperties = zeDriverGetProperties,
@@ -1636,7 +1636,7 @@ static ze_driver_dditable_t zex_ze_driver_dditable = {
 	.pfnGetExtensionFunctionAddress = zeDriverGetExtensionFunctionAddress,
 };
 
-static ze_device_dditable_t zex_ze_device_dditable = {
+static const ze_device_dditable_t zex_ze_device_dditable = {
 	.pfnGet = zeDeviceGet,
 	.pfnGetSubDevices = zeDeviceGetSubDevices,
 	.pfnGetProperties = zeDeviceGetProperties,
@@ -1657,11 +1657,11 @@ static ze_device_dditable_t zex_ze_device_dditable = {
 	.pfnPciGetPropertiesExt = zex_unsupported_zeDevicePciGetPropertiesExt,
 };
 
-static ze_device_exp_dditable_t zex_ze_device_exp_dditable = {
+static const ze_device_exp_dditable_t zex_ze_device_exp_dditable = {
 	.pfnGetFabricVertexExp = zex_unsupported_zeDeviceGetFabricVertexExp,
 };
 
-static ze_context_dditable_t zex_ze_context_dditable = {
+static const ze_context_dditable_t zex_ze_context_dditable = {
 	.pfnCreate = zeContextCreate,
 	.pfnDestroy = zeContextDestroy,
 	.pfnGetStatus = zex_unsupported_zeContextGetStatus,
@@ -1673,14 +1673,14 @@ static ze_context_dditable_t zex_ze_context_dditable = {
 	.pfnCreateEx = zex_unsupported_zeContextCreateEx,
 };
 
-static ze_command_queue_dditable_t zex_ze_command_queue_dditable = {
+static const ze_command_queue_dditable_t zex_ze_command_queue_dditable = {
 	.pfnCreate = zex_unsupported_zeCommandQueueCreate,
 	.pfnDestroy = zex_unsupported_zeCommandQueueDestroy,
 	.pfnExecuteCommandLists = zex_unsupported_zeCommandQueueExecuteCommandLists,
 	.pfnSynchronize = zex_unsupported_zeCommandQueueSynchronize,
 };
 
-static ze_command_list_dditable_t zex_ze_command_list_dditable = {
+static const ze_command_list_dditable_t zex_ze_command_list_dditable = {
 	.pfnCreate = zex_unsupported_zeCommandListCreate,
 	.pfnCreateImmediate = zex_unsupported_zeCommandListCreateImmediate,
 	.pfnDestroy = zex_unsupported_zeCommandListDestroy,
@@ -1711,19 +1711,19 @@ static ze_command_list_dditable_t zex_ze_command_list_dditable = {
 	.pfnAppendImageCopyFromMemoryExt = zex_unsupported_zeCommandListAppendImageCopyFromMemoryExt,
 };
 
-static ze_image_dditable_t zex_ze_image_dditable = {
+static const ze_image_dditable_t zex_ze_image_dditable = {
 	.pfnGetProperties = zex_unsupported_zeImageGetProperties,
 	.pfnCreate = zex_unsupported_zeImageCreate,
 	.pfnDestroy = zex_unsupported_zeImageDestroy,
 	.pfnGetAllocPropertiesExt = zex_unsupported_zeImageGetAllocPropertiesExt,
 };
 
-static ze_image_exp_dditable_t zex_ze_image_exp_dditable = {
+static const ze_image_exp_dditable_t zex_ze_image_exp_dditable = {
 	.pfnGetMemoryPropertiesExp = zex_unsupported_zeImageGetMemoryPropertiesExp,
 	.pfnViewCreateExp = zex_unsupported_zeImageViewCreateExp,
 };
 
-static ze_fence_dditable_t zex_ze_fence_dditable = {
+static const ze_fence_dditable_t zex_ze_fence_dditable = {
 	.pfnCreate = zex_unsupported_zeFenceCreate,
 	.pfnDestroy = zex_unsupported_zeFenceDestroy,
 	.pfnHostSynchronize = zex_unsupported_zeFenceHostSynchronize,
@@ -1731,7 +1731,7 @@ static ze_fence_dditable_t zex_ze_fence_dditable = {
 	.pfnReset = zex_unsupported_zeFenceReset,
 };
 
-static ze_event_pool_dditable_t zex_ze_event_pool_dditable = {
+static const ze_event_pool_dditable_t zex_ze_event_pool_dditable = {
 	.pfnCreate = zex_unsupported_zeEventPoolCreate,
 	.pfnDestroy = zex_unsupported_zeEventPoolDestroy,
 	.pfnGetIpcHandle = zex_unsupported_zeEventPoolGetIpcHandle,
@@ -1739,7 +1739,7 @@ static ze_event_pool_dditable_t zex_ze_event_pool_dditable = {
 	.pfnCloseIpcHandle = zex_unsupported_zeEventPoolCloseIpcHandle,
 };
 
-static ze_event_dditable_t zex_ze_event_dditable = {
+static const ze_event_dditable_t zex_ze_event_dditable = {
 	.pfnCreate = zex_unsupported_zeEventCreate,
 	.pfnDestroy = zex_unsupported_zeEventDestroy,
 	.pfnHostSignal = zex_unsupported_zeEventHostSignal,
@@ -1749,11 +1749,11 @@ static ze_event_dditable_t zex_ze_event_dditable = {
 	.pfnQueryKernelTimestamp = zex_unsupported_zeEventQueryKernelTimestamp,
 };
 
-static ze_event_exp_dditable_t zex_ze_event_exp_dditable = {
+static const ze_event_exp_dditable_t zex_ze_event_exp_dditable = {
 	.pfnQueryTimestampsExp = zex_unsupported_zeEventQueryTimestampsExp,
 };
 
-static ze_module_dditable_t zex_ze_module_dditable = {
+static const ze_module_dditable_t zex_ze_module_dditable = {
 	.pfnCreate = zex_unsupported_zeModuleCreate,
 	.pfnDestroy = zex_unsupported_zeModuleDestroy,
 	.pfnDynamicLink = zex_unsupported_zeModuleDynamicLink,
@@ -1765,12 +1765,12 @@ static ze_module_dditable_t zex_ze_module_dditable = {
 	.pfnInspectLinkageExt = zex_unsupported_zeModuleInspectLinkageExt,
 };
 
-static ze_module_build_log_dditable_t zex_ze_module_build_log_dditable = {
+static const ze_module_build_log_dditable_t zex_ze_module_build_log_dditable = {
 	.pfnDestroy = zex_unsupported_zeModuleBuildLogDestroy,
 	.pfnGetString = zex_unsupported_zeModuleBuildLogGetString,
 };
 
-static ze_kernel_dditable_t zex_ze_kernel_dditable = {
+static const ze_kernel_dditable_t zex_ze_kernel_dditable = {
 	.pfnCreate = zex_unsupported_zeKernelCreate,
 	.pfnDestroy = zex_unsupported_zeKernelDestroy,
 	.pfnSetCacheConfig = zex_unsupported_zeKernelSetCacheConfig,
@@ -1785,22 +1785,22 @@ static ze_kernel_dditable_t zex_ze_kernel_dditable = {
 	.pfnGetName = zex_unsupported_zeKernelGetName,
 };
 
-static ze_kernel_exp_dditable_t zex_ze_kernel_exp_dditable = {
+static const ze_kernel_exp_dditable_t zex_ze_kernel_exp_dditable = {
 	.pfnSetGlobalOffsetExp = zex_unsupported_zeKernelSetGlobalOffsetExp,
 	.pfnSchedulingHintExp = zex_unsupported_zeKernelSchedulingHintExp,
 };
 
-static ze_sampler_dditable_t zex_ze_sampler_dditable = {
+static const ze_sampler_dditable_t zex_ze_sampler_dditable = {
 	.pfnCreate = zex_unsupported_zeSamplerCreate,
 	.pfnDestroy = zex_unsupported_zeSamplerDestroy,
 };
 
-static ze_physical_mem_dditable_t zex_ze_physical_mem_dditable = {
+static const ze_physical_mem_dditable_t zex_ze_physical_mem_dditable = {
 	.pfnCreate = zex_unsupported_zePhysicalMemCreate,
 	.pfnDestroy = zex_unsupported_zePhysicalMemDestroy,
 };
 
-static ze_mem_dditable_t zex_ze_mem_dditable = {
+static const ze_mem_dditable_t zex_ze_mem_dditable = {
 	.pfnAllocShared = zex_unsupported_zeMemAllocShared,
 	.pfnAllocDevice = zeMemAllocDevice,
 	.pfnAllocHost = zeMemAllocHost,
@@ -1813,7 +1813,7 @@ static ze_mem_dditable_t zex_ze_mem_dditable = {
 	.pfnFreeExt = zex_unsupported_zeMemFreeExt,
 };
 
-static ze_virtual_mem_dditable_t zex_ze_virtual_mem_dditable = {
+static const ze_virtual_mem_dditable_t zex_ze_virtual_mem_dditable = {
 	.pfnReserve = zex_unsupported_zeVirtualMemReserve,
 	.pfnFree = zex_unsupported_zeVirtualMemFree,
 	.pfnQueryPageSize = zex_unsupported_zeVirtualMemQueryPageSize,
@@ -1823,76 +1823,76 @@ static ze_virtual_mem_dditable_t zex_ze_virtual_mem_dditable = {
 	.pfnGetAccessAttribute = zex_unsupported_zeVirtualMemGetAccessAttribute,
 };
 
-static ze_fabric_vertex_exp_dditable_t zex_ze_fabric_vertex_exp_dditable = {
+static const ze_fabric_vertex_exp_dditable_t zex_ze_fabric_vertex_exp_dditable = {
 	.pfnGetExp = zex_unsupported_zeFabricVertexGetExp,
 	.pfnGetSubVerticesExp = zex_unsupported_zeFabricVertexGetSubVerticesExp,
 	.pfnGetPropertiesExp = zex_unsupported_zeFabricVertexGetPropertiesExp,
 	.pfnGetDeviceExp = zex_unsupported_zeFabricVertexGetDeviceExp,
 };
 
-static ze_fabric_edge_exp_dditable_t zex_ze_fabric_edge_exp_dditable = {
+static const ze_fabric_edge_exp_dditable_t zex_ze_fabric_edge_exp_dditable = {
 	.pfnGetExp = zex_unsupported_zeFabricEdgeGetExp,
 	.pfnGetVerticesExp = zex_unsupported_zeFabricEdgeGetVerticesExp,
 	.pfnGetPropertiesExp = zex_unsupported_zeFabricEdgeGetPropertiesExp,
 };
 
-static zet_device_dditable_t zex_zet_device_dditable = {
+static const zet_device_dditable_t zex_zet_device_dditable = {
 	.pfnGetDebugProperties = zex_unsupported_zetDeviceGetDebugProperties,
 };
 
-static zet_context_dditable_t zex_zet_context_dditable = {
+static const zet_context_dditable_t zex_zet_context_dditable = {
 	.pfnActivateMetricGroups = zex_unsupported_zetContextActivateMetricGroups,
 };
 
-static zet_command_list_dditable_t zex_zet_command_list_dditable = {
+static const zet_command_list_dditable_t zex_zet_command_list_dditable = {
 	.pfnAppendMetricStreamerMarker = zex_unsupported_zetCommandListAppendMetricStreamerMarker,
 	.pfnAppendMetricQueryBegin = zex_unsupported_zetCommandListAppendMetricQueryBegin,
 	.pfnAppendMetricQueryEnd = zex_unsupported_zetCommandListAppendMetricQueryEnd,
 	.pfnAppendMetricMemoryBarrier = zex_unsupported_zetCommandListAppendMetricMemoryBarrier,
 };
 
-static zet_module_dditable_t zex_zet_module_dditable = {
+static const zet_module_dditable_t zex_zet_module_dditable = {
 	.pfnGetDebugInfo = zex_unsupported_zetModuleGetDebugInfo,
 };
 
-static zet_kernel_dditable_t zex_zet_kernel_dditable = {
+static const zet_kernel_dditable_t zex_zet_kernel_dditable = {
 	.pfnGetProfileInfo = zex_unsupported_zetKernelGetProfileInfo,
 };
 
-static zet_metric_group_dditable_t zex_zet_metric_group_dditable = {
+static const zet_metric_group_dditable_t zex_zet_metric_group_dditable = {
 	.pfnGet = zex_unsupported_zetMetricGroupGet,
 	.pfnGetProperties = zex_unsupported_zetMetricGroupGetProperties,
 	.pfnCalculateMetricValues = zex_unsupported_zetMetricGroupCalculateMetricValues,
 };
 
-static zet_metric_group_exp_dditable_t zex_zet_metric_group_exp_dditable = {
+static const zet_metric_group_exp_dditable_t zex_zet_metric_group_exp_dditable = {
 	.pfnCalculateMultipleMetricValuesExp = zex_unsupported_zetMetricGroupCalculateMultipleMetricValuesExp,
 };
 
-static zet_metric_dditable_t zex_zet_metric_dditable = {
+static const zet_metric_dditable_t zex_zet_metric_dditable = {
 	.pfnGet = zex_unsupported_zetMetricGet,
 	.pfnGetProperties = zex_unsupported_zetMetricGetProperties,
 };
 
-static zet_metric_streamer_dditable_t zex_zet_metric_streamer_dditable = {
+static const zet_metric_streamer_dditable_t zex_zet_metric_streamer_dditable = {
 	.pfnOpen = zex_unsupported_zetMetricStreamerOpen,
 	.pfnClose = zex_unsupported_zetMetricStreamerClose,
 	.pfnReadData = zex_unsupported_zetMetricStreamerReadData,
 };
 
-static zet_metric_query_pool_dditable_t zex_zet_metric_query_pool_dditable = {
+static const zet_metric_query_pool_dditable_t zex_zet_metric_query_pool_dditable = {
 	.pfnCreate = zex_unsupported_zetMetricQueryPoolCreate,
 	.pfnDestroy = zex_unsupported_zetMetricQueryPoolDestroy,
 };
 
-static zet_metric_query_dditable_t zex_zet_metric_query_dditable = {
+static const zet_metric_query_dditable_t zex_zet_metric_query_dditable = {
 	.pfnCreate = zex_unsupported_zetMetricQueryCreate,
 	.pfnDestroy = zex_unsupported_zetMetricQueryDestroy,
 	.pfnReset = zex_unsupported_zetMetricQueryReset,
 	.pfnGetData = zex_unsupported_zetMetricQueryGetData,
 };
 
-static zet_tracer_exp_dditable_t zex_zet_tracer_exp_dditable = {
+static const zet_tracer_exp_dditable_t zex_zet_tracer_exp_dditable = {
 	.pfnCreate = zex_unsupported_zetTracerExpCreate,
 	.pfnDestroy = zex_unsupported_zetTracerExpDestroy,
 	.pfnSetPrologues = zex_unsupported_zetTracerExpSetPrologues,
@@ -1900,7 +1900,7 @@ static zet_tracer_exp_dditable_t zex_zet_tracer_exp_dditable = {
 	.pfnSetEnabled = zex_unsupported_zetTracerExpSetEnabled,
 };
 
-static zet_debug_dditable_t zex_zet_debug_dditable = {
+static const zet_debug_dditable_t zex_zet_debug_dditable = {
 	.pfnAttach = zex_unsupported_zetDebugAttach,
 	.pfnDetach = zex_unsupported_zetDebugDetach,
 	.pfnReadEvent = zex_unsupported_zetDebugReadEvent,
@@ -1914,12 +1914,12 @@ static zet_debug_dditable_t zex_zet_debug_dditable = {
 	.pfnWriteRegisters = zex_unsupported_zetDebugWriteRegisters,
 };
 
-static zes_driver_dditable_t zex_zes_driver_dditable = {
+static const zes_driver_dditable_t zex_zes_driver_dditable = {
 	.pfnEventListen = zex_unsupported_zesDriverEventListen,
 	.pfnEventListenEx = zex_unsupported_zesDriverEventListenEx,
 };
 
-static zes_device_dditable_t zex_zes_device_dditable = {
+static const zes_device_dditable_t zex_zes_device_dditable = {
 	.pfnGetProperties = zex_unsupported_zesDeviceGetProperties,
 	.pfnGetState = zex_unsupported_zesDeviceGetState,
 	.pfnReset = zex_unsupported_zesDeviceReset,
@@ -1951,7 +1951,7 @@ static zes_device_dditable_t zex_zes_device_dditable = {
 	.pfnSetEccState = zex_unsupported_zesDeviceSetEccState,
 };
 
-static zes_scheduler_dditable_t zex_zes_scheduler_dditable = {
+static const zes_scheduler_dditable_t zex_zes_scheduler_dditable = {
 	.pfnGetProperties = zex_unsupported_zesSchedulerGetProperties,
 	.pfnGetCurrentMode = zex_unsupported_zesSchedulerGetCurrentMode,
 	.pfnGetTimeoutModeProperties = zex_unsupported_zesSchedulerGetTimeoutModeProperties,
@@ -1962,13 +1962,13 @@ static zes_scheduler_dditable_t zex_zes_scheduler_dditable = {
 	.pfnSetComputeUnitDebugMode = zex_unsupported_zesSchedulerSetComputeUnitDebugMode,
 };
 
-static zes_performance_factor_dditable_t zex_zes_performance_factor_dditable = {
+static const zes_performance_factor_dditable_t zex_zes_performance_factor_dditable = {
 	.pfnGetProperties = zex_unsupported_zesPerformanceFactorGetProperties,
 	.pfnGetConfig = zex_unsupported_zesPerformanceFactorGetConfig,
 	.pfnSetConfig = zex_unsupported_zesPerformanceFactorSetConfig,
 };
 
-static zes_power_dditable_t zex_zes_power_dditable = {
+static const zes_power_dditable_t zex_zes_power_dditable = {
 	.pfnGetProperties = zex_unsupported_zesPowerGetProperties,
 	.pfnGetEnergyCounter = zex_unsupported_zesPowerGetEnergyCounter,
 	.pfnGetLimits = zex_unsupported_zesPowerGetLimits,
@@ -1979,7 +1979,7 @@ static zes_power_dditable_t zex_zes_power_dditable = {
 	.pfnSetLimitsExt = zex_unsupported_zesPowerSetLimitsExt,
 };
 
-static zes_frequency_dditable_t zex_zes_frequency_dditable = {
+static const zes_frequency_dditable_t zex_zes_frequency_dditable = {
 	.pfnGetProperties = zex_unsupported_zesFrequencyGetProperties,
 	.pfnGetAvailableClocks = zex_unsupported_zesFrequencyGetAvailableClocks,
 	.pfnGetRange = zex_unsupported_zesFrequencyGetRange,
@@ -1999,29 +1999,29 @@ static zes_frequency_dditable_t zex_zes_frequency_dditable = {
 	.pfnOcSetTjMax = zex_unsupported_zesFrequencyOcSetTjMax,
 };
 
-static zes_engine_dditable_t zex_zes_engine_dditable = {
+static const zes_engine_dditable_t zex_zes_engine_dditable = {
 	.pfnGetProperties = zex_unsupported_zesEngineGetProperties,
 	.pfnGetActivity = zex_unsupported_zesEngineGetActivity,
 };
 
-static zes_standby_dditable_t zex_zes_standby_dditable = {
+static const zes_standby_dditable_t zex_zes_standby_dditable = {
 	.pfnGetProperties = zex_unsupported_zesStandbyGetProperties,
 	.pfnGetMode = zex_unsupported_zesStandbyGetMode,
 	.pfnSetMode = zex_unsupported_zesStandbySetMode,
 };
 
-static zes_firmware_dditable_t zex_zes_firmware_dditable = {
+static const zes_firmware_dditable_t zex_zes_firmware_dditable = {
 	.pfnGetProperties = zex_unsupported_zesFirmwareGetProperties,
 	.pfnFlash = zex_unsupported_zesFirmwareFlash,
 };
 
-static zes_memory_dditable_t zex_zes_memory_dditable = {
+static const zes_memory_dditable_t zex_zes_memory_dditable = {
 	.pfnGetProperties = zex_unsupported_zesMemoryGetProperties,
 	.pfnGetState = zex_unsupported_zesMemoryGetState,
 	.pfnGetBandwidth = zex_unsupported_zesMemoryGetBandwidth,
 };
 
-static zes_fabric_port_dditable_t zex_zes_fabric_port_dditable = {
+static const zes_fabric_port_dditable_t zex_zes_fabric_port_dditable = {
 	.pfnGetProperties = zex_unsupported_zesFabricPortGetProperties,
 	.pfnGetLinkType = zex_unsupported_zesFabricPortGetLinkType,
 	.pfnGetConfig = zex_unsupported_zesFabricPortGetConfig,
@@ -2030,19 +2030,19 @@ static zes_fabric_port_dditable_t zex_zes_fabric_port_dditable = {
 	.pfnGetThroughput = zex_unsupported_zesFabricPortGetThroughput,
 };
 
-static zes_temperature_dditable_t zex_zes_temperature_dditable = {
+static const zes_temperature_dditable_t zex_zes_temperature_dditable = {
 	.pfnGetProperties = zex_unsupported_zesTemperatureGetProperties,
 	.pfnGetConfig = zex_unsupported_zesTemperatureGetConfig,
 	.pfnSetConfig = zex_unsupported_zesTemperatureSetConfig,
 	.pfnGetState = zex_unsupported_zesTemperatureGetState,
 };
 
-static zes_psu_dditable_t zex_zes_psu_dditable = {
+static const zes_psu_dditable_t zex_zes_psu_dditable = {
 	.pfnGetProperties = zex_unsupported_zesPsuGetProperties,
 	.pfnGetState = zex_unsupported_zesPsuGetState,
 };
 
-static zes_fan_dditable_t zex_zes_fan_dditable = {
+static const zes_fan_dditable_t zex_zes_fan_dditable = {
 	.pfnGetProperties = zex_unsupported_zesFanGetProperties,
 	.pfnGetConfig = zex_unsupported_zesFanGetConfig,
 	.pfnSetDefaultMode = zex_unsupported_zesFanSetDefaultMode,
@@ -2051,21 +2051,21 @@ static zes_fan_dditable_t zex_zes_fan_dditable = {
 	.pfnGetState = zex_unsupported_zesFanGetState,
 };
 
-static zes_led_dditable_t zex_zes_led_dditable = {
+static const zes_led_dditable_t zex_zes_led_dditable = {
 	.pfnGetProperties = zex_unsupported_zesLedGetProperties,
 	.pfnGetState = zex_unsupported_zesLedGetState,
 	.pfnSetState = zex_unsupported_zesLedSetState,
 	.pfnSetColor = zex_unsupported_zesLedSetColor,
 };
 
-static zes_ras_dditable_t zex_zes_ras_dditable = {
+static const zes_ras_dditable_t zex_zes_ras_dditable = {
 	.pfnGetProperties = zex_unsupported_zesRasGetProperties,
 	.pfnGetConfig = zex_unsupported_zesRasGetConfig,
 	.pfnSetConfig = zex_unsupported_zesRasSetConfig,
 	.pfnGetState = zex_unsupported_zesRasGetState,
 };
 
-static zes_diagnostics_dditable_t zex_zes_diagnostics_dditable = {
+static const zes_diagnostics_dditable_t zex_zes_diagnostics_dditable = {
 	.pfnGetProperties = zex_unsupported_zesDiagnosticsGetProperties,
 	.pfnGetTests = zex_unsupported_zesDiagnosticsGetTests,
 	.pfnRunTests = zex_unsupported_zesDiagnosticsRunTests,
@@ -2389,70 +2389,70 @@ zesGetDiagnosticsProcAddrTable(ze_api_version_t version, zes_diagnostics_dditabl
 	return zex_ddi_fill(version, pDdiTable, &zex_zes_diagnostics_dditable, sizeof(zex_zes_diagnostics_dditable));
 }
 
-ze_dditable_driver_t zex_ddi_ze = {
+const ze_dditable_driver_t zex_ddi_ze = {
 	.version = ZEX_API_VERSION,
 	.isValidFlag = 1,
-	.Global = &zex_ze_global_dditable,
-	.Driver = &zex_ze_driver_dditable,
-	.Device = &zex_ze_device_dditable,
-	.DeviceExp = &zex_ze_device_exp_dditable,
-	.Context = &zex_ze_context_dditable,
-	.CommandQueue = &zex_ze_command_queue_dditable,
-	.CommandList = &zex_ze_command_list_dditable,
-	.Image = &zex_ze_image_dditable,
-	.ImageExp = &zex_ze_image_exp_dditable,
-	.Fence = &zex_ze_fence_dditable,
-	.EventPool = &zex_ze_event_pool_dditable,
-	.Event = &zex_ze_event_dditable,
-	.EventExp = &zex_ze_event_exp_dditable,
-	.Module = &zex_ze_module_dditable,
-	.ModuleBuildLog = &zex_ze_module_build_log_dditable,
-	.Kernel = &zex_ze_kernel_dditable,
-	.KernelExp = &zex_ze_kernel_exp_dditable,
-	.Sampler = &zex_ze_sampler_dditable,
-	.PhysicalMem = &zex_ze_physical_mem_dditable,
-	.Mem = &zex_ze_mem_dditable,
-	.VirtualMem = &zex_ze_virtual_mem_dditable,
-	.FabricVertexExp = &zex_ze_fabric_vertex_exp_dditable,
-	.FabricEdgeExp = &zex_ze_fabric_edge_exp_dditable,
+	.Global = (ze_global_dditable_t *)&zex_ze_global_dditable,
+	.Driver = (ze_driver_dditable_t *)&zex_ze_driver_dditable,
+	.Device = (ze_device_dditable_t *)&zex_ze_device_dditable,
+	.DeviceExp = (ze_device_exp_dditable_t *)&zex_ze_device_exp_dditable,
+	.Context = (ze_context_dditable_t *)&zex_ze_context_dditable,
+	.CommandQueue = (ze_command_queue_dditable_t *)&zex_ze_command_queue_dditable,
+	.CommandList = (ze_command_list_dditable_t *)&zex_ze_command_list_dditable,
+	.Image = (ze_image_dditable_t *)&zex_ze_image_dditable,
+	.ImageExp = (ze_image_exp_dditable_t *)&zex_ze_image_exp_dditable,
+	.Fence = (ze_fence_dditable_t *)&zex_ze_fence_dditable,
+	.EventPool = (ze_event_pool_dditable_t *)&zex_ze_event_pool_dditable,
+	.Event = (ze_event_dditable_t *)&zex_ze_event_dditable,
+	.EventExp = (ze_event_exp_dditable_t *)&zex_ze_event_exp_dditable,
+	.Module = (ze_module_dditable_t *)&zex_ze_module_dditable,
+	.ModuleBuildLog = (ze_module_build_log_dditable_t *)&zex_ze_module_build_log_dditable,
+	.Kernel = (ze_kernel_dditable_t *)&zex_ze_kernel_dditable,
+	.KernelExp = (ze_kernel_exp_dditable_t *)&zex_ze_kernel_exp_dditable,
+	.Sampler = (ze_sampler_dditable_t *)&zex_ze_sampler_dditable,
+	.PhysicalMem = (ze_physical_mem_dditable_t *)&zex_ze_physical_mem_dditable,
+	.Mem = (ze_mem_dditable_t *)&zex_ze_mem_dditable,
+	.VirtualMem = (ze_virtual_mem_dditable_t *)&zex_ze_virtual_mem_dditable,
+	.FabricVertexExp = (ze_fabric_vertex_exp_dditable_t *)&zex_ze_fabric_vertex_exp_dditable,
+	.FabricEdgeExp = (ze_fabric_edge_exp_dditable_t *)&zex_ze_fabric_edge_exp_dditable,
 };
 
-zet_dditable_driver_t zex_ddi_zet = {
+const zet_dditable_driver_t zex_ddi_zet = {
 	.version = ZEX_API_VERSION,
 	.isValidFlag = 1,
-	.Device = &zex_zet_device_dditable,
-	.Context = &zex_zet_context_dditable,
-	.CommandList = &zex_zet_command_list_dditable,
-	.Module = &zex_zet_module_dditable,
-	.Kernel = &zex_zet_kernel_dditable,
-	.MetricGroup = &zex_zet_metric_group_dditable,
-	.MetricGroupExp = &zex_zet_metric_group_exp_dditable,
-	.Metric = &zex_zet_metric_dditable,
-	.MetricStreamer = &zex_zet_metric_streamer_dditable,
-	.MetricQueryPool = &zex_zet_metric_query_pool_dditable,
-	.MetricQuery = &zex_zet_metric_query_dditable,
-	.TracerExp = &zex_zet_tracer_exp_dditable,
-	.Debug = &zex_zet_debug_dditable,
+	.Device = (zet_device_dditable_t *)&zex_zet_device_dditable,
+	.Context = (zet_context_dditable_t *)&zex_zet_context_dditable,
+	.CommandList = (zet_command_list_dditable_t *)&zex_zet_command_list_dditable,
+	.Module = (zet_module_dditable_t *)&zex_zet_module_dditable,
+	.Kernel = (zet_kernel_dditable_t *)&zex_zet_kernel_dditable,
+	.MetricGroup = (zet_metric_group_dditable_t *)&zex_zet_metric_group_dditable,
+	.MetricGroupExp = (zet_metric_group_exp_dditable_t *)&zex_zet_metric_group_exp_dditable,
+	.Metric = (zet_metric_dditable_t *)&zex_zet_metric_dditable,
+	.MetricStreamer = (zet_metric_streamer_dditable_t *)&zex_zet_metric_streamer_dditable,
+	.MetricQueryPool = (zet_metric_query_pool_dditable_t *)&zex_zet_metric_query_pool_dditable,
+	.MetricQuery = (zet_metric_query_dditable_t *)&zex_zet_metric_query_dditable,
+	.TracerExp = (zet_tracer_exp_dditable_t *)&zex_zet_tracer_exp_dditable,
+	.Debug = (zet_debug_dditable_t *)&zex_zet_debug_dditable,
 };
 
-zes_dditable_driver_t zex_ddi_zes = {
+const zes_dditable_driver_t zex_ddi_zes = {
 	.version = ZEX_API_VERSION,
 	.isValidFlag = 1,
-	.Driver = &zex_zes_driver_dditable,
-	.Device = &zex_zes_device_dditable,
-	.Scheduler = &zex_zes_scheduler_dditable,
-	.PerformanceFactor = &zex_zes_performance_factor_dditable,
-	.Power = &zex_zes_power_dditable,
-	.Frequency = &zex_zes_frequency_dditable,
-	.Engine = &zex_zes_engine_dditable,
-	.Standby = &zex_zes_standby_dditable,
-	.Firmware = &zex_zes_firmware_dditable,
-	.Memory = &zex_zes_memory_dditable,
-	.FabricPort = &zex_zes_fabric_port_dditable,
-	.Temperature = &zex_zes_temperature_dditable,
-	.Psu = &zex_zes_psu_dditable,
-	.Fan = &zex_zes_fan_dditable,
-	.Led = &zex_zes_led_dditable,
-	.Ras = &zex_zes_ras_dditable,
-	.Diagnostics = &zex_zes_diagnostics_dditable,
+	.Driver = (zes_driver_dditable_t *)&zex_zes_driver_dditable,
+	.Device = (zes_device_dditable_t *)&zex_zes_device_dditable,
+	.Scheduler = (zes_scheduler_dditable_t *)&zex_zes_scheduler_dditable,
+	.PerformanceFactor = (zes_performance_factor_dditable_t *)&zex_zes_performance_factor_dditable,
+	.Power = (zes_power_dditable_t *)&zex_zes_power_dditable,
+	.Frequency = (zes_frequency_dditable_t *)&zex_zes_frequency_dditable,
+	.Engine = (zes_engine_dditable_t *)&zex_zes_engine_dditable,
+	.Standby = (zes_standby_dditable_t *)&zex_zes_standby_dditable,
+	.Firmware = (zes_firmware_dditable_t *)&zex_zes_firmware_dditable,
+	.Memory = (zes_memory_dditable_t *)&zex_zes_memory_dditable,
+	.FabricPort = (zes_fabric_port_dditable_t *)&zex_zes_fabric_port_dditable,
+	.Temperature = (zes_temperature_dditable_t *)&zex_zes_temperature_dditable,
+	.Psu = (zes_psu_dditable_t *)&zex_zes_psu_dditable,
+	.Fan = (zes_fan_dditable_t *)&zex_zes_fan_dditable,
+	.Led = (zes_led_dditable_t *)&zex_zes_led_dditable,
+	.Ras = (zes_ras_dditable_t *)&zex_zes_ras_dditable,
+	.Diagnostics = (zes_diagnostics_dditable_t *)&zex_zes_diagnostics_dditable,
 };

@@ -8,13 +8,13 @@
  *
  * DRM_IOCTL_ZEX_BO_EXPORT turns every piece of a buffer object into its own
  * dma-buf fd, in piece order; a piece exported again gets the same dma-buf
- * (zex_piece_export()). It is all or nothing: the fds are reserved and
+ * (zex_dmabuf_export()). It is all or nothing: the fds are reserved and
  * the dma-bufs made first, the fd array is copied out, and only then are the
  * fds installed, so a failure at any step leaves no fd and no dma-buf
  * behind (an installed fd cannot be taken back).
  *
  * DRM_IOCTL_ZEX_BO_IMPORT builds one buffer object from N such fds. Only
- * pieces of this device are accepted (zex_piece_from_dma_buf()): the new
+ * pieces of this device are accepted (zex_dmabuf_piece()): the new
  * object references those very pieces, so the import is zero-copy and
  * outlives the exporter. Importing one piece whose one-piece object still
  * lives returns that object, as DRM PRIME does on self-import. An
@@ -36,14 +36,17 @@
 
 #include <drm/drm_file.h>
 
-#include "tiles/zex_piece.h"
-#include "zex_bo.h"
-#include "zex_drv.h"
+#include <drm/zex_drm.h>
+
+#include "../bo/zex_bo.h"
+#include "../common/zex_check.h"
+#include "../tiles/zex_piece.h"
+#include "zex_dmabuf.h"
+#include "zex_ipc.h"
 
 int zex_bo_export_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file)
 {
-	struct zex_device *zdev = to_zex_device(drm);
 	struct drm_zex_bo_export *args = data;
 	struct dma_buf *bufs_small[DRM_ZEX_MAX_TILES], **bufs = NULL;
 	int fds_small[DRM_ZEX_MAX_TILES];
@@ -52,15 +55,15 @@ int zex_bo_export_ioctl(struct drm_device *drm, void *data,
 	int *fds = NULL;
 	int ret = 0;
 
-	if (zex_ioctl_check(zdev, args->flags & ~(DRM_CLOEXEC | DRM_RDWR)) ||
-	    zex_ioctl_check(zdev, args->pad) ||
-	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]))
+	if (zex_ioctl_check(drm, args->flags & ~(DRM_CLOEXEC | DRM_RDWR)) ||
+	    zex_ioctl_check(drm, args->pad) ||
+	    zex_ioctl_check(drm, args->reserved[0] || args->reserved[1]))
 		return -EINVAL;
 
 	bo = zex_bo_lookup(file, args->handle);
-	if (zex_ioctl_check(zdev, !bo))
+	if (zex_ioctl_check(drm, !bo))
 		return -ENOENT;
-	if (zex_ioctl_check(zdev, bo->read_only && (args->flags & DRM_RDWR))) {
+	if (zex_ioctl_check(drm, bo->read_only && (args->flags & DRM_RDWR))) {
 		ret = -EACCES;
 		goto out_put;
 	}
@@ -68,7 +71,7 @@ int zex_bo_export_ioctl(struct drm_device *drm, void *data,
 	n = bo->num_pieces;
 	if (!args->num_fds)
 		goto out_count;
-	if (zex_ioctl_check(zdev, args->num_fds < n)) {
+	if (zex_ioctl_check(drm, args->num_fds < n)) {
 		ret = -ENOSPC;
 		goto out_put;
 	}
@@ -95,8 +98,8 @@ int zex_bo_export_ioctl(struct drm_device *drm, void *data,
 	for (; bufs_made < n; bufs_made++) {
 		struct dma_buf *buf;
 
-		buf = zex_piece_export(bo->pieces[bufs_made].piece,
-				       args->flags & DRM_RDWR ? O_RDWR : O_RDONLY);
+		buf = zex_dmabuf_export(bo->pieces[bufs_made].piece,
+					args->flags & DRM_RDWR ? O_RDWR : O_RDONLY);
 		if (IS_ERR(buf)) {
 			ret = PTR_ERR(buf);
 			goto out_unwind;
@@ -157,7 +160,6 @@ static bool zex_fits_interleave(struct zex_piece **pieces, u32 n, u64 granularit
 int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file)
 {
-	struct zex_device *zdev = to_zex_device(drm);
 	struct drm_zex_bo_import *args = data;
 	bool interleaved = args->flags & DRM_ZEX_BO_INTERLEAVED;
 	bool bad_granularity = interleaved ?
@@ -173,14 +175,14 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 	int *fds;
 	int ret;
 
-	if (zex_ioctl_check(zdev, args->flags & ~DRM_ZEX_BO_INTERLEAVED) ||
-	    zex_ioctl_check(zdev, args->pad) ||
-	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]) ||
-	    zex_ioctl_check(zdev, !n))
+	if (zex_ioctl_check(drm, args->flags & ~DRM_ZEX_BO_INTERLEAVED) ||
+	    zex_ioctl_check(drm, args->pad) ||
+	    zex_ioctl_check(drm, args->reserved[0] || args->reserved[1]) ||
+	    zex_ioctl_check(drm, !n))
 		return -EINVAL;
-	if (zex_ioctl_check(zdev, n > DRM_ZEX_MAX_PIECES))
+	if (zex_ioctl_check(drm, n > DRM_ZEX_MAX_PIECES))
 		return -E2BIG;
-	if (zex_ioctl_check(zdev, bad_granularity))
+	if (zex_ioctl_check(drm, bad_granularity))
 		return -EINVAL;
 
 	if (n <= ARRAY_SIZE(fds_small)) {
@@ -204,24 +206,24 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 
 		if (IS_ERR(buf)) {
 			ret = PTR_ERR(buf);
-			drm_dbg(&zdev->drm, "fd %d (index %u) is not a dma-buf: %d\n",
+			drm_dbg(drm, "fd %d (index %u) is not a dma-buf: %d\n",
 				fds[got], got, ret);
 			goto out_put;
 		}
-		pieces[got] = zex_piece_from_dma_buf(zdev, buf);
+		pieces[got] = zex_dmabuf_piece(drm, buf);
 		if (!(buf->file->f_mode & FMODE_WRITE))
 			read_only = true;
 		dma_buf_put(buf);
 		if (IS_ERR(pieces[got])) {
 			ret = PTR_ERR(pieces[got]);
-			drm_dbg(&zdev->drm, "fd %d (index %u) is not this device's memory\n",
+			drm_dbg(drm, "fd %d (index %u) is not this device's memory\n",
 				fds[got], got);
 			goto out_put;
 		}
 		size += pieces[got]->base.base.size;
 	}
 	if (interleaved &&
-	    zex_ioctl_check(zdev, !zex_fits_interleave(pieces, n, args->granularity))) {
+	    zex_ioctl_check(drm, !zex_fits_interleave(pieces, n, args->granularity))) {
 		ret = -EINVAL;
 		goto out_put;
 	}
@@ -230,9 +232,9 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 	 * One piece, linear, writable: the object already made of it, if it
 	 * lives (a read-only import must not hand out that writable object).
 	 */
-	bo = n == 1 && !interleaved && !read_only ? zex_piece_get_solo(pieces[0]) : NULL;
+	bo = n == 1 && !interleaved && !read_only ? zex_dmabuf_get_solo(pieces[0]) : NULL;
 	if (!bo) {
-		bo = zex_bo_alloc(zdev, n, size, interleaved,
+		bo = zex_bo_alloc(drm, n, size, interleaved,
 				  interleaved ? args->granularity : 0, read_only);
 		if (IS_ERR(bo)) {
 			ret = PTR_ERR(bo);
@@ -242,7 +244,7 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 			zex_bo_add_piece(bo, pieces[i]);
 		got = 0;	/* the object holds the references now */
 		if (n == 1 && !interleaved && !read_only)
-			zex_piece_set_solo(pieces[0], bo);
+			zex_dmabuf_set_solo(bo);
 	}
 
 	ret = drm_gem_handle_create(file, &bo->base, &args->handle);

@@ -4,7 +4,7 @@
  */
 
 /*
- * DOC: channel.c - the protocol core over a zex kernel channel
+ * DOC: hostrpc_channel.c - the protocol core over a zex kernel channel
  *
  * Binds the protocol core (hostrpc.c) to a view of a kernel channel: maps
  * it, points the core at the control page, the view's private words and
@@ -25,7 +25,7 @@
 #include <drm/zex_drm.h>
 
 #include "zex/zex_hostrpc.h"
-#include "hostrpc.h"
+#include "hostrpc/hostrpc.h"
 
 static_assert(HOSTRPC_MAX_SLOTS == DRM_ZEX_HOSTRPC_MAX_SLOTS, "slots");
 static_assert(HOSTRPC_OWNER_ID_MASK == DRM_ZEX_HOSTRPC_OWNER_ID_MASK, "owner id");

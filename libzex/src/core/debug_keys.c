@@ -15,7 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "zex/zex.h"
+#include "core/debug_keys.h"
 
 static int parse_key(zex_getenv_fn get, const char *name, long long min,
 		     long long max, long long *out)

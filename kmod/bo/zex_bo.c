@@ -4,14 +4,14 @@
  */
 
 /**
- * DOC: zex_bo.c - buffer objects: create, map, describe
+ * DOC: zex_bo.c - buffer objects: build from pieces, map, pin
  *
- * DRM_IOCTL_ZEX_BO_CREATE validates every field, colours the allocation
- * (zex_colour()), then creates one piece per colour; a piece that does not
- * fit its tile fails the whole create and every piece made so far is
- * released with the half-built object. Mapping a buffer object pins its
- * pieces' pages for the life of the mapping and inserts them page by page
- * on fault, through the layout. DRM_IOCTL_ZEX_BO_INFO reports the pieces.
+ * A buffer object is built piece by piece (zex_bo_alloc(), then
+ * zex_bo_add_piece()); dropping a half-built object releases the pieces
+ * added so far. Mapping a buffer object pins its pieces' pages for the
+ * life of the mapping and inserts them page by page on fault, through the
+ * layout; binding it into an address space pins them the same way
+ * (zex_bo_pin_pages()).
  *
  * The mapping is a shared PFN map: a private (copy-on-write) mapping is
  * refused, since the mm core cannot copy pages it does not manage; a fault
@@ -29,25 +29,17 @@
 #include <drm/drm_file.h>
 #include <drm/drm_vma_manager.h>
 
-#include "tiles/zex_colour.h"
-#include "tiles/zex_piece.h"
+#include "../common/zex_check.h"
+#include "../tiles/zex_piece.h"
 #include "zex_bo.h"
-#include "zex_drv.h"
-
-static struct zex_bo *to_zex_bo(struct drm_gem_object *obj)
-{
-	return container_of(obj, struct zex_bo, base);
-}
 
 static void zex_bo_free(struct drm_gem_object *obj)
 {
 	struct zex_bo *bo = to_zex_bo(obj);
 	u32 i;
 
-	if (bo->num_pieces == 1)
-		zex_piece_forget_solo(bo->pieces[0].piece, bo);
 	for (i = 0; i < bo->num_pieces; i++) {
-		zex_piece_bo_put(bo->pieces[i].piece);
+		zex_piece_unhold(bo->pieces[i].piece, obj);
 		drm_gem_object_put(&bo->pieces[i].piece->base.base);
 	}
 	drm_gem_object_release(obj);
@@ -208,7 +200,7 @@ static const struct drm_gem_object_funcs zex_bo_funcs = {
 
 /**
  * zex_bo_alloc - a buffer object of @size bytes, with room for its pieces
- * @zdev: the device.
+ * @drm: the device.
  * @max_pieces: pieces it will have.
  * @size: its size, the sum of the pieces to come, page-aligned.
  * @interleaved: the layout.
@@ -220,7 +212,7 @@ static const struct drm_gem_object_funcs zex_bo_funcs = {
  *
  * Return: the object with one reference, or an ERR_PTR.
  */
-struct zex_bo *zex_bo_alloc(struct zex_device *zdev, u32 max_pieces, u64 size,
+struct zex_bo *zex_bo_alloc(struct drm_device *drm, u32 max_pieces, u64 size,
 			    bool interleaved, u64 granularity, bool read_only)
 {
 	struct zex_bo *bo;
@@ -232,7 +224,7 @@ struct zex_bo *zex_bo_alloc(struct zex_device *zdev, u32 max_pieces, u64 size,
 	bo->interleaved = interleaved;
 	bo->granularity = granularity;
 	bo->read_only = read_only;
-	drm_gem_private_object_init(&zdev->drm, &bo->base, size);
+	drm_gem_private_object_init(drm, &bo->base, size);
 	return bo;
 }
 
@@ -252,7 +244,7 @@ void zex_bo_add_piece(struct zex_bo *bo, struct zex_piece *piece)
 	else
 		slot->offset = 0;
 	slot->piece = piece;
-	zex_piece_bo_get(piece);
+	zex_piece_hold(piece);
 	bo->num_pieces++;
 }
 
@@ -272,173 +264,4 @@ struct zex_bo *zex_bo_lookup(struct drm_file *file, u32 handle)
 		obj = NULL;
 	}
 	return obj ? to_zex_bo(obj) : NULL;
-}
-
-static int zex_bo_check_colouring(struct zex_device *zdev,
-				  const struct drm_zex_bo_create *args,
-				  u32 *policy, u64 *granularity)
-{
-	u32 kb = args->multi_storage_granularity_kb;
-
-	*policy = zdev->topo.multi_storage_policy;
-	*granularity = zdev->topo.multi_storage_granularity;
-	if (!(args->flags & DRM_ZEX_BO_CREATE_COLOURING)) {
-		if (zex_ioctl_check(zdev, args->multi_storage_policy || kb))
-			return -EINVAL;
-		return 0;
-	}
-	if (zex_ioctl_check(zdev, args->placement != DRM_ZEX_DEVICE_ROOT) ||
-	    zex_ioctl_check(zdev, args->multi_storage_policy >
-				  DRM_ZEX_MULTI_STORAGE_INTERLEAVE) ||
-	    zex_ioctl_check(zdev, kb < 64 || kb > SZ_1M || !is_power_of_2(kb)))
-		return -EINVAL;
-	*policy = args->multi_storage_policy;
-	*granularity = (u64)kb * SZ_1K;
-	return 0;
-}
-
-int zex_bo_create_ioctl(struct drm_device *drm, void *data,
-			struct drm_file *file)
-{
-	struct zex_device *zdev = to_zex_device(drm);
-	struct drm_zex_bo_create *args = data;
-	bool no_such_tile = args->placement != DRM_ZEX_DEVICE_ROOT &&
-			    args->placement >= zdev->topo.num_tiles;
-	struct zex_colour_piece *colours;
-	struct zex_colouring shape;
-	u32 policy, tiles, first_tile, i;
-	struct zex_bo *bo;
-	u64 granularity;
-	int ret;
-
-	if (zex_ioctl_check(zdev, args->extensions) ||
-	    zex_ioctl_check(zdev, args->flags & ~DRM_ZEX_BO_CREATE_COLOURING) ||
-	    zex_ioctl_check(zdev, args->pad) ||
-	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]) ||
-	    zex_ioctl_check(zdev, !args->size) ||
-	    zex_ioctl_check(zdev, no_such_tile))
-		return -EINVAL;
-	ret = zex_bo_check_colouring(zdev, args, &policy, &granularity);
-	if (ret)
-		return ret;
-
-	/* Without implicit scaling the root device is tile 0. */
-	if (args->placement == DRM_ZEX_DEVICE_ROOT && zdev->topo.implicit_scaling) {
-		tiles = zdev->topo.num_tiles;
-		first_tile = 0;
-	} else {
-		tiles = 1;
-		first_tile = args->placement == DRM_ZEX_DEVICE_ROOT ? 0 : args->placement;
-	}
-
-	ret = zex_colour(args->size, tiles, policy, granularity, &shape, NULL,
-			 DRM_ZEX_MAX_PIECES);
-	if (zex_ioctl_check(zdev, ret))
-		return ret;
-	colours = kvcalloc(shape.num_pieces, sizeof(*colours), GFP_KERNEL_ACCOUNT);
-	if (!colours)
-		return -ENOMEM;
-	zex_colour(args->size, tiles, policy, granularity, &shape, colours,
-		   shape.num_pieces);
-
-	bo = zex_bo_alloc(zdev, shape.num_pieces, shape.size, shape.interleaved,
-			  shape.granularity, false);
-	if (IS_ERR(bo)) {
-		ret = PTR_ERR(bo);
-		goto out_colours;
-	}
-	for (i = 0; i < shape.num_pieces; i++) {
-		struct zex_piece *piece;
-
-		piece = zex_piece_create(zdev, &zdev->tiles[first_tile + colours[i].tile],
-					 colours[i].size);
-		if (IS_ERR(piece)) {
-			ret = PTR_ERR(piece);
-			goto out_bo;
-		}
-		zex_bo_add_piece(bo, piece);
-	}
-
-	if (bo->num_pieces == 1)
-		zex_piece_set_solo(bo->pieces[0].piece, bo);
-	ret = drm_gem_handle_create(file, &bo->base, &args->handle);
-	if (!ret)
-		args->size = shape.size;
-out_bo:
-	/* The handle holds the object now, or it goes with its pieces. */
-	drm_gem_object_put(&bo->base);
-out_colours:
-	kvfree(colours);
-	return ret;
-}
-
-int zex_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
-			     struct drm_file *file)
-{
-	struct zex_device *zdev = to_zex_device(drm);
-	struct drm_zex_bo_mmap_offset *args = data;
-	struct zex_bo *bo;
-	int ret;
-
-	if (zex_ioctl_check(zdev, args->flags) ||
-	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]))
-		return -EINVAL;
-
-	bo = zex_bo_lookup(file, args->handle);
-	if (zex_ioctl_check(zdev, !bo))
-		return -ENOENT;
-
-	ret = drm_gem_create_mmap_offset(&bo->base);
-	if (!ret)
-		args->offset = drm_vma_node_offset_addr(&bo->base.vma_node);
-	drm_gem_object_put(&bo->base);
-	return ret;
-}
-
-int zex_bo_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
-{
-	struct zex_device *zdev = to_zex_device(drm);
-	struct drm_zex_bo_info *args = data;
-	struct drm_zex_piece_info *info;
-	struct zex_bo *bo;
-	int ret = 0;
-	u32 i;
-
-	if (zex_ioctl_check(zdev, args->flags) ||
-	    zex_ioctl_check(zdev, args->reserved[0] || args->reserved[1]))
-		return -EINVAL;
-
-	bo = zex_bo_lookup(file, args->handle);
-	if (zex_ioctl_check(zdev, !bo))
-		return -ENOENT;
-
-	args->layout = bo->interleaved ? DRM_ZEX_BO_INTERLEAVED : 0;
-	args->granularity = bo->granularity;
-	args->size = bo->base.size;
-	if (!args->num_pieces)
-		goto out;
-	if (zex_ioctl_check(zdev, args->num_pieces < bo->num_pieces)) {
-		ret = -ENOSPC;
-		goto out;
-	}
-
-	info = kvcalloc(bo->num_pieces, sizeof(*info), GFP_KERNEL_ACCOUNT);
-	if (!info) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < bo->num_pieces; i++) {
-		info[i].tile = bo->pieces[i].piece->tile->id;
-		info[i].offset = bo->pieces[i].offset;
-		info[i].size = bo->pieces[i].piece->base.base.size;
-	}
-	if (copy_to_user(u64_to_user_ptr(args->pieces), info,
-			 array_size(bo->num_pieces, sizeof(*info))))
-		ret = -EFAULT;
-	kvfree(info);
-out:
-	if (!ret)
-		args->num_pieces = bo->num_pieces;
-	drm_gem_object_put(&bo->base);
-	return ret;
 }

@@ -53,6 +53,7 @@ static void zex_l0_init(void)
 
 	if (zex_device_open(&drv->dev))
 		return;
+	drv->topo.size = sizeof(drv->topo);
 	if (zex_device_query_topology(drv->dev, &drv->topo)) {
 		zex_device_close(drv->dev);
 		return;

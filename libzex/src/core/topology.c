@@ -16,7 +16,7 @@
 
 #include <drm/zex_drm.h>
 
-#include "zex/zex.h"
+#include "core/topology.h"
 
 /**
  * zex_topology_parse - fill @topo from three DRM_IOCTL_ZEX_QUERY answers

@@ -21,8 +21,9 @@
 
 #include "zex/zex.h"
 #include "zex/zex_api.h"
-#include "alloc_table.h"
-#include "ddi/ddi.h"
+#include "core/debug_keys.h"
+#include "l0/alloc_table.h"
+#include "l0/ddi_header.h"
 
 #define ZEX_L0_DRIVER_MAGIC	0x7a657844u	/* "zexD" */
 #define ZEX_L0_DEVICE_MAGIC	0x7a657876u	/* "zexv" */

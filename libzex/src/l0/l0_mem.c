@@ -82,7 +82,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContex
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
-	struct zex_colouring_override colour = { .policy = -1 };
+	struct zex_colouring_override colour = { .size = sizeof(colour), .policy = -1 };
 	struct zex_l0_driver *drv;
 	uint32_t placement, handle;
 	uint64_t real_size;

@@ -33,4 +33,7 @@
 	__bad;								\
 })
 
+/* zex_ioctl_check - zex_check() for a DRM ioctl of @drm. */
+#define zex_ioctl_check(drm, cond) zex_check(drm, "ioctl", cond)
+
 #endif /* _ZEX_CHECK_H_ */

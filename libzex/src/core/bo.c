@@ -36,6 +36,8 @@ int zex_bo_create(struct zex_device *dev, uint64_t size, uint32_t placement,
 	struct drm_zex_bo_create c = { .size = size, .placement = placement };
 	int ret;
 
+	if (colour && colour->size < sizeof(*colour))
+		return -EINVAL;
 	if (colour && colour->policy >= 0) {
 		c.flags = DRM_ZEX_BO_CREATE_COLOURING;
 		c.multi_storage_policy = (uint32_t)colour->policy;

@@ -22,7 +22,7 @@
 
 #include <drm/zex_drm.h>
 
-#include "zex/zex.h"
+#include "core/topology.h"
 
 struct zex_device {
 	int fd;
@@ -129,23 +129,32 @@ static int zex_query(int fd, uint32_t id, void **buf, size_t *size)
 /**
  * zex_device_query_topology - read the device's shape and memory use now
  * @dev: the device.
- * @topo: filled in.
+ * @topo: filled in; its size set by the caller, on return the bytes filled.
  *
- * Return: 0 or -errno (-EPROTO for an answer that does not parse).
+ * Return: 0 or -errno (-EINVAL for a size smaller than this libzex's
+ * struct, -EPROTO for an answer that does not parse).
  */
 int zex_device_query_topology(struct zex_device *dev, struct zex_topology *topo)
 {
 	void *d = NULL, *t = NULL, *e = NULL;
 	size_t ds = 0, ts = 0, es = 0;
+	struct zex_topology all;
 	int ret;
 
+	if (!topo || topo->size < sizeof(all))
+		return -EINVAL;
 	ret = zex_query(dev->fd, DRM_ZEX_QUERY_DEVICE, &d, &ds);
 	if (!ret)
 		ret = zex_query(dev->fd, DRM_ZEX_QUERY_TILES, &t, &ts);
 	if (!ret)
 		ret = zex_query(dev->fd, DRM_ZEX_QUERY_ENGINES, &e, &es);
 	if (!ret)
-		ret = zex_topology_parse(topo, d, ds, t, ts, e, es);
+		ret = zex_topology_parse(&all, d, ds, t, ts, e, es);
+	if (!ret) {
+		/* A caller built against a later libzex has room for more. */
+		memcpy(topo, &all, sizeof(all));
+		topo->size = (uint32_t)sizeof(all);
+	}
 	free(d);
 	free(t);
 	free(e);

@@ -19,7 +19,6 @@
 
 #include <drm/drm_gem.h>
 
-struct zex_device;
 struct zex_piece;
 
 /**
@@ -51,7 +50,12 @@ struct zex_bo {
 	struct zex_bo_piece pieces[];
 };
 
-struct zex_bo *zex_bo_alloc(struct zex_device *zdev, u32 max_pieces, u64 size,
+static inline struct zex_bo *to_zex_bo(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct zex_bo, base);
+}
+
+struct zex_bo *zex_bo_alloc(struct drm_device *drm, u32 max_pieces, u64 size,
 			    bool interleaved, u64 granularity, bool read_only);
 void zex_bo_add_piece(struct zex_bo *bo, struct zex_piece *piece);
 struct zex_bo *zex_bo_lookup(struct drm_file *file, u32 handle);

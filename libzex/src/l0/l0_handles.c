@@ -52,7 +52,7 @@ struct zex_l0_driver *zex_l0_driver(ze_driver_handle_t h)
 {
 	struct zex_l0_driver *d = zex_unwrap(h, ZEL_HANDLE_DRIVER);
 
-	return d && d == zex_l0_driver_get() ? d : NULL;
+	return d && d->magic == ZEX_L0_DRIVER_MAGIC ? d : NULL;
 }
 
 struct zex_l0_context *zex_l0_context(ze_context_handle_t h)

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_vm_ioctl.c - the address-space ioctls: userptr, bind, unbind, copy
+ *
+ * Each validates every field of its request (unknown flags, non-zero pads,
+ * alignment, wrap-around, limits) and logs the check that failed, finds
+ * the caller's address space (one per open file) and, for a bind, the
+ * buffer object, then asks vm/ to do the work.
+ */
+
+#include <linux/mm.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_file.h>
+
+#include "bo/zex_bo.h"
+#include "vm/zex_vm.h"
+#include "zex_drv.h"
+
+static struct zex_vm *zex_file_vm(struct drm_file *file)
+{
+	return &((struct zex_file *)file->driver_priv)->vm;
+}
+
+int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct drm_zex_userptr_import *args = data;
+	bool writable = !(args->flags & DRM_ZEX_USERPTR_READ_ONLY);
+
+	if (zex_ioctl_check(drm, args->flags & ~DRM_ZEX_USERPTR_READ_ONLY) ||
+	    zex_ioctl_check(drm, args->reserved[0] || args->reserved[1]) ||
+	    zex_ioctl_check(drm, !args->size) ||
+	    zex_ioctl_check(drm, !PAGE_ALIGNED(args->addr) || !PAGE_ALIGNED(args->size)) ||
+	    zex_ioctl_check(drm, args->addr + args->size < args->addr))
+		return -EINVAL;
+	if (zex_ioctl_check(drm, args->size > DRM_ZEX_USERPTR_MAX_SIZE))
+		return -E2BIG;
+	if (zex_ioctl_check(drm, !access_ok(u64_to_user_ptr(args->addr), args->size)) ||
+	    zex_ioctl_check(drm, (args->addr + args->size - 1) >> ZEX_PT_VA_BITS))
+		return -EFAULT;
+	return zex_vm_import_userptr(zex_file_vm(file), args->addr, args->size, writable,
+				     &args->id);
+}
+
+int zex_vm_unbind_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct drm_zex_vm_unbind *args = data;
+
+	if (zex_ioctl_check(drm, args->pad || args->reserved))
+		return -EINVAL;
+	if (zex_ioctl_check(drm, zex_vm_unbind(zex_file_vm(file), args->id)))
+		return -ENOENT;
+	return 0;
+}
+
+int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct drm_zex_vm_bind *args = data;
+	bool writable = !(args->flags & DRM_ZEX_VM_BIND_READ_ONLY);
+	struct zex_bo *bo;
+	u64 end;
+	int ret;
+
+	if (zex_ioctl_check(drm, args->flags & ~DRM_ZEX_VM_BIND_READ_ONLY) ||
+	    zex_ioctl_check(drm, args->pad || args->reserved[0] || args->reserved[1]) ||
+	    zex_ioctl_check(drm, !PAGE_ALIGNED(args->va)))
+		return -EINVAL;
+	bo = zex_bo_lookup(file, args->handle);
+	if (zex_ioctl_check(drm, !bo))
+		return -ENOENT;
+	if (zex_ioctl_check(drm, bo->read_only && writable)) {
+		ret = -EACCES;
+		goto err_put;
+	}
+	end = args->va + bo->base.size;
+	if (zex_ioctl_check(drm, end < args->va || (end - 1) >> ZEX_PT_VA_BITS)) {
+		ret = -EINVAL;
+		goto err_put;
+	}
+	/* The lookup's reference becomes the binding's. */
+	ret = zex_vm_bind_bo(zex_file_vm(file), bo, args->va, writable, &args->id);
+	if (zex_ioctl_check(drm, ret))
+		goto err_put;
+	return 0;
+
+err_put:
+	drm_gem_object_put(&bo->base);
+	return ret;
+}
+
+int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct drm_zex_copy *args = data;
+	bool wraps, overlap;
+
+	args->fault_reason = DRM_ZEX_FAULT_NONE;
+	args->fault_addr = 0;
+	wraps = args->src + args->len < args->src || args->dst + args->len < args->dst;
+	if (zex_ioctl_check(drm, args->flags) ||
+	    zex_ioctl_check(drm, args->reserved[0] || args->reserved[1]) ||
+	    zex_ioctl_check(drm, wraps))
+		return -EINVAL;
+	if (zex_ioctl_check(drm, args->len > DRM_ZEX_COPY_MAX_LEN))
+		return -E2BIG;
+	if (!args->len)
+		return 0;
+	overlap = args->src < args->dst + args->len && args->dst < args->src + args->len;
+	if (zex_ioctl_check(drm, overlap))
+		return -EINVAL;
+	return zex_vm_copy(zex_file_vm(file), args);
+}
