@@ -32,6 +32,8 @@
 
 #include <drm/zex_drm.h>
 
+#include "zex_drm_node.h"
+
 #define ROUNDS 5
 
 static double now_ms(void)
@@ -47,29 +49,6 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-static int open_zex(void)
-{
-	char path[32];
-	int i, fd;
-
-	for (i = 128; i < 256; i++) {
-		drmVersionPtr v;
-
-		snprintf(path, sizeof(path), "/dev/dri/renderD%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		if (v && !strcmp(v->name, "zex")) {
-			drmFreeVersion(v);
-			return fd;
-		}
-		drmFreeVersion(v);
-		close(fd);
-	}
-	return -1;
 }
 
 /* Tables of this process's newest address space, from debugfs. */
@@ -102,7 +81,7 @@ int main(int argc, char **argv)
 	long tables = -1;
 	int fd, r;
 
-	fd = open_zex();
+	fd = zex_drm_open("zex", DRM_NODE_RENDER);
 	if (fd < 0)
 		return fprintf(stderr, "zex-bench-userptr: no zex device\n"), 1;
 	raw = mmap(NULL, size + (2 << 20), PROT_READ | PROT_WRITE,
