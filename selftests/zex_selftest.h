@@ -6,8 +6,8 @@
 /*
  * DOC: zex_selftest.h - what every zex kselftest shares
  *
- * Finds the zex render node the way a runtime does, through libdrm's
- * drmGetDevices2(), and provides ZEX_SELFTEST_MAIN: a main() that prints a
+ * Finds the zex render node the way a runtime does (zex_drm_node.h), and
+ * provides ZEX_SELFTEST_MAIN: a main() that prints a
  * TAP skip and exits with KSFT_SKIP (4) when no zex device is present, and
  * otherwise runs the kselftest harness. Also small helpers for sysfs and
  * for issuing ioctls with errno captured.
@@ -34,64 +34,22 @@
 #include <drm/zex_drm.h>
 
 #include "kselftest_harness.h"
+#include "zex_drm_node.h"
 
 #define ZEX_SYSFS_PLATFORM	"/sys/bus/platform/devices/zex"
 #define ZEX_SYSFS_PARAMS	"/sys/module/zex/parameters"
 #define ZEX_SYSFS_TILES		"/sys/bus/auxiliary/devices"
 
-/* Open the first render node whose driver is "zex"; -1 when there is none. */
+/* The zex render node; -1 when there is none. */
 static inline int zex_open_render(void)
 {
-	drmDevicePtr devs[64];
-	int n, i, fd = -1;
-
-	n = drmGetDevices2(0, devs, 64);
-	for (i = 0; i < n && fd < 0; i++) {
-		drmVersionPtr ver;
-		int cand;
-
-		if (!(devs[i]->available_nodes & (1 << DRM_NODE_RENDER)))
-			continue;
-		cand = open(devs[i]->nodes[DRM_NODE_RENDER], O_RDWR | O_CLOEXEC);
-		if (cand < 0)
-			continue;
-		ver = drmGetVersion(cand);
-		if (ver && !strcmp(ver->name, "zex"))
-			fd = cand;
-		else
-			close(cand);
-		drmFreeVersion(ver);
-	}
-	if (n > 0)
-		drmFreeDevices(devs, n);
-	return fd;
+	return zex_drm_open("zex", DRM_NODE_RENDER);
 }
 
-/*
- * The zex render node, opened by path as a render-group user would: libdrm's
- * device enumeration (zex_open_render()) reads nodes a plain user may not.
- */
+/* The same, named for tests that act as a render-group user. */
 static inline int zex_open_render_node(void)
 {
-	char path[64];
-	int i, fd;
-
-	for (i = 128; i < 192; i++) {
-		drmVersionPtr v;
-
-		snprintf(path, sizeof(path), "/dev/dri/renderD%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		if (v && !strcmp(v->name, "zex")) {
-			drmFreeVersion(v);
-			return fd;
-		}
-		drmFreeVersion(v);
-		close(fd);
-	}
-	return -1;
+	return zex_drm_open("zex", DRM_NODE_RENDER);
 }
 
 /* ioctl() that returns 0 or -errno, retrying on EINTR as libdrm does. */

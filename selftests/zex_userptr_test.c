@@ -432,8 +432,8 @@ TEST_F(userptr, debugfs_shows_the_tables)
 {
 	char path[128], line[256], cmd[160];
 	uint8_t *p = aligned_alloc(1 << 21, 4 << 20);
+	int leaves = -1, mappings = -1, record = -1;
 	FILE *f;
-	int leaves = -1;
 	uint32_t a;
 
 	ASSERT_NE(NULL, p);
@@ -454,12 +454,17 @@ TEST_F(userptr, debugfs_shows_the_tables)
 	}
 	f = fopen(path, "r");
 	ASSERT_NE(NULL, f);
-	while (fgets(line, sizeof(line), f))
+	while (fgets(line, sizeof(line), f)) {
 		sscanf(line, "level 0: %d tables", &leaves);
+		sscanf(line, "mappings: %d of %d bytes", &mappings, &record);
+	}
 	fclose(f);
 	/* 4 MiB, 2 MiB aligned, plus the fixture's 64 pages. */
 	EXPECT_LE(2, leaves);
 	EXPECT_GE(4, leaves);
+	/* This import and the fixture's, each a record of its own. */
+	EXPECT_EQ(2, mappings);
+	EXPECT_LT(0, record);
 	EXPECT_EQ(0, release(self->fd, a));
 	free(p);
 }

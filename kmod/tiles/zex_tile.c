@@ -38,41 +38,36 @@ static ssize_t id_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(id);
 
-static ssize_t mem_size_show(struct device *dev, struct device_attribute *attr,
-			     char *buf)
+/* mem_size, mem_used and num_bos: one field each of the tile's memory use. */
+struct zex_tile_mem_attr {
+	struct device_attribute attr;
+	size_t field;
+};
+
+static ssize_t zex_tile_mem_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
+	size_t field = container_of(attr, struct zex_tile_mem_attr, attr)->field;
 	struct zex_tile_mem_usage usage;
 
 	zex_tile_mem_usage(&zex_tile_of_dev(dev)->mem, &usage);
-	return sysfs_emit(buf, "%llu\n", usage.size);
+	return sysfs_emit(buf, "%llu\n", *(u64 *)((char *)&usage + field));
 }
-static DEVICE_ATTR_RO(mem_size);
 
-static ssize_t mem_used_show(struct device *dev, struct device_attribute *attr,
-			     char *buf)
-{
-	struct zex_tile_mem_usage usage;
+#define ZEX_TILE_MEM_ATTR(_name, _field)						\
+	static struct zex_tile_mem_attr zex_tile_attr_##_name = {			\
+		.attr = __ATTR(_name, 0444, zex_tile_mem_show, NULL),			\
+		.field = offsetof(struct zex_tile_mem_usage, _field),			\
+	}
 
-	zex_tile_mem_usage(&zex_tile_of_dev(dev)->mem, &usage);
-	return sysfs_emit(buf, "%llu\n", usage.used);
-}
-static DEVICE_ATTR_RO(mem_used);
-
-static ssize_t num_bos_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	struct zex_tile_mem_usage usage;
-
-	zex_tile_mem_usage(&zex_tile_of_dev(dev)->mem, &usage);
-	return sysfs_emit(buf, "%llu\n", usage.num_bos);
-}
-static DEVICE_ATTR_RO(num_bos);
+ZEX_TILE_MEM_ATTR(mem_size, size);
+ZEX_TILE_MEM_ATTR(mem_used, used);
+ZEX_TILE_MEM_ATTR(num_bos, num_bos);
 
 static struct attribute *zex_tile_attrs[] = {
 	&dev_attr_id.attr,
-	&dev_attr_mem_size.attr,
-	&dev_attr_mem_used.attr,
-	&dev_attr_num_bos.attr,
+	&zex_tile_attr_mem_size.attr.attr,
+	&zex_tile_attr_mem_used.attr.attr,
+	&zex_tile_attr_num_bos.attr.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(zex_tile);

@@ -139,6 +139,7 @@ static int zex_vm_show(struct seq_file *m, void *unused)
 	int level;
 
 	mutex_lock(&vm->lock);
+	seq_printf(m, "mappings: %u of %zu bytes\n", vm->count, sizeof(struct zex_mapping));
 	for (level = ZEX_PT_LEVELS - 1; level >= 0; level--)
 		seq_printf(m, "level %d: %lu tables\n", level, vm->pt.nodes[level]);
 	zex_pt_dump(&vm->pt, m);

@@ -3,8 +3,9 @@
 """DOC: table.py - the benchmark tables from a bench VM's console log.
 
 Reads the "BENCH …" lines: multi-fd IPC against vgem (goal: at most
-1.1 x), a 1 GiB userptr import against mlock() (goal: at most 1.5 x),
-page-table memory per mapped byte (goal: at most 0.2 %), and hostrpc round
+1.1 x), a 1 GiB userptr import against io_uring's fixed-buffer
+registration of the same range (goal: at most 1.5 x), every byte an import
+keeps (page tables and its record) per mapped byte (goal: at most 0.2 %), and hostrpc round
 trips against a cache-line ping-pong (polling, goal: at most 1.5 x) and an
 eventfd ping-pong (blocking, goal: at most 1.2 x) with doorbell syscalls
 per call under sustained load (goal: at most 0.1), and Level Zero calls
@@ -24,7 +25,7 @@ with open(sys.argv[1], errors="replace") as f:
         m = re.match(r"BENCH ipc n=(\d+) zex_us=([\d.]+) vgem_us=([\d.]+)", line)
         if m:
             rows.append((int(m.group(1)), float(m.group(2)), float(m.group(3))))
-        m = re.match(r"BENCH userptr size_mib=(\d+) zex_ms=([\d.]+) mlock_ms=([\d.]+)", line)
+        m = re.match(r"BENCH userptr size_mib=(\d+) zex_ms=([\d.]+) uring_ms=([\d.]+)", line)
         if m:
             userptr = (int(m.group(1)), float(m.group(2)), float(m.group(3)))
         m = re.match(r"BENCH hostrpc mode=(\S+) devices=(\d+) servers=(\d+) median_us=([\d.]+) "
@@ -35,9 +36,10 @@ with open(sys.argv[1], errors="replace") as f:
         m = re.match(r"BENCH l0 call=(\w+) path=(\w+) ns=([\d.]+)", line)
         if m:
             l0.setdefault(m.group(1), {})[m.group(2)] = float(m.group(3))
-        m = re.match(r"BENCH ptmem mapped=(\d+) tables=(\d+) table_bytes=(\d+)", line)
+        m = re.match(r"BENCH ptmem mapped=(\d+) tables=(\d+) table_bytes=(\d+) "
+                     r"record_bytes=(\d+)", line)
         if m:
-            ptmem = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            ptmem = tuple(int(g) for g in m.groups())
 
 print("multi-fd export + import, microseconds per operation (median of 7 rounds)")
 print(f"{'pieces':>6}  {'zex':>10}  {'vgem floor':>10}  {'zex/vgem':>8}  goal <= {GOAL}")
@@ -48,16 +50,18 @@ print()
 if userptr:
     mib, z, m = userptr
     ratio = z / m if m else float("inf")
-    print(f"userptr import of {mib} MiB (pin + page tables), ms (median of 5)")
-    print(f"{'zex':>10}  {'mlock floor':>11}  {'zex/mlock':>9}  goal <= 1.5")
-    print(f"{z:>10.2f}  {m:>11.2f}  {ratio:>9.2f}  {'met' if ratio <= 1.5 else 'MISSED'}")
+    print(f"userptr import of {mib} MiB (long-term pin + page tables), ms (median of 5)")
+    print(f"{'zex':>10}  {'io_uring floor':>14}  {'zex/uring':>9}  goal <= 1.5")
+    print(f"{z:>10.2f}  {m:>14.2f}  {ratio:>9.2f}  {'met' if ratio <= 1.5 else 'MISSED'}")
     print()
 if ptmem:
-    mapped, tables, nbytes = ptmem
+    mapped, tables, table_bytes, record_bytes = ptmem
+    nbytes = table_bytes + record_bytes
     pct = 100.0 * nbytes / mapped
-    print("page-table memory for a 2 MiB-aligned import")
-    print(f"{'mapped':>12}  {'tables':>6}  {'bytes':>9}  {'per byte':>8}  goal <= 0.2 %")
-    print(f"{mapped:>12}  {tables:>6}  {nbytes:>9}  {pct:>7.3f}%  {'met' if pct <= 0.2 else 'MISSED'}")
+    print("what a 2 MiB-aligned import keeps: page tables and its mapping record")
+    print(f"{'mapped':>12}  {'tables':>6}  {'record':>6}  {'bytes':>9}  {'per byte':>8}  goal <= 0.2 %")
+    print(f"{mapped:>12}  {tables:>6}  {record_bytes:>6}  {nbytes:>9}  {pct:>7.3f}%  "
+          f"{'met' if pct <= 0.2 else 'MISSED'}")
 if rpc:
     floors = {r[0]: r[3] for r in rpc if r[0].startswith("floor")}
     print()

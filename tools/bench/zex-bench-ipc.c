@@ -30,30 +30,9 @@
 
 #include <drm/zex_drm.h>
 
+#include "zex_drm_node.h"
+
 #define ROUNDS 7
-
-static int open_driver(const char *name)
-{
-	char path[32];
-	int i, fd;
-
-	for (i = 0; i < 256; i++) {
-		drmVersionPtr v;
-
-		snprintf(path, sizeof(path), i < 128 ? "/dev/dri/card%d" : "/dev/dri/renderD%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		if (v && !strcmp(v->name, name)) {
-			drmFreeVersion(v);
-			return fd;
-		}
-		drmFreeVersion(v);
-		close(fd);
-	}
-	return -1;
-}
 
 static double now_us(void)
 {
@@ -128,10 +107,10 @@ int main(int argc, char **argv)
 	if (!n || n > DRM_ZEX_MAX_TILES || !iters)
 		return 2;
 
-	z = open_driver("zex");
-	z2 = open_driver("zex");
-	v = open_driver("vgem");
-	v2 = open_driver("vgem");
+	z = zex_drm_open("zex", DRM_NODE_RENDER);
+	z2 = zex_drm_open("zex", DRM_NODE_RENDER);
+	v = zex_drm_open("vgem", DRM_NODE_RENDER);
+	v2 = zex_drm_open("vgem", DRM_NODE_RENDER);
 	if (z < 0 || z2 < 0 || v < 0 || v2 < 0)
 		die("open zex and vgem");
 

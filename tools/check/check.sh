@@ -49,7 +49,8 @@ if [[ " $layers " == *" host "* ]]; then
 		check_cmd host hostrpc-freestanding cc -std=c11 -ffreestanding -nostdlib -shared \
 			-fPIC -Wl,--no-undefined -O2 -Wall -Wextra -Werror libzex/hostrpc/hostrpc.c \
 			-o "$logs/hostrpc-freestanding.so"
-		python3 tools/check/layering.py "$O/libzex" $(find "$O/libzex" -name '*.o') \
+		# shellcheck disable=SC2046
+		python3 tools/check/layering.py "$O/libzex" $(cat "$O/libzex/objects") \
 			--src libzex/src --src libzex \
 			>"$logs/libzex-layering.tap" 2>&1
 		python3 tools/check/results.py tap host libzex-layering $? "$logs/libzex-layering.tap"
