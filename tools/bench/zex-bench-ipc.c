@@ -35,30 +35,12 @@
 
 #include <drm/zex_drm.h>
 
+#include "zex_bench.h"
 #include "zex_drm_node.h"
 
+#define die(what) bench_die("zex-bench-ipc", what)
+
 #define ROUNDS 7
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "zex-bench-ipc: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static void zex_op(int fd, int fd2, uint32_t handle, unsigned int n)
 {
@@ -165,24 +147,21 @@ int main(int argc, char **argv)
 	zex_single_op(z, z2, zh, n);
 	vgem_op(v, v2, vh, n);
 	for (r = 0; r < ROUNDS; r++) {
-		double t0 = now_us();
+		double t0 = bench_now_us();
 
 		for (i = 0; i < iters; i++)
 			zex_op(z, z2, handle, n);
-		zex[r] = (now_us() - t0) / iters;
-		t0 = now_us();
+		zex[r] = (bench_now_us() - t0) / iters;
+		t0 = bench_now_us();
 		for (i = 0; i < iters; i++)
 			zex_single_op(z, z2, zh, n);
-		single[r] = (now_us() - t0) / iters;
-		t0 = now_us();
+		single[r] = (bench_now_us() - t0) / iters;
+		t0 = bench_now_us();
 		for (i = 0; i < iters; i++)
 			vgem_op(v, v2, vh, n);
-		vgem[r] = (now_us() - t0) / iters;
+		vgem[r] = (bench_now_us() - t0) / iters;
 	}
-	qsort(zex, ROUNDS, sizeof(double), cmp_double);
-	qsort(single, ROUNDS, sizeof(double), cmp_double);
-	qsort(vgem, ROUNDS, sizeof(double), cmp_double);
-	printf("BENCH ipc n=%u zex_us=%.2f zex_single_us=%.2f vgem_us=%.2f\n", n, zex[ROUNDS / 2],
-	       single[ROUNDS / 2], vgem[ROUNDS / 2]);
+	printf("BENCH ipc n=%u zex_us=%.2f zex_single_us=%.2f vgem_us=%.2f\n", n,
+	       bench_median(zex, ROUNDS), bench_median(single, ROUNDS), bench_median(vgem, ROUNDS));
 	return 0;
 }
