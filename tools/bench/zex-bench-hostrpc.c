@@ -36,18 +36,11 @@
 #include <unistd.h>
 
 #include "zex/zex_hostrpc.h"
+#include "zex_bench.h"
 
 #define SERVER_IDLE_SPIN_NS	20000
 #define CALLER_SPIN_POLLS	64
 #define THINK_NS		200000
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void cpu_relax(void)
 {
@@ -56,9 +49,9 @@ static void cpu_relax(void)
 
 static void think(int64_t ns)
 {
-	int64_t end = now_ns() + ns;
+	int64_t end = bench_now_ns() + ns;
 
-	while (now_ns() < end)
+	while (bench_now_ns() < end)
 		cpu_relax();
 }
 
@@ -111,17 +104,17 @@ static void floor_pingpong(size_t iters)
 	floor_stop = 0;
 	atomic_store(&line, 0);
 	pthread_create(&t, NULL, pong_line, NULL);
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	for (i = 0; i < iters; i++) {
-		int64_t s = now_ns();
+		int64_t s = bench_now_ns();
 		uint64_t v = 2 * i + 1;
 
 		atomic_store_explicit(&line, v, memory_order_release);
 		while (atomic_load_explicit(&line, memory_order_acquire) != v + 1)
 			cpu_relax();
-		lat[i] = now_ns() - s;
+		lat[i] = bench_now_ns() - s;
 	}
-	t1 = now_ns();
+	t1 = bench_now_ns();
 	floor_stop = 1;
 	pthread_join(t, NULL);
 	percentiles(lat, iters, &med, &p99);
@@ -161,18 +154,18 @@ static void floor_eventfd(size_t iters, int64_t think_ns)
 	efd_ping = eventfd(0, 0);
 	efd_pong = eventfd(0, 0);
 	pthread_create(&t, NULL, pong_eventfd, NULL);
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	for (i = 0; i < iters; i++) {
-		int64_t s = now_ns();
+		int64_t s = bench_now_ns();
 
 		if (write(efd_ping, &one, sizeof(one)) != sizeof(one) ||
 		    read(efd_pong, &v, sizeof(v)) != sizeof(v))
 			abort();
-		lat[i] = now_ns() - s;
+		lat[i] = bench_now_ns() - s;
 		if (think_ns)
 			think(think_ns);
 	}
-	t1 = now_ns();
+	t1 = bench_now_ns();
 	if (write(efd_ping, &two, sizeof(two)) != sizeof(two))
 		abort();
 	pthread_join(t, NULL);
@@ -228,20 +221,20 @@ static void use(struct zex_hostrpc_page *p, void *ctx)
 static void *server_main(void *arg)
 {
 	struct server *s = arg;
-	int64_t idle = now_ns();
+	int64_t idle = bench_now_ns();
 
 	while (!servers_stop) {
 		if (zex_hostrpc_serve(s->view, operate, nop, NULL) > 0) {
-			idle = now_ns();
+			idle = bench_now_ns();
 			continue;
 		}
-		if (!s->cfg->blocking || now_ns() - idle < SERVER_IDLE_SPIN_NS) {
+		if (!s->cfg->blocking || bench_now_ns() - idle < SERVER_IDLE_SPIN_NS) {
 			cpu_relax();
 			continue;
 		}
 		if (zex_hostrpc_arm(s->view) == 1)
 			zex_hostrpc_wait(s->view, INT64_MAX);
-		idle = now_ns();
+		idle = bench_now_ns();
 	}
 	return NULL;
 }
@@ -260,11 +253,11 @@ static void *device_main(void *arg)
 
 	for (i = 0; i < d->cfg->calls; i++) {
 		uint64_t tag = ((uint64_t)d->id << 32) | i;
-		int64_t s = now_ns();
+		int64_t s = bench_now_ns();
 
 		if (zex_hostrpc_call(d->view, d->id, fill, use, &tag))
 			abort();
-		d->lat[i] = now_ns() - s;
+		d->lat[i] = bench_now_ns() - s;
 		if (d->cfg->think_ns)
 			think(d->cfg->think_ns);
 	}
@@ -302,7 +295,7 @@ static int run_hostrpc(struct zex_device *dev, const struct config *cfg)
 			return -1;
 		pthread_create(&srv[i].thread, NULL, server_main, &srv[i]);
 	}
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	for (i = 0; i < cfg->devices; i++) {
 		d[i] = (struct device){ .view = dv, .cfg = cfg, .id = (uint32_t)i,
 					.lat = lat + (size_t)i * cfg->calls };
@@ -310,7 +303,7 @@ static int run_hostrpc(struct zex_device *dev, const struct config *cfg)
 	}
 	for (i = 0; i < cfg->devices; i++)
 		pthread_join(t[i], NULL);
-	t1 = now_ns();
+	t1 = bench_now_ns();
 	servers_stop = 1;
 	for (i = 0; i < cfg->servers; i++) {
 		do {

@@ -8,13 +8,18 @@
  *
  * Usage: zex-bench-ipc N ITERATIONS
  *
- * zex: a root-device object of N pieces (the device must have N tiles);
- * one operation exports all N pieces as fds, imports them as one object
- * in a second DRM file, and releases the import and the fds.
+ * zex, batched: a root-device object of N pieces (the device must have N
+ * tiles); one operation exports all N pieces as fds with one ioctl,
+ * imports them as one object in a second DRM file with another, and
+ * releases the import and the fds.
+ * zex, one at a time: N one-piece objects, each exported, imported and
+ * released on its own (2N ioctls, like the floor).
  * vgem, the floor: N dumb objects; one operation PRIME-exports each,
- * imports each into a second vgem file, and releases them.
- * Both measured in the same process, interleaved in 7 rounds; the median
- * round is reported as one line: "BENCH ipc n=N zex_us=… vgem_us=…".
+ * imports each into a second vgem file, and releases them (2N ioctls).
+ * For N > 1 only "one at a time" against vgem is like for like; batched
+ * against vgem shows what batching saves. All three measured in the same
+ * process, interleaved in 7 rounds; the median round of each is reported
+ * as one line: "BENCH ipc n=N zex_us=… zex_single_us=… vgem_us=…".
  */
 
 #include <errno.h>
@@ -30,30 +35,12 @@
 
 #include <drm/zex_drm.h>
 
+#include "zex_bench.h"
 #include "zex_drm_node.h"
 
+#define die(what) bench_die("zex-bench-ipc", what)
+
 #define ROUNDS 7
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "zex-bench-ipc: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static void zex_op(int fd, int fd2, uint32_t handle, unsigned int n)
 {
@@ -76,6 +63,15 @@ static void zex_op(int fd, int fd2, uint32_t handle, unsigned int n)
 		close(fds[i]);
 }
 
+/* N one-piece objects, each exported and imported on its own. */
+static void zex_single_op(int fd, int fd2, const uint32_t *handles, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		zex_op(fd, fd2, handles[i], 1);
+}
+
 static void vgem_op(int fd, int fd2, const uint32_t *handles, unsigned int n)
 {
 	unsigned int i;
@@ -96,8 +92,8 @@ static void vgem_op(int fd, int fd2, const uint32_t *handles, unsigned int n)
 int main(int argc, char **argv)
 {
 	unsigned int n, iters, r, i;
-	double zex[ROUNDS], vgem[ROUNDS];
-	uint32_t handle, vh[DRM_ZEX_MAX_TILES];
+	double zex[ROUNDS], single[ROUNDS], vgem[ROUNDS];
+	uint32_t handle, zh[DRM_ZEX_MAX_TILES], vh[DRM_ZEX_MAX_TILES];
 	int z, z2, v, v2;
 
 	if (argc != 3)
@@ -132,6 +128,13 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < n; i++) {
+		struct drm_zex_bo_create c = { .size = 1 << 20, .placement = 0 };
+
+		if (drmIoctl(z, DRM_IOCTL_ZEX_BO_CREATE, &c))
+			die("zex create one piece");
+		zh[i] = c.handle;
+	}
+	for (i = 0; i < n; i++) {
 		struct drm_mode_create_dumb d = { .width = 256, .height = 1024, .bpp = 32 };
 
 		if (drmIoctl(v, DRM_IOCTL_MODE_CREATE_DUMB, &d))
@@ -141,21 +144,24 @@ int main(int argc, char **argv)
 
 	/* Warm up both, then alternate rounds so drift hits both alike. */
 	zex_op(z, z2, handle, n);
+	zex_single_op(z, z2, zh, n);
 	vgem_op(v, v2, vh, n);
 	for (r = 0; r < ROUNDS; r++) {
-		double t0 = now_us();
+		double t0 = bench_now_us();
 
 		for (i = 0; i < iters; i++)
 			zex_op(z, z2, handle, n);
-		zex[r] = (now_us() - t0) / iters;
-		t0 = now_us();
+		zex[r] = (bench_now_us() - t0) / iters;
+		t0 = bench_now_us();
+		for (i = 0; i < iters; i++)
+			zex_single_op(z, z2, zh, n);
+		single[r] = (bench_now_us() - t0) / iters;
+		t0 = bench_now_us();
 		for (i = 0; i < iters; i++)
 			vgem_op(v, v2, vh, n);
-		vgem[r] = (now_us() - t0) / iters;
+		vgem[r] = (bench_now_us() - t0) / iters;
 	}
-	qsort(zex, ROUNDS, sizeof(double), cmp_double);
-	qsort(vgem, ROUNDS, sizeof(double), cmp_double);
-	printf("BENCH ipc n=%u zex_us=%.2f vgem_us=%.2f\n", n, zex[ROUNDS / 2],
-	       vgem[ROUNDS / 2]);
+	printf("BENCH ipc n=%u zex_us=%.2f zex_single_us=%.2f vgem_us=%.2f\n", n,
+	       bench_median(zex, ROUNDS), bench_median(single, ROUNDS), bench_median(vgem, ROUNDS));
 	return 0;
 }

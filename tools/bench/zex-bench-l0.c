@@ -27,6 +27,7 @@
 #include <level_zero/ze_api.h>
 
 #include "zex/zex_ddi.h"
+#include "zex_bench.h"
 
 #define ROUNDS	9
 
@@ -34,25 +35,10 @@ typedef ze_result_t (*alloc_props_fn)(ze_context_handle_t, const void *,
 				      ze_memory_allocation_properties_t *, ze_device_handle_t *);
 typedef ze_result_t (*device_props_fn)(ze_device_handle_t, ze_device_properties_t *);
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static void fail(const char *what)
 {
 	fprintf(stderr, "zex-bench-l0: %s failed\n", what);
 	exit(1);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 enum path { LOADER, HEADER, DIRECT, NPATHS };
@@ -74,7 +60,7 @@ static double run_alloc(const struct bench *b, enum path p)
 		.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES };
 	const ze_handle_t *h = (const ze_handle_t *)b->ctx;
 	ze_result_t r = 0;
-	double t0 = now_ns();
+	double t0 = (double)bench_now_ns();
 	long i;
 
 	for (i = 0; i < b->iters; i++) {
@@ -87,7 +73,7 @@ static double run_alloc(const struct bench *b, enum path p)
 	}
 	if (r || ap.type != ZE_MEMORY_TYPE_DEVICE)
 		fail("zeMemGetAllocProperties");
-	return (now_ns() - t0) / b->iters;
+	return ((double)bench_now_ns() - t0) / b->iters;
 }
 
 static double run_device(const struct bench *b, enum path p)
@@ -95,7 +81,7 @@ static double run_device(const struct bench *b, enum path p)
 	ze_device_properties_t dp = { .stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES };
 	const ze_handle_t *h = (const ze_handle_t *)b->dev;
 	ze_result_t r = 0;
-	double t0 = now_ns();
+	double t0 = (double)bench_now_ns();
 	long i;
 
 	for (i = 0; i < b->iters; i++) {
@@ -108,7 +94,7 @@ static double run_device(const struct bench *b, enum path p)
 	}
 	if (r || dp.type != ZE_DEVICE_TYPE_GPU)
 		fail("zeDeviceGetProperties");
-	return (now_ns() - t0) / b->iters;
+	return ((double)bench_now_ns() - t0) / b->iters;
 }
 
 static void report(const char *call, double (*run)(const struct bench *, enum path),
@@ -123,7 +109,7 @@ static void report(const char *call, double (*run)(const struct bench *, enum pa
 		for (p = 0; p < NPATHS; p++)
 			ns[(p + r) % NPATHS][r] = run(b, (p + r) % NPATHS);
 	for (p = 0; p < NPATHS; p++) {
-		qsort(ns[p], ROUNDS, sizeof(double), cmp_double);
+		qsort(ns[p], ROUNDS, sizeof(double), bench_cmp_double);
 		printf("BENCH l0 call=%s path=%s ns=%.1f\n", call, path_name[p], ns[p][ROUNDS / 2]);
 	}
 }

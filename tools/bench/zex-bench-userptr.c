@@ -39,24 +39,10 @@
 
 #include <drm/zex_drm.h>
 
+#include "zex_bench.h"
 #include "zex_drm_node.h"
 
 #define ROUNDS 5
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* What this process's newest address space keeps, from debugfs. */
 static int vm_metadata(long *tables, long *record_bytes)
@@ -89,11 +75,11 @@ static int vm_metadata(long *tables, long *record_bytes)
 static double uring_register(int ring, void *mem, size_t size)
 {
 	struct iovec iov = { .iov_base = mem, .iov_len = size };
-	double t0 = now_ms(), t;
+	double t0 = bench_now_ms(), t;
 
 	if (syscall(__NR_io_uring_register, ring, IORING_REGISTER_BUFFERS, &iov, 1))
 		return perror("IORING_REGISTER_BUFFERS"), -1;
-	t = now_ms() - t0;
+	t = bench_now_ms() - t0;
 	syscall(__NR_io_uring_register, ring, IORING_UNREGISTER_BUFFERS, NULL, 0);
 	return t;
 }
@@ -128,11 +114,11 @@ int main(int argc, char **argv)
 	for (r = 0; r < ROUNDS; r++) {
 		struct drm_zex_userptr_import im = { .addr = (uintptr_t)mem, .size = size };
 		struct drm_zex_vm_unbind rel = { 0 };
-		double t0 = now_ms();
+		double t0 = bench_now_ms();
 
 		if (drmIoctl(fd, DRM_IOCTL_ZEX_USERPTR_IMPORT, &im))
 			return perror("import"), 1;
-		zex[r] = now_ms() - t0;
+		zex[r] = bench_now_ms() - t0;
 		if (!r && vm_metadata(&tables, &record_bytes))
 			return fprintf(stderr, "zex-bench-userptr: no debugfs dump\n"), 1;
 		rel.id = im.id;
@@ -142,10 +128,8 @@ int main(int argc, char **argv)
 		if (uring[r] < 0)
 			return 1;
 	}
-	qsort(zex, ROUNDS, sizeof(double), cmp_double);
-	qsort(uring, ROUNDS, sizeof(double), cmp_double);
 	printf("BENCH userptr size_mib=%zu zex_ms=%.2f uring_ms=%.2f\n", size >> 20,
-	       zex[ROUNDS / 2], uring[ROUNDS / 2]);
+	       bench_median(zex, ROUNDS), bench_median(uring, ROUNDS));
 	/* Minus the empty address space's root table. */
 	printf("BENCH ptmem mapped=%zu tables=%ld table_bytes=%ld record_bytes=%ld\n", size,
 	       tables - 1, (tables - 1) * 4096, record_bytes);
