@@ -105,8 +105,9 @@ int main(int argc, char **argv)
 
 	z = zex_drm_open("zex", DRM_NODE_RENDER);
 	z2 = zex_drm_open("zex", DRM_NODE_RENDER);
-	v = zex_drm_open("vgem", DRM_NODE_RENDER);
-	v2 = zex_drm_open("vgem", DRM_NODE_RENDER);
+	/* Dumb objects are made on the primary node only. */
+	v = zex_drm_open("vgem", DRM_NODE_PRIMARY);
+	v2 = zex_drm_open("vgem", DRM_NODE_PRIMARY);
 	if (z < 0 || z2 < 0 || v < 0 || v2 < 0)
 		die("open zex and vgem");
 
