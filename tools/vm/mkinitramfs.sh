@@ -87,8 +87,9 @@ else
 	: > "$root/etc/zex/bad-params"
 fi
 printf 'MODE=%s\nZEX_PARAMS="%s"\n' "$mode" "$params" > "$root/etc/zex/vm.conf"
-# The fuzzer's size, seed and time limit, when the host sets them (make fuzz).
-for var in ZEX_FUZZ_CALLS ZEX_FUZZ_SEED ZEX_TEST_TIMEOUT; do
+# The long runs' sizes, seed and time limit, when the host sets them
+# (make fuzz, make stress).
+for var in ZEX_FUZZ_CALLS ZEX_FUZZ_SEED ZEX_TEST_TIMEOUT ZEX_HOSTRPC_CALLERS ZEX_HOSTRPC_CALLS; do
 	[ -n "${!var:-}" ] && printf 'export %s=%s\n' "$var" "${!var}" >> "$root/etc/zex/vm.conf"
 done
 
