@@ -23,7 +23,7 @@
  * libzex/hostrpc/tests/hostrpc_scale.c.)
  */
 
-#define STRESS_CALLS	100
+#define STRESS_CALLS	10
 
 #include <poll.h>
 #include <pthread.h>
