@@ -28,6 +28,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/eventfd.h>
 #include <sys/wait.h>
 
@@ -289,6 +290,7 @@ static void run(struct __test_metadata *_metadata, uint32_t nslots, int ndev, ui
 	struct device *d = calloc((size_t)ndev, sizeof(*d));
 	pthread_t *t = calloc((size_t)ndev, sizeof(*t));
 	struct zex_hostrpc_stats st;
+	struct rusage ru0, ru1;
 	long total = 0;
 	int64_t t0;
 	double secs;
@@ -300,6 +302,7 @@ static void run(struct __test_metadata *_metadata, uint32_t nslots, int ndev, ui
 	ASSERT_EQ(0, zex_hostrpc_open_view(r.host, ZEX_HOSTRPC_DEVICE, &dv));
 	ASSERT_EQ(0, zex_hostrpc_set_spin(dv, spin));
 	servers_start(_metadata, &r, s, nserv, modes);
+	ASSERT_EQ(0, getrusage(RUSAGE_SELF, &ru0));
 	t0 = zex_now_ns();
 	for (k = 0; k < ndev; k++) {
 		d[k] = (struct device){ .rig = &r, .view = dv, .id = (uint32_t)k, .calls = calls,
@@ -315,15 +318,18 @@ static void run(struct __test_metadata *_metadata, uint32_t nslots, int ndev, ui
 	/* Async calls still out are freed by collection once served. */
 	EXPECT_TRUE(collect_all(dv));
 	secs = (double)(zex_now_ns() - t0) / 1e9;
+	ASSERT_EQ(0, getrusage(RUSAGE_SELF, &ru1));
 	servers_stop(&r, s, nserv);
 	EXPECT_EQ(0, r.errors);
 	EXPECT_EQ(total, r.served);
 	ASSERT_EQ(0, zex_hostrpc_stats(dv, &st));
 	TH_LOG("%d devices x %u calls, %d servers: %ld calls verified, %.0f calls/s, "
-	       "%llu doorbell rings (%.3f per call), %llu rings to the device side",
+	       "%llu doorbell rings (%.3f per call), %llu rings to the device side, "
+	       "%.1f sleeps per call",
 	       ndev, calls, nserv, total, (double)total / secs,
 	       (unsigned long long)st.rings_sent, (double)st.rings_sent / (double)total,
-	       (unsigned long long)st.device_rings);
+	       (unsigned long long)st.device_rings,
+	       (double)(ru1.ru_nvcsw - ru0.ru_nvcsw) / (double)total);
 	zex_hostrpc_close(dv);
 	rig_close(&r);
 	free(t);
