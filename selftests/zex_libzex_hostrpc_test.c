@@ -23,7 +23,7 @@
  * libzex/hostrpc/tests/hostrpc_scale.c.)
  */
 
-#define STRESS_CALLS	10
+#define STRESS_CALLS	100
 
 #include <poll.h>
 #include <pthread.h>

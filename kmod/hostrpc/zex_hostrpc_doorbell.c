@@ -18,7 +18,10 @@
  * inside the wait loop, after the sleeper is on the wait queue. The arming
  * store and the ringer's bit update are both fully ordered, so either the
  * ringer sees the arming (and its ring wakes the queued sleeper) or the
- * re-check sees the bit: a wakeup cannot be lost. A poll()/read() user
+ * re-check sees the bit: a wakeup cannot be lost. A ring wakes only the
+ * waiters whose condition then holds; as the ringer took the arming, the
+ * delivery arms again for the waiters it left asleep and re-checks them
+ * after that arming, so none of them is left without a ring to come. A poll()/read() user
  * arms and re-checks in userspace first; a ring in between is counted, so
  * its poll() returns at once.
  */
@@ -94,12 +97,27 @@ void zex_hostrpc_wake_side(struct zex_hostrpc_channel *ch,
 void zex_hostrpc_deliver(struct zex_hostrpc_channel *ch,
 			 enum zex_hostrpc_side to)
 {
+	wait_queue_head_t *wq = &ch->side[to].wq;
+
 	spin_lock(&ch->lock);
 	ch->side[to].pending++;
 	ch->side[to].rings++;
 	zex_hostrpc_signal_eventfds(ch, to);
 	spin_unlock(&ch->lock);
-	wake_up_all(&ch->side[to].wq);
+	/* Wakes the waiters whose condition holds (zex_hostrpc_wake_waiter()). */
+	wake_up_all(wq);
+	/*
+	 * The ringer took the side's arming; waiters still asleep need it
+	 * back, or the next change of their bit would ring nobody. Arm for
+	 * them, fully ordered (the Dekker pair with the next ringer's bit
+	 * update), and look at their conditions once more: a bit changed
+	 * between the ringer's compare-and-swap and this arming is seen here.
+	 */
+	if (wq_has_sleeper(wq)) {
+		/* Fully ordered: the Dekker pair with the ringer's bit update. */
+		smp_store_mb(*zex_hostrpc_armed(ch, to), 1);
+		wake_up_all(wq);
+	}
 
 	if (to == ZEX_HOSTRPC_DEVICE && atomic_read(&ch->norphans))
 		queue_work(system_wq, &ch->reap_work);
@@ -185,6 +203,19 @@ static bool zex_hostrpc_check_bits(struct zex_hostrpc_view *view,
 	return zex_hostrpc_test(ch->control->h, args->slot) == args->value;
 }
 
+/* What a waiter waits for holds, or the channel ended. */
+static bool zex_hostrpc_done(struct zex_hostrpc_view *view,
+			     const struct drm_zex_hostrpc_wait *args)
+{
+	struct zex_hostrpc_channel *ch = view->ch;
+
+	if (READ_ONCE(ch->unplugged))
+		return true;
+	if (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead))
+		return true;
+	return zex_hostrpc_check_bits(view, args);
+}
+
 /*
  * The condition of the wait loop: done already, or arm for @side and
  * re-check. (Not arming when there is no need to spares the other side a
@@ -193,17 +224,70 @@ static bool zex_hostrpc_check_bits(struct zex_hostrpc_view *view,
 static bool zex_hostrpc_ready(struct zex_hostrpc_view *view,
 			      const struct drm_zex_hostrpc_wait *args)
 {
-	struct zex_hostrpc_channel *ch = view->ch;
-
-	if (READ_ONCE(ch->unplugged))
-		return true;
-	if (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead))
-		return true;
-	if (zex_hostrpc_check_bits(view, args))
+	if (zex_hostrpc_done(view, args))
 		return true;
 	/* Fully ordered: the Dekker pair with the ringer's bit update. */
-	smp_store_mb(*zex_hostrpc_armed(ch, view->side), 1);
-	return zex_hostrpc_check_bits(view, args);
+	smp_store_mb(*zex_hostrpc_armed(view->ch, view->side), 1);
+	return zex_hostrpc_done(view, args);
+}
+
+/**
+ * struct zex_hostrpc_waiter - a sleeper in the wait ioctl
+ * @entry: its wait-queue entry, woken by zex_hostrpc_wake_waiter().
+ * @view: the view it waits through.
+ * @args: what it waits for.
+ */
+struct zex_hostrpc_waiter {
+	struct wait_queue_entry entry;
+	struct zex_hostrpc_view *view;
+	const struct drm_zex_hostrpc_wait *args;
+};
+
+/*
+ * A ring wakes a waiter only when what it waits for holds: with a
+ * thousand callers asleep, each answer wakes its caller, not all of them.
+ * Runs under the queue's lock; reads shared memory only.
+ */
+static int zex_hostrpc_wake_waiter(struct wait_queue_entry *entry, unsigned int mode,
+				   int sync, void *key)
+{
+	struct zex_hostrpc_waiter *w = container_of(entry, struct zex_hostrpc_waiter, entry);
+
+	if (!zex_hostrpc_done(w->view, w->args))
+		return 0;
+	return autoremove_wake_function(entry, mode, sync, key);
+}
+
+/*
+ * Sleep until zex_hostrpc_ready(), a signal (-ERESTARTSYS) or @deadline
+ * (-ETIME; NULL: none).
+ */
+static long zex_hostrpc_sleep(struct zex_hostrpc_view *view,
+			      const struct drm_zex_hostrpc_wait *args, ktime_t *deadline)
+{
+	wait_queue_head_t *wq = &view->ch->side[view->side].wq;
+	struct zex_hostrpc_waiter w = { .view = view, .args = args };
+	long ret = 0;
+
+	init_wait_entry(&w.entry, 0);
+	w.entry.func = zex_hostrpc_wake_waiter;
+	for (;;) {
+		prepare_to_wait(wq, &w.entry, TASK_INTERRUPTIBLE);
+		if (zex_hostrpc_ready(view, args))
+			break;
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		if (!deadline) {
+			schedule();
+		} else if (!schedule_hrtimeout(deadline, HRTIMER_MODE_ABS)) {
+			ret = zex_hostrpc_ready(view, args) ? 0 : -ETIME;
+			break;
+		}
+	}
+	finish_wait(wq, &w.entry);
+	return ret;
 }
 
 /**
@@ -218,7 +302,6 @@ long zex_hostrpc_wait(struct zex_hostrpc_view *view,
 		      const struct drm_zex_hostrpc_wait *args)
 {
 	struct zex_hostrpc_channel *ch = view->ch;
-	wait_queue_head_t *wq = &ch->side[view->side].wq;
 	bool device = view->side == ZEX_HOSTRPC_DEVICE;
 	bool turn = args->flags & DRM_ZEX_HOSTRPC_WAIT_HOST_TURN;
 	long ret = 0;
@@ -234,15 +317,14 @@ long zex_hostrpc_wait(struct zex_hostrpc_view *view,
 		return -EINVAL;
 
 	if (args->timeout_ns == DRM_ZEX_HOSTRPC_WAIT_FOREVER) {
-		ret = wait_event_interruptible(*wq, zex_hostrpc_ready(view, args));
+		ret = zex_hostrpc_sleep(view, args, NULL);
 	} else {
-		ktime_t left = ktime_sub(ns_to_ktime(args->timeout_ns), ktime_get());
+		ktime_t deadline = ns_to_ktime(args->timeout_ns);
 
-		if (ktime_to_ns(left) <= 0)
+		if (ktime_compare(deadline, ktime_get()) <= 0)
 			ret = zex_hostrpc_ready(view, args) ? 0 : -ETIME;
 		else
-			ret = wait_event_interruptible_hrtimeout(*wq, zex_hostrpc_ready(view, args),
-								 left);
+			ret = zex_hostrpc_sleep(view, args, &deadline);
 	}
 	if (READ_ONCE(ch->unplugged)) {
 		drm_dbg(ch->drm, "hostrpc check failed: the device was unplugged\n");

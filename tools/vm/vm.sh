@@ -86,7 +86,7 @@ check-stock)
 	;;
 stress)
 	# The hostrpc kselftests at the largest scale TCG finishes in bounded
-	# time: 1024 callers x 10 calls against 1, 2 and 4 servers, 10^5
+	# time: 1024 callers x 100 calls against 1, 2 and 4 servers, 10^5
 	# calls between sleepers (the seed's full scale runs natively).
 	mkdir -p "$O/vm/stress-selftests"
 	rm -f "$O/vm/stress-selftests"/*
