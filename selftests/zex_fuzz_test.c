@@ -248,7 +248,7 @@ static void add_map(void *addr, size_t len, int prot, enum map_kind kind)
 
 static void op_open(void)
 {
-	int fd = zex_open_render_node();
+	int fd = zex_open_render();
 
 	if (fd >= 0)
 		put_fd(P.drm, fd);
@@ -768,7 +768,7 @@ static int fuzz(uint64_t seed, uint64_t calls, uid_t uid)
 	if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
 		    setresuid(uid, uid, uid) || prctl(PR_SET_DUMPABLE, 1)))
 		return 3;
-	P.drm[0] = zex_open_render_node();
+	P.drm[0] = zex_open_render();
 	if (P.drm[0] < 0)
 		return 4;
 	start = zex_now_ns();

@@ -40,14 +40,8 @@
 #define ZEX_SYSFS_PARAMS	"/sys/module/zex/parameters"
 #define ZEX_SYSFS_TILES		"/sys/bus/auxiliary/devices"
 
-/* The zex render node; -1 when there is none. */
+/* The zex render node, found as a runtime or a render-group user would; -1: none. */
 static inline int zex_open_render(void)
-{
-	return zex_drm_open("zex", DRM_NODE_RENDER);
-}
-
-/* The same, named for tests that act as a render-group user. */
-static inline int zex_open_render_node(void)
 {
 	return zex_drm_open("zex", DRM_NODE_RENDER);
 }
