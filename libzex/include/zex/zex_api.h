@@ -13,10 +13,15 @@
  * and passing a handle array to another process over a Unix socket.
  * Every function is thread-safe.
  *
- * Handles carry fds. zexMemGetIpcHandles() creates new fds each time; they
- * belong to the caller until passed to zexMemPutIpcHandles(). A received
- * handle's fd belongs to the receiver; zexMemOpenIpcHandles() does not
- * consume it.
+ * Handles carry fds (at offset 0 of each handle) that belong to libzex. The
+ * first get on an allocation exports it, one dma-buf fd per piece; later
+ * gets return the same fds. zexMemPutIpcHandles() (or zeMemPutIpcHandle())
+ * gives one get back, the last closes the fds, and zeMemFree() closes any
+ * left. The fds zexIpcHandlesRecv() installs are libzex's too, until
+ * zexMemPutIpcHandles() closes them. A handle that names no fd libzex
+ * holds is refused: libzex closes no fd it did not make or receive. An fd
+ * the application received itself stays the application's;
+ * zexMemOpenIpcHandles() does not consume it.
  */
 
 #ifndef ZEX_ZEX_API_H
@@ -45,6 +50,49 @@ typedef struct _ze_external_memmap_sysmem_ext_desc_t {
 #endif
 #ifndef ZE_MEMORY_TYPE_HOST_IMPORTED
 #define ZE_MEMORY_TYPE_HOST_IMPORTED ((ze_memory_type_t)4)
+#endif
+
+/*
+ * The calls of API 1.5 to 1.10 that libzex implements, and their types, for
+ * builds with headers older than 1.10 (Debian 12's are 1.4). Headers that
+ * define ZE_API_VERSION_CURRENT_M (1.10 and later) declare them all.
+ */
+#ifndef ZE_API_VERSION_CURRENT_M
+#define ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC ((ze_structure_type_t)0x00020021)
+
+/** Which drivers zeInitDrivers() initialises and returns */
+typedef uint32_t ze_init_driver_type_flags_t;
+#define ZE_INIT_DRIVER_TYPE_FLAG_GPU ((ze_init_driver_type_flags_t)ZE_BIT(0))
+#define ZE_INIT_DRIVER_TYPE_FLAG_NPU ((ze_init_driver_type_flags_t)ZE_BIT(1))
+
+/** zeInitDrivers()'s descriptor */
+typedef struct _ze_init_driver_type_desc_t {
+	ze_structure_type_t stype;
+	const void *pNext;
+	ze_init_driver_type_flags_t flags;
+} ze_init_driver_type_desc_t;
+
+/* 1.10: initialise the drivers of @desc's types and return their handles */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeInitDrivers(uint32_t *pCount, ze_driver_handle_t *phDrivers,
+	      ze_init_driver_type_desc_t *desc);
+/* 1.6: the description of the calling thread's last error on @hDriver */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDriverGetLastErrorDescription(ze_driver_handle_t hDriver, const char **ppString);
+/* 1.7: the root device of a sub-device (NULL for a root device) */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetRootDevice(ze_device_handle_t hDevice, ze_device_handle_t *phRootDevice);
+/* 1.6: give back a handle of zeMemGetIpcHandle() */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemPutIpcHandle(ze_context_handle_t hContext, ze_ipc_mem_handle_t handle);
+/* 1.6: an IPC handle from an allocation's dma-buf fd */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemGetIpcHandleFromFileDescriptorExp(ze_context_handle_t hContext, uint64_t handle,
+				       ze_ipc_mem_handle_t *pIpcHandle);
+/* 1.6: the dma-buf fd of an IPC handle */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemGetFileDescriptorFromIpcHandleExp(ze_context_handle_t hContext,
+				       ze_ipc_mem_handle_t ipcHandle, uint64_t *pHandle);
 #endif
 
 #ifndef ZEX_MEM_IPC_HANDLES_NAME
@@ -84,7 +132,13 @@ zexMemOpenIpcHandles(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 		     uint32_t numIpcHandles, ze_ipc_mem_handle_t *pIpcHandles,
 		     ze_ipc_memory_flags_t flags, void **pptr);
 
-/** zexMemPutIpcHandles - release handles from zexMemGetIpcHandles() (closes their fds) */
+/**
+ * zexMemPutIpcHandles - give back every handle of one zexMemGetIpcHandles()
+ * or one zexIpcHandlesRecv() allocation; their bytes are zeroed
+ *
+ * Handles that name no export or receive libzex holds are
+ * ZE_RESULT_ERROR_INVALID_ARGUMENT, and nothing is closed.
+ */
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zexMemPutIpcHandles(ze_context_handle_t hContext, uint32_t numIpcHandles,
 		    ze_ipc_mem_handle_t *pIpcHandles);

@@ -17,13 +17,14 @@
  * the call's API version, and that the table and the entry are not NULL.
  *
  * Debian 12's Level Zero headers are API 1.4 and define none of this, so the
- * types are defined here with the spec's names, field for field as the
- * loader's include/ze_ddi.h, zet_ddi.h and zes_ddi.h lay them out (spec 1.12;
- * zet as of 1.15). A table type the 1.4 headers lack is a void pointer here:
- * libzex leaves it NULL, which a DDI-aware loader answers with
- * ZE_RESULT_ERROR_UNINITIALIZED, and its calls are newer than the version
- * libzex reports anyway. With the spec's own headers (which define
- * ZE_DRIVER_DDI_HANDLES_EXT_NAME) the definitions here step aside.
+ * types are defined here with the spec's names, field for field as loader
+ * 1.32.0's include/ze_ddi.h, zet_ddi.h and zes_ddi.h lay them out (spec
+ * 1.17); libzex/tests/ddi_layout.py checks every offset against those
+ * headers. A table type the 1.4 headers lack is a void pointer here; libzex
+ * fills every table of API 1.10 (the version it reports) and leaves newer
+ * ones NULL, which a DDI-aware loader never reads: it refuses a call newer
+ * than the driver's version first. With the spec's own headers (which
+ * define ZE_DRIVER_DDI_HANDLES_EXT_NAME) the definitions here step aside.
  */
 
 #ifndef ZEX_ZEX_DDI_H
@@ -67,7 +68,9 @@ typedef struct _ze_driver_ddi_handles_ext_properties_t {
 typedef struct _ze_dditable_driver_t {
 	ze_api_version_t version;
 	uint8_t isValidFlag;
+	void *RTASBuilder;
 	void *RTASBuilderExp;
+	void *RTASParallelOperation;
 	void *RTASParallelOperationExp;
 	ze_global_dditable_t *Global;
 	ze_driver_dditable_t *Driver;
@@ -95,6 +98,8 @@ typedef struct _ze_dditable_driver_t {
 	ze_virtual_mem_dditable_t *VirtualMem;
 	ze_fabric_vertex_exp_dditable_t *FabricVertexExp;
 	ze_fabric_edge_exp_dditable_t *FabricEdgeExp;
+	void *Graph;
+	void *ExecutableGraph;
 } ze_dditable_driver_t;
 
 /** The tools API's tables of one driver */

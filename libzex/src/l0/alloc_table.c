@@ -111,6 +111,31 @@ struct zex_alloc *zex_alloc_table_find(struct zex_alloc_table *t, const void *pt
 }
 
 /**
+ * zex_alloc_table_find_if - the first entry @match accepts, with a reference, or NULL
+ *
+ * A walk of every entry, under the table's lock: for rare lookups by
+ * something other than an address.
+ */
+struct zex_alloc *zex_alloc_table_find_if(struct zex_alloc_table *t,
+					  bool (*match)(const struct zex_alloc *a,
+							const void *arg),
+					  const void *arg)
+{
+	struct zex_alloc *a = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&t->lock);
+	for (i = 0; i < t->count; i++)
+		if (match(t->entries[i], arg)) {
+			a = t->entries[i];
+			atomic_fetch_add(&a->refs, 1);
+			break;
+		}
+	pthread_mutex_unlock(&t->lock);
+	return a;
+}
+
+/**
  * zex_alloc_table_remove - unlink the entry starting exactly at @base
  * @t: the table.
  * @base: the entry's first byte.

@@ -19,6 +19,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,8 +36,11 @@ typedef void (*zex_alloc_release_fn)(struct zex_alloc *alloc);
  * @release: called with the last reference.
  * @owner: for the caller (the device or context), unused by the table.
  * @kind: the caller's kind of memory, one bit (matched by removal).
- * @handle, @num_pieces, @interleaved, @granularity: the caller's
+ * @handle, @num_pieces, @interleaved, @granularity, @device: the caller's
  *	description of the memory, unused by the table.
+ * @ipc_fds, @ipc_gets, @ipc_id, @ipc_exported_fd: the caller's exported
+ *	fds (one per piece, or NULL), how many holders they have, the
+ *	export's id, and whether the allocation's properties handed one out.
  */
 struct zex_alloc {
 	uintptr_t base;
@@ -49,6 +53,11 @@ struct zex_alloc {
 	uint32_t num_pieces;
 	int interleaved;
 	uint64_t granularity;
+	void *device;
+	int *ipc_fds;
+	uint32_t ipc_gets;
+	uint64_t ipc_id;
+	bool ipc_exported_fd;
 };
 
 struct zex_alloc_table {
@@ -61,6 +70,10 @@ void zex_alloc_table_init(struct zex_alloc_table *t);
 void zex_alloc_table_fini(struct zex_alloc_table *t);
 int zex_alloc_table_insert(struct zex_alloc_table *t, struct zex_alloc *a);
 struct zex_alloc *zex_alloc_table_find(struct zex_alloc_table *t, const void *ptr);
+struct zex_alloc *zex_alloc_table_find_if(struct zex_alloc_table *t,
+					  bool (*match)(const struct zex_alloc *a,
+							const void *arg),
+					  const void *arg);
 struct zex_alloc *zex_alloc_table_remove(struct zex_alloc_table *t, const void *base,
 					 int kinds);
 void zex_alloc_put(struct zex_alloc *a);

@@ -9,9 +9,11 @@
  * One message per batch of at most %ZEX_IPC_FDS_PER_MSG handles: a header
  * (magic, batch size, total), the handles' 64-byte data, and their fds as
  * SCM_RIGHTS. The receiver writes the fds it received into the handles'
- * data, so the handles are ready for zexMemOpenIpcHandles(). A short,
- * malformed or truncated message is an error and every fd received so far
- * is closed: nothing leaks into the receiver.
+ * data (offset 0), so the handles are ready for zexMemOpenIpcHandles(),
+ * and records them (ipc_received.c): they are libzex's until
+ * zexMemPutIpcHandles() closes them. A short, malformed or truncated
+ * message is an error and every fd received so far is closed: nothing
+ * leaks into the receiver.
  */
 
 #include <errno.h>
@@ -20,6 +22,8 @@
 #include <unistd.h>
 
 #include "l0.h"
+#include "l0/ipc_handle.h"
+#include "l0/ipc_received.h"
 
 #define ZEX_IPC_WIRE_MAGIC	0x5a455857u	/* "ZEXW" */
 #define ZEX_IPC_FDS_PER_MSG	250		/* under the kernel's SCM_MAX_FD */
@@ -35,7 +39,7 @@ static int fd_of(const ze_ipc_mem_handle_t *h)
 {
 	int32_t fd;
 
-	memcpy(&fd, h->data + 4, sizeof(fd));	/* zex_ipc_handle_data.fd */
+	memcpy(&fd, h->data + offsetof(struct zex_ipc_handle_data, fd), sizeof(fd));
 	return fd;
 }
 
@@ -43,7 +47,7 @@ static void set_fd(ze_ipc_mem_handle_t *h, int fd)
 {
 	int32_t v = fd;
 
-	memcpy(h->data + 4, &v, sizeof(v));
+	memcpy(h->data + offsetof(struct zex_ipc_handle_data, fd), &v, sizeof(v));
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -87,10 +91,23 @@ zexIpcHandlesSend(int socket, uint32_t numIpcHandles, const ze_ipc_mem_handle_t 
 	return ZE_RESULT_SUCCESS;
 }
 
+static uint64_t export_id_of(const ze_ipc_mem_handle_t *h)
+{
+	uint64_t id;
+
+	memcpy(&id, h->data + offsetof(struct zex_ipc_handle_data, export_id), sizeof(id));
+	return id;
+}
+
+/* Close the fds of the first @n handles received, and forget them. */
 static void close_received(ze_ipc_mem_handle_t *h, uint32_t n)
 {
-	while (n--)
-		close(fd_of(&h[n]));
+	while (n--) {
+		int fd = fd_of(&h[n]);
+		uint64_t id = export_id_of(&h[n]);
+
+		zex_ipc_received_close(&fd, &id, 1);
+	}
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -111,6 +128,7 @@ zexIpcHandlesRecv(int socket, uint32_t *numIpcHandles, ze_ipc_mem_handle_t *pIpc
 			.msg_control = control, .msg_controllen = sizeof(control),
 		};
 		struct cmsghdr *c;
+		uint64_t ids[ZEX_IPC_FDS_PER_MSG];
 		int fds[ZEX_IPC_FDS_PER_MSG];
 		uint32_t nfds = 0, i;
 		ssize_t len;
@@ -142,6 +160,15 @@ zexIpcHandlesRecv(int socket, uint32_t *numIpcHandles, ze_ipc_mem_handle_t *pIpc
 		for (i = 0; i < hdr.count; i++) {
 			pIpcHandles[got + i] = batch[i];
 			set_fd(&pIpcHandles[got + i], fds[i]);
+			ids[i] = export_id_of(&batch[i]);
+		}
+		/* From here the fds are libzex's, released by zexMemPutIpcHandles. */
+		if (zex_ipc_received_add(fds, ids, hdr.count)) {
+			for (i = 0; i < hdr.count; i++)
+				close(fds[i]);
+			close_received(pIpcHandles, got);
+			*numIpcHandles = 0;
+			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 		}
 		got += hdr.count;
 	}

@@ -9,14 +9,15 @@
  * One driver (the zex device found at zeInit), one root device and one
  * sub-device per tile, contexts, and the allocation table. Handles given
  * to applications point at these structs. Each starts with the DDI header
- * (&ze_handle_t, see <zex/zex_ddi.h>) and then a magic, so a stale or
- * foreign handle is refused rather than followed; a handle the loader
- * wrapped (its intercept mode) is translated back (l0_handles.c).
+ * (&ze_handle_t, see <zex/zex_ddi.h>) and then a magic, so a foreign
+ * handle is refused rather than followed; a handle the loader wrapped (its
+ * intercept mode) is translated back (l0_handles.c).
  */
 
 #ifndef ZEX_L0_H
 #define ZEX_L0_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "zex/zex.h"
@@ -29,8 +30,6 @@
 #define ZEX_L0_DEVICE_MAGIC	0x7a657876u	/* "zexv" */
 #define ZEX_L0_CONTEXT_MAGIC	0x7a657843u	/* "zexC" */
 
-/* The most handles one allocation exports: the kernel's piece limit. */
-#define ZEX_IPC_MAX_HANDLES	1024
 
 struct zex_l0_driver;
 
@@ -57,6 +56,7 @@ struct zex_l0_driver {
 	struct zex_l0_device root;
 	struct zex_l0_device tiles[ZEX_MAX_TILES];
 	struct zex_alloc_table allocs;
+	pthread_mutex_t ipc_lock;	/* every allocation's ipc_* fields */
 };
 
 /** What an allocation table entry is; one bit each, for removal masks. */
@@ -65,6 +65,7 @@ enum zex_alloc_kind {
 	ZEX_ALLOC_IPC = 2,		/* zeMemOpenIpcHandle(s) */
 	ZEX_ALLOC_HOST = 4,		/* zeMemAllocHost */
 	ZEX_ALLOC_HOST_IMPORTED = 8,	/* zeMemAllocHost + external memmap */
+	ZEX_ALLOC_SHARED = 16,		/* zeMemAllocShared */
 };
 
 struct zex_l0_driver *zex_l0_driver_get(void);
@@ -73,7 +74,11 @@ struct zex_l0_context *zex_l0_context(ze_context_handle_t h);
 struct zex_l0_device *zex_l0_device(ze_device_handle_t h);
 bool zex_l0_root_is_tile0(const struct zex_l0_driver *drv);
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
-		   uint64_t alignment, enum zex_alloc_kind kind, void **pptr);
+		   uint64_t alignment, enum zex_alloc_kind kind,
+		   struct zex_l0_device *device, void **pptr);
+void zex_l0_ipc_release(struct zex_alloc *a);
+ze_result_t zex_l0_fail(ze_result_t res, const char *why);
+int zex_l0_export_fd(struct zex_l0_driver *drv, struct zex_alloc *a, int *fd);
 ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,
 				 int kinds);
 

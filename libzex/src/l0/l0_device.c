@@ -68,6 +68,20 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetSubDevices(ze_device_handle_t hDe
 	return ZE_RESULT_SUCCESS;
 }
 
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetRootDevice(ze_device_handle_t hDevice,
+							  ze_device_handle_t *phRootDevice)
+{
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
+
+	if (!dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!phRootDevice)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	/* A tile's root is the root device; the root device has none. */
+	*phRootDevice = dev->tile >= 0 ? (ze_device_handle_t)&dev->drv->root : NULL;
+	return ZE_RESULT_SUCCESS;
+}
+
 /* The device whose resources @dev has: a tile, or ZEX_DEVICE_ROOT. */
 static uint32_t effective_device(const struct zex_l0_device *dev)
 {

@@ -12,10 +12,14 @@
  * one driver with one root device; its sub-devices are the tiles. Every
  * handle made here starts with libzex's DDI header.
  *
- * The driver lists three extensions: the DDI handles (with the SUPPORTED
- * flag in the properties chained on zeDriverGetProperties), seed 000's
- * multiple IPC handles, whose functions zeDriverGetExtensionFunctionAddress
- * returns, and the external memory mapping of zeMemAllocHost.
+ * zeInitDrivers() (API 1.10) is zeInit() for GPU drivers. The driver
+ * lists three extensions: the DDI handles 1.0 (with the SUPPORTED flag in
+ * the properties chained on zeDriverGetProperties; 1.1 adds the runtime
+ * API's tables, of API 1.14), the multiple IPC handles, whose functions
+ * zeDriverGetExtensionFunctionAddress returns, and the external memory
+ * mapping of zeMemAllocHost. zeDriverGetLastErrorDescription() describes
+ * the calling thread's last failure that libzex explained (zex_l0_fail()),
+ * or is empty.
  */
 
 #include <pthread.h>
@@ -69,6 +73,7 @@ static void zex_l0_init(void)
 	for (i = 0; i < (int)drv->topo.num_tiles; i++)
 		zex_l0_device_init(&drv->tiles[i], drv, i);
 	zex_alloc_table_init(&drv->allocs);
+	pthread_mutex_init(&drv->ipc_lock, NULL);
 	zex_init_result = ZE_RESULT_SUCCESS;
 }
 
@@ -97,6 +102,33 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeInit(ze_init_flags_t flags)
 		return ZE_RESULT_ERROR_UNINITIALIZED;
 	pthread_once(&zex_init_once, zex_l0_init);
 	return zex_init_result;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeInitDrivers(uint32_t *pCount,
+						  ze_driver_handle_t *phDrivers,
+						  ze_init_driver_type_desc_t *desc)
+{
+	ze_init_driver_type_flags_t known = ZE_INIT_DRIVER_TYPE_FLAG_GPU |
+					    ZE_INIT_DRIVER_TYPE_FLAG_NPU;
+
+	if (!pCount || !desc)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (desc->stype != ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	if (desc->flags & ~known)
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	/* zex is a GPU: asked for NPUs only, it has no driver to give. */
+	if (!(desc->flags & ZE_INIT_DRIVER_TYPE_FLAG_GPU)) {
+		*pCount = 0;
+		return ZE_RESULT_SUCCESS;
+	}
+	pthread_once(&zex_init_once, zex_l0_init);
+	if (zex_init_result) {
+		/* The spec: no driver of the types asked for is a count of 0. */
+		*pCount = 0;
+		return zex_init_result;
+	}
+	return zeDriverGet(pCount, phDrivers);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGet(uint32_t *pCount,
@@ -158,6 +190,27 @@ zeDriverGetIpcProperties(ze_driver_handle_t hDriver, ze_driver_ipc_properties_t 
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	/* Memory by fd (dma-buf); no event pools. */
 	pIpcProperties->flags = ZE_IPC_PROPERTY_FLAG_MEMORY;
+	return ZE_RESULT_SUCCESS;
+}
+
+/* Each thread's last failure, for zeDriverGetLastErrorDescription(). */
+static _Thread_local const char *zex_last_error;
+
+/** zex_l0_fail - return @res, remembering @why as this thread's last error */
+ze_result_t zex_l0_fail(ze_result_t res, const char *why)
+{
+	zex_last_error = why;
+	return res;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDriverGetLastErrorDescription(ze_driver_handle_t hDriver, const char **ppString)
+{
+	if (!zex_l0_driver(hDriver))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!ppString)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	*ppString = zex_last_error ? zex_last_error : "";
 	return ZE_RESULT_SUCCESS;
 }
 

@@ -4,10 +4,13 @@
  */
 
 /*
- * DOC: l0_host.c - host memory: zeMemAllocHost, properties, address ranges
+ * DOC: l0_host.c - host and shared memory, allocation properties, address ranges
  *
  * Host memory is imported into the device address space (a userptr
- * import), so host and device use the same address. With
+ * import), so host and device use the same address; shared memory
+ * (zeMemAllocShared) is the same, reported as ZE_MEMORY_TYPE_SHARED with
+ * its device. Any power-of-two alignment is honoured (larger than a page:
+ * over-mapped and trimmed). With
  * ze_external_memmap_sysmem_ext_desc_t in pNext the application's own
  * memory is imported and returned unchanged (ZE_MEMORY_TYPE_HOST_IMPORTED;
  * the application keeps ownership, zeMemFree only unmaps it from the
@@ -67,11 +70,44 @@ static ze_result_t import_result(int ret)
 	}
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocHost(ze_context_handle_t hContext,
-						   const ze_host_mem_alloc_desc_t *host_desc,
-						   size_t size, size_t alignment, void **pptr)
+/*
+ * @size bytes of fresh anonymous memory at a multiple of @alignment (a power
+ * of two): over-map by the alignment and trim both ends. NULL on failure.
+ */
+static void *map_aligned(size_t size, size_t alignment)
 {
-	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	uintptr_t base, aligned;
+	size_t span;
+	void *p;
+
+	if (alignment <= (size_t)sysconf(_SC_PAGESIZE))
+		alignment = 0;
+	if (size > SIZE_MAX - alignment)
+		return NULL;
+	span = size + alignment;
+	p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (!alignment)
+		return p;
+	base = (uintptr_t)p;
+	aligned = (base + alignment - 1) & ~(uintptr_t)(alignment - 1);
+	if (aligned > base)
+		munmap(p, aligned - base);
+	if (base + span > aligned + size)
+		munmap((void *)(aligned + size), base + span - (aligned + size));
+	return (void *)aligned;
+}
+
+/*
+ * Host memory for the device: the application's (@map) or new memory,
+ * imported into the device's address space, entered in the table as @kind.
+ */
+static ze_result_t host_alloc(struct zex_l0_context *ctx,
+			      const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+			      size_t alignment, enum zex_alloc_kind kind,
+			      struct zex_l0_device *device, void **pptr)
+{
 	const ze_external_memmap_sysmem_ext_desc_t *map;
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	struct zex_alloc *a;
@@ -79,10 +115,6 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocHost(ze_context_handle_t hContext,
 	void *mem;
 	int ret;
 
-	if (!ctx)
-		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (!host_desc || !pptr)
-		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	if (host_desc->stype != ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (host_desc->flags & ~(ze_host_mem_alloc_flags_t)ZEX_HOST_FLAGS)
@@ -95,22 +127,23 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocHost(ze_context_handle_t hContext,
 	if (alignment & (alignment - 1))
 		return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
 
-	map = find_memmap(host_desc->pNext);
+	map = kind == ZEX_ALLOC_HOST ? find_memmap(host_desc->pNext) : NULL;
 	if (map) {
 		if (!map->pSystemMemory)
 			return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 		if (!map->size)
 			return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
-		if (map->size != size || ((uintptr_t)map->pSystemMemory | size) & (page - 1))
+		if (map->size != size || ((uintptr_t)map->pSystemMemory | size) & (page - 1) ||
+		    (uintptr_t)map->pSystemMemory & (alignment - 1))
 			return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 		mem = map->pSystemMemory;
+		kind = ZEX_ALLOC_HOST_IMPORTED;
 	} else {
+		if (size > SIZE_MAX - page)
+			return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
 		size = (size + page - 1) & ~(page - 1);
-		if (alignment > page)	/* over-allocate, align, trim: as for devices */
-			return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
-		mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			   -1, 0);
-		if (mem == MAP_FAILED)
+		mem = map_aligned(size, alignment);
+		if (!mem)
 			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	}
 
@@ -124,7 +157,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocHost(ze_context_handle_t hContext,
 		goto err;
 	a->base = (uintptr_t)mem;
 	a->size = size;
-	a->kind = map ? ZEX_ALLOC_HOST_IMPORTED : ZEX_ALLOC_HOST;
+	a->kind = kind;
+	a->device = device;
 	a->owner = ctx->drv;
 	a->release = zex_host_release;
 	ret = zex_alloc_table_insert(&ctx->drv->allocs, a);
@@ -143,12 +177,76 @@ err:
 	return import_result(ret);
 }
 
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocHost(ze_context_handle_t hContext,
+						   const ze_host_mem_alloc_desc_t *host_desc,
+						   size_t size, size_t alignment, void **pptr)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+
+	if (!ctx)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!host_desc || !pptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	return host_alloc(ctx, host_desc, size, alignment, ZEX_ALLOC_HOST, NULL, pptr);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t *device_desc,
+		 const ze_host_mem_alloc_desc_t *host_desc, size_t size, size_t alignment,
+		 ze_device_handle_t hDevice, void **pptr)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_l0_device *dev = NULL;
+
+	if (!ctx || (hDevice && !(dev = zex_l0_device(hDevice))))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!device_desc || !host_desc || !pptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (device_desc->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	if (device_desc->flags & ~(ze_device_mem_alloc_flags_t)0x7)
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	/* Host memory the device reaches at the same address: no migration. */
+	return host_alloc(ctx, host_desc, size, alignment, ZEX_ALLOC_SHARED, dev, pptr);
+}
+
+/*
+ * ze_external_memory_export_fd_t chained on the properties: the dma-buf fd
+ * of a one-piece device allocation, owned by libzex until zeMemFree() (the
+ * same fd as the allocation's IPC handle).
+ */
+static ze_result_t export_fd(struct zex_l0_context *ctx, struct zex_alloc *a,
+			     void *pNext)
+{
+	ze_base_properties_t *ext;
+	int fd, ret;
+
+	for (ext = pNext; ext; ext = ext->pNext) {
+		ze_external_memory_export_fd_t *e = (ze_external_memory_export_fd_t *)ext;
+
+		if (ext->stype != ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD)
+			continue;
+		if (e->flags != ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF)
+			return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+					   "libzex exports device memory as a dma-buf only");
+		ret = zex_l0_export_fd(ctx->drv, a, &fd);
+		if (ret == -EINVAL)
+			return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+					   "only one-piece device memory has one dma-buf fd");
+		if (ret)
+			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		e->fd = fd;
+	}
+	return ZE_RESULT_SUCCESS;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 			ze_memory_allocation_properties_t *pMemAllocProperties,
 			ze_device_handle_t *phDevice)
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	ze_result_t res;
 	struct zex_alloc *a;
 
 	if (!ctx)
@@ -165,12 +263,16 @@ zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 		*phDevice = NULL;
 	if (!a)		/* the spec: an unknown pointer is of unknown type */
 		return ZE_RESULT_SUCCESS;
+	res = export_fd(ctx, a, pMemAllocProperties->pNext);
+	if (res)
+		goto out;
 	switch (a->kind) {
 	case ZEX_ALLOC_DEVICE:
 	case ZEX_ALLOC_IPC:
 		pMemAllocProperties->type = ZE_MEMORY_TYPE_DEVICE;
-		if (phDevice)
-			*phDevice = (ze_device_handle_t)&ctx->drv->root;
+		break;
+	case ZEX_ALLOC_SHARED:
+		pMemAllocProperties->type = ZE_MEMORY_TYPE_SHARED;
 		break;
 	case ZEX_ALLOC_HOST:
 		pMemAllocProperties->type = ZE_MEMORY_TYPE_HOST;
@@ -179,10 +281,14 @@ zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 		pMemAllocProperties->type = ZE_MEMORY_TYPE_HOST_IMPORTED;
 		break;
 	}
+	/* The device it was made on or opened for (a tile is a sub-device). */
+	if (phDevice)
+		*phDevice = (ze_device_handle_t)a->device;
 	pMemAllocProperties->id = a->base;
 	pMemAllocProperties->pageSize = 4096;
+out:
 	zex_alloc_put(a);
-	return ZE_RESULT_SUCCESS;
+	return res;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetAddressRange(ze_context_handle_t hContext,

@@ -4,51 +4,112 @@
  */
 
 /*
- * DOC: l0_ipc.c - IPC handles: one per piece, one pointer per allocation
+ * DOC: l0_ipc.c - IPC handles: one per piece, one exported fd per piece, owned by libzex
  *
- * An IPC handle is the fd of one piece's dma-buf and a description of the
- * allocation it belongs to (&struct zex_ipc_handle_data, in the 64 bytes
- * of ze_ipc_mem_handle_t): which piece, of how many, and the layout, so
- * that zexMemOpenIpcHandles() rebuilds the allocation exactly, interleaved
- * ones included. Single-handle zeMemGetIpcHandle()/zeMemOpenIpcHandle()
- * work when the allocation is one piece and refuse otherwise.
+ * An IPC handle is the dma-buf fd of one piece, in the handle's first four
+ * bytes as compute-runtime puts it (consumers such as MPI libraries read it
+ * there to pass it with SCM_RIGHTS and write the received number back), and
+ * a description of the allocation it belongs to (&struct
+ * zex_ipc_handle_data): which piece of how many and the layout, so that
+ * zexMemOpenIpcHandles() rebuilds the allocation exactly, interleaved ones
+ * included.
+ *
+ * The fds belong to libzex. The first zeMemGetIpcHandle() or
+ * zexMemGetIpcHandles() on an allocation exports it once, one fd per
+ * piece; later gets return the same fds and count a reference each;
+ * zeMemPutIpcHandle()/zexMemPutIpcHandles() drop one, and the last closes
+ * the fds, as zeMemFree() does with any left. A handle is released only
+ * when it names an export libzex still holds: the allocation at the
+ * handle's base in this process, with the handle's export id and the fd of
+ * that piece. Any other bytes are refused, so no fd libzex does not own is
+ * ever closed. zeMemOpenIpcHandle() does not take the fd it is given: the
+ * receiver keeps it (and may close it once the memory is open).
+ *
+ * Single-handle zeMemGetIpcHandle()/zeMemOpenIpcHandle() work when the
+ * allocation is one piece and refuse a larger one with
+ * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE (use zexMemGetIpcHandles()).
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "l0.h"
+#include "l0/ipc_handle.h"
+#include "l0/ipc_received.h"
 
-#define ZEX_IPC_MAGIC	0x5a455849u	/* "ZEXI" */
+/* Export ids: distinct within the process, and unlikely across processes. */
+static _Atomic uint64_t zex_next_export_id;
 
-/* The contents of ze_ipc_mem_handle_t.data. */
-struct zex_ipc_handle_data {
-	uint32_t magic;
-	int32_t fd;
-	uint32_t piece;
-	uint32_t num_pieces;
-	uint32_t memory_type;	/* ze_memory_type_t */
-	uint32_t interleaved;
-	uint64_t granularity;
-	uint64_t size;		/* of the whole allocation */
-	uint64_t pid;		/* of the exporter, for diagnostics */
-};
 
-_Static_assert(sizeof(struct zex_ipc_handle_data) <= ZE_MAX_IPC_HANDLE_SIZE,
-	       "an IPC handle's data fits ze_ipc_mem_handle_t");
-
-static void put_data(ze_ipc_mem_handle_t *h, const struct zex_ipc_handle_data *d)
+/**
+ * zex_l0_ipc_release - close an allocation's exported fds (zeMemFree)
+ *
+ * Called with the allocation's last reference, so no get or put can race.
+ */
+void zex_l0_ipc_release(struct zex_alloc *a)
 {
-	memset(h->data, 0, sizeof(h->data));
-	memcpy(h->data, d, sizeof(*d));
+	uint32_t i;
+
+	if (!a->ipc_fds)
+		return;
+	for (i = 0; i < a->num_pieces; i++)
+		close(a->ipc_fds[i]);
+	free(a->ipc_fds);
+	a->ipc_fds = NULL;
 }
 
-static bool get_data(const ze_ipc_mem_handle_t *h, struct zex_ipc_handle_data *d)
+/* Export @a once; a reference for the caller. Under drv->ipc_lock. */
+static int ipc_get_locked(struct zex_l0_driver *drv, struct zex_alloc *a)
 {
-	memcpy(d, h->data, sizeof(*d));
-	return d->magic == ZEX_IPC_MAGIC && d->fd >= 0 && d->num_pieces &&
-	       d->piece < d->num_pieces;
+	uint32_t n = a->num_pieces;
+	int *fds;
+
+	if (a->ipc_fds) {
+		a->ipc_gets++;
+		return 0;
+	}
+	fds = calloc(n, sizeof(*fds));
+	if (!fds)
+		return -ENOMEM;
+	if (zex_bo_export(drv->dev, a->handle, fds, &n) || n != a->num_pieces) {
+		free(fds);
+		return -ENOMEM;
+	}
+	a->ipc_fds = fds;
+	a->ipc_gets = 1;
+	/* A random start: an id from another process is not one of ours. */
+	if (!zex_next_export_id) {
+		uint64_t seed = ((uint64_t)getpid() << 32) ^ (uintptr_t)&seed ^ a->base;
+
+		zex_next_export_id = seed | 1;
+	}
+	a->ipc_id = zex_next_export_id++;
+	return 0;
+}
+
+static void fill_handles(const struct zex_alloc *a, ze_ipc_mem_handle_t *h)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->num_pieces; i++) {
+		struct zex_ipc_handle_data d = {
+			.fd = a->ipc_fds[i],
+			.magic = ZEX_IPC_MAGIC,
+			.export_id = a->ipc_id,
+			.base = a->base,
+			.size = a->size,
+			.granularity = a->granularity,
+			.piece = i,
+			.num_pieces = a->num_pieces,
+			.memory_type = ZE_MEMORY_TYPE_DEVICE,
+			.interleaved = (uint32_t)a->interleaved,
+			.pid = (uint32_t)getpid(),
+		};
+
+		zex_ipc_handle_put(&h[i], &d);
+	}
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -57,16 +118,14 @@ zexMemGetIpcHandles(ze_context_handle_t hContext, const void *ptr,
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	ze_result_t res = ZE_RESULT_SUCCESS;
-	int fds[ZEX_IPC_MAX_HANDLES];
 	struct zex_alloc *a;
-	uint32_t n, i;
 
 	if (!ctx)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!ptr || !numIpcHandles)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	a = zex_alloc_table_find(&ctx->drv->allocs, ptr);
-	if (!a || a->kind != ZEX_ALLOC_DEVICE) {
+	if (!a || a->kind != ZEX_ALLOC_DEVICE || a->num_pieces > ZEX_IPC_MAX_HANDLES) {
 		res = ZE_RESULT_ERROR_INVALID_ARGUMENT;
 		goto out;
 	}
@@ -78,53 +137,103 @@ zexMemGetIpcHandles(ze_context_handle_t hContext, const void *ptr,
 		res = ZE_RESULT_ERROR_INVALID_SIZE;
 		goto out;
 	}
-	n = a->num_pieces;
-	if (n > ZEX_IPC_MAX_HANDLES || zex_bo_export(ctx->drv->dev, a->handle, fds, &n)) {
+	pthread_mutex_lock(&ctx->drv->ipc_lock);
+	if (ipc_get_locked(ctx->drv, a))
 		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		struct zex_ipc_handle_data d = {
-			.magic = ZEX_IPC_MAGIC,
-			.fd = fds[i],
-			.piece = i,
-			.num_pieces = n,
-			.memory_type = ZE_MEMORY_TYPE_DEVICE,
-			.interleaved = (uint32_t)a->interleaved,
-			.granularity = a->granularity,
-			.size = a->size,
-			.pid = (uint64_t)getpid(),
-		};
-
-		put_data(&pIpcHandles[i], &d);
-	}
+	else
+		fill_handles(a, pIpcHandles);
+	pthread_mutex_unlock(&ctx->drv->ipc_lock);
 out:
 	zex_alloc_put(a);
 	return res;
+}
+
+/*
+ * The allocation whose export @d names, with a reference, or NULL: the
+ * allocation at d->base in this process, exported with d's id, whose fd
+ * of that piece is d->fd. Under drv->ipc_lock.
+ */
+static struct zex_alloc *ipc_lookup_locked(struct zex_l0_driver *drv,
+					   const struct zex_ipc_handle_data *d)
+{
+	struct zex_alloc *a;
+
+	if (d->pid != (uint32_t)getpid())
+		return NULL;
+	a = zex_alloc_table_find(&drv->allocs, (const void *)(uintptr_t)d->base);
+	if (a && (a->base != d->base || !a->ipc_fds || a->ipc_id != d->export_id ||
+		  a->num_pieces != d->num_pieces || a->ipc_fds[d->piece] != d->fd)) {
+		zex_alloc_put(a);
+		a = NULL;
+	}
+	return a;
+}
+
+/* Drop a get of the export @h names; false when it names none. */
+static bool put_exported(struct zex_l0_driver *drv, uint32_t n, ze_ipc_mem_handle_t *h)
+{
+	struct zex_ipc_handle_data first, d;
+	struct zex_alloc *a;
+	bool ok = true;
+	uint32_t i;
+
+	zex_ipc_handle_get(&h[0], &first);
+	pthread_mutex_lock(&drv->ipc_lock);
+	a = ipc_lookup_locked(drv, &first);
+	for (i = 0; a && ok && i < n; i++)
+		ok = zex_ipc_handle_get(&h[i], &d) && d.piece == i &&
+		     d.export_id == first.export_id && d.base == first.base &&
+		     d.fd == a->ipc_fds[i];
+	ok = ok && a;
+	if (ok && --a->ipc_gets == 0)
+		zex_l0_ipc_release(a);
+	pthread_mutex_unlock(&drv->ipc_lock);
+	zex_alloc_put(a);
+	return ok;
+}
+
+/* Close the fds of handles zexIpcHandlesRecv() installed; false when not. */
+static bool put_received(uint32_t n, ze_ipc_mem_handle_t *h)
+{
+	uint64_t ids[ZEX_IPC_MAX_HANDLES];
+	int fds[ZEX_IPC_MAX_HANDLES];
+	struct zex_ipc_handle_data d;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!zex_ipc_handle_get(&h[i], &d) || d.piece != i)
+			return false;
+		fds[i] = d.fd;
+		ids[i] = d.export_id;
+	}
+	return zex_ipc_received_close(fds, ids, n);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zexMemPutIpcHandles(ze_context_handle_t hContext, uint32_t numIpcHandles,
 		    ze_ipc_mem_handle_t *pIpcHandles)
 {
-	struct zex_ipc_handle_data d;
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_ipc_handle_data first;
 	uint32_t i;
 
-	if (!zex_l0_context(hContext))
+	if (!ctx)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (numIpcHandles && !pIpcHandles)
+	if (!numIpcHandles)
+		return ZE_RESULT_SUCCESS;
+	if (!pIpcHandles)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	/* All or nothing: check every handle before closing any fd. */
+	/* All the handles of one get or one receive: every piece, in order. */
+	if (!zex_ipc_handle_get(&pIpcHandles[0], &first) || first.num_pieces != numIpcHandles)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "not every IPC handle of one allocation, in order");
+	if (!put_exported(ctx->drv, numIpcHandles, pIpcHandles) &&
+	    !put_received(numIpcHandles, pIpcHandles))
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "IPC handles that name no export or receive libzex holds");
+	/* A released handle names nothing any more. */
 	for (i = 0; i < numIpcHandles; i++)
-		if (!get_data(&pIpcHandles[i], &d))
-			return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	for (i = 0; i < numIpcHandles; i++) {
-		get_data(&pIpcHandles[i], &d);
-		close(d.fd);
-		d.fd = -1;
-		d.magic = 0;
-		put_data(&pIpcHandles[i], &d);
-	}
+		memset(pIpcHandles[i].data, 0, sizeof(pIpcHandles[i].data));
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -134,25 +243,28 @@ zexMemOpenIpcHandles(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 		     ze_ipc_memory_flags_t flags, void **pptr)
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
 	struct zex_ipc_handle_data first, d;
 	int fds[ZEX_IPC_MAX_HANDLES];
 	uint32_t handle, i;
 	uint64_t size;
 	int ret;
 
-	if (!ctx || !zex_l0_device(hDevice))
+	if (!ctx || !dev)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pIpcHandles || !pptr)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (flags & ~(ze_ipc_memory_flags_t)ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED)
+	/* Both biases are hints; the emulated device has no cache to bias. */
+	if (flags & ~(ze_ipc_memory_flags_t)(ZE_IPC_MEMORY_FLAG_BIAS_CACHED |
+					     ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED))
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
 	if (!numIpcHandles || numIpcHandles > ZEX_IPC_MAX_HANDLES ||
-	    !get_data(&pIpcHandles[0], &first) || first.num_pieces != numIpcHandles)
+	    !zex_ipc_handle_get(&pIpcHandles[0], &first) || first.num_pieces != numIpcHandles)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	for (i = 0; i < numIpcHandles; i++) {
-		/* Every handle: device memory, piece i of the same allocation. */
-		if (!get_data(&pIpcHandles[i], &d) || d.piece != i ||
-		    d.num_pieces != first.num_pieces ||
+		/* Every handle: device memory, piece i of the same export. */
+		if (!zex_ipc_handle_get(&pIpcHandles[i], &d) || d.piece != i ||
+		    d.num_pieces != first.num_pieces || d.export_id != first.export_id ||
 		    d.memory_type != ZE_MEMORY_TYPE_DEVICE ||
 		    d.size != first.size || d.interleaved != first.interleaved)
 			return ZE_RESULT_ERROR_INVALID_ARGUMENT;
@@ -164,7 +276,7 @@ zexMemOpenIpcHandles(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	if (ret)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	ret = zex_l0_map_new(ctx->drv, handle, size, 0, ZEX_ALLOC_IPC, pptr);
+	ret = zex_l0_map_new(ctx->drv, handle, size, 0, ZEX_ALLOC_IPC, dev, pptr);
 	return ret ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
 }
 
@@ -189,6 +301,13 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandle(ze_context_handle_t hConte
 	return zexMemGetIpcHandles(hContext, ptr, &n, pIpcHandle);
 }
 
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemPutIpcHandle(ze_context_handle_t hContext,
+						      ze_ipc_mem_handle_t handle)
+{
+	/* By value: the caller's copy keeps its bytes, as the spec's call. */
+	return zexMemPutIpcHandles(hContext, 1, &handle);
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemOpenIpcHandle(ze_context_handle_t hContext,
 						       ze_device_handle_t hDevice,
 						       ze_ipc_mem_handle_t handle,
@@ -202,4 +321,83 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemCloseIpcHandle(ze_context_handle_t hCon
 							const void *ptr)
 {
 	return zex_l0_release_alloc(hContext, ptr, ZEX_ALLOC_IPC);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemGetFileDescriptorFromIpcHandleExp(ze_context_handle_t hContext,
+				       ze_ipc_mem_handle_t ipcHandle, uint64_t *pHandle)
+{
+	struct zex_ipc_handle_data d;
+
+	if (!zex_l0_context(hContext))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pHandle)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (!zex_ipc_handle_get(&ipcHandle, &d))
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	*pHandle = (uint64_t)d.fd;
+	return ZE_RESULT_SUCCESS;
+}
+
+/* A one-piece device allocation whose exported fd is *@arg. */
+static bool exports_fd(const struct zex_alloc *a, const void *arg)
+{
+	return a->kind == ZEX_ALLOC_DEVICE && a->num_pieces == 1 && a->ipc_fds &&
+	       a->ipc_fds[0] == *(const int *)arg;
+}
+
+/**
+ * zex_l0_export_fd - the dma-buf fd of a one-piece device allocation
+ *
+ * For ze_external_memory_export_fd_t: the allocation's one exported fd,
+ * held until zeMemFree() (the export holds a reference of its own, taken
+ * once). Return: 0, -EINVAL for memory that is not one piece of device
+ * memory, -ENOMEM.
+ */
+int zex_l0_export_fd(struct zex_l0_driver *drv, struct zex_alloc *a, int *fd)
+{
+	int ret = 0;
+
+	if (a->kind != ZEX_ALLOC_DEVICE || a->num_pieces != 1)
+		return -EINVAL;
+	pthread_mutex_lock(&drv->ipc_lock);
+	if (!a->ipc_exported_fd) {
+		ret = ipc_get_locked(drv, a);
+		a->ipc_exported_fd = !ret;
+	}
+	if (!ret)
+		*fd = a->ipc_fds[0];
+	pthread_mutex_unlock(&drv->ipc_lock);
+	return ret;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemGetIpcHandleFromFileDescriptorExp(ze_context_handle_t hContext, uint64_t handle,
+				       ze_ipc_mem_handle_t *pIpcHandle)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_alloc *a;
+	int fd;
+
+	if (!ctx)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pIpcHandle)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (handle > INT32_MAX)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	/*
+	 * Only an fd libzex exported (zeMemGetAllocProperties with
+	 * ze_external_memory_export_fd_t, or an IPC get) of a one-piece
+	 * allocation: the handle is that export's, with its reference.
+	 */
+	pthread_mutex_lock(&ctx->drv->ipc_lock);
+	fd = (int)handle;
+	a = zex_alloc_table_find_if(&ctx->drv->allocs, exports_fd, &fd);
+	if (a) {
+		a->ipc_gets++;
+		fill_handles(a, pIpcHandle);
+	}
+	pthread_mutex_unlock(&ctx->drv->ipc_lock);
+	zex_alloc_put(a);
+	return a ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }

@@ -25,6 +25,7 @@ static void zex_l0_release(struct zex_alloc *a)
 {
 	struct zex_l0_driver *drv = a->owner;
 
+	zex_l0_ipc_release(a);
 	munmap((void *)a->base, a->size);
 	zex_bo_close(drv->dev, a->handle);
 	free(a);
@@ -36,7 +37,8 @@ static void zex_l0_release(struct zex_alloc *a)
  * Takes over @handle: on failure it is closed. Return: 0 or -errno.
  */
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
-		   uint64_t alignment, enum zex_alloc_kind kind, void **pptr)
+		   uint64_t alignment, enum zex_alloc_kind kind,
+		   struct zex_l0_device *device, void **pptr)
 {
 	struct zex_alloc *a = calloc(1, sizeof(*a));
 	bool interleaved = false;
@@ -58,6 +60,7 @@ int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 	a->size = size;
 	a->handle = handle;
 	a->kind = kind;
+	a->device = device;
 	a->owner = drv;
 	a->release = zex_l0_release;
 	ret = zex_alloc_table_insert(&drv->allocs, a);
@@ -127,7 +130,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContex
 		return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
 	if (ret)
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	ret = zex_l0_map_new(drv, handle, real_size, alignment, ZEX_ALLOC_DEVICE, pptr);
+	ret = zex_l0_map_new(drv, handle, real_size, alignment, ZEX_ALLOC_DEVICE, dev,
+			     pptr);
 	return ret ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
 }
 
@@ -158,5 +162,5 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFree(ze_context_handle_t hContext, void
 {
 	/* IPC memory is closed with zeMemCloseIpcHandle(), not freed. */
 	return zex_l0_release_alloc(hContext, ptr, ZEX_ALLOC_DEVICE | ZEX_ALLOC_HOST |
-				    ZEX_ALLOC_HOST_IMPORTED);
+				    ZEX_ALLOC_HOST_IMPORTED | ZEX_ALLOC_SHARED);
 }

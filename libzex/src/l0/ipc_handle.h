@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: ipc_handle.h - the bytes of libzex's ze_ipc_mem_handle_t
+ *
+ * The dma-buf fd first (offset 0, where compute-runtime puts it and where
+ * consumers read and rewrite it), then what names the export in the
+ * exporting process and what zexMemOpenIpcHandles() needs to rebuild the
+ * allocation. Documentation/ipc.rst shows the layout.
+ */
+
+#ifndef ZEX_L0_IPC_HANDLE_H
+#define ZEX_L0_IPC_HANDLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <level_zero/ze_api.h>
+
+#define ZEX_IPC_MAGIC	0x5a455849u	/* "ZEXI" */
+
+/* The most handles one allocation exports: the kernel's piece limit. */
+#define ZEX_IPC_MAX_HANDLES	1024
+
+/* The contents of ze_ipc_mem_handle_t.data. */
+struct zex_ipc_handle_data {
+	int32_t fd;		/* first, as compute-runtime's handles */
+	uint32_t magic;
+	uint64_t export_id;	/* which export of the exporter */
+	uint64_t base;		/* the allocation, in the exporter */
+	uint64_t size;		/* of the whole allocation */
+	uint64_t granularity;
+	uint32_t piece;
+	uint32_t num_pieces;
+	uint32_t memory_type;	/* ze_memory_type_t */
+	uint32_t interleaved;
+	uint32_t pid;		/* of the exporter */
+	uint32_t reserved;	/* 0 */
+};
+
+_Static_assert(sizeof(struct zex_ipc_handle_data) == ZE_MAX_IPC_HANDLE_SIZE,
+	       "an IPC handle's data fills ze_ipc_mem_handle_t");
+_Static_assert(offsetof(struct zex_ipc_handle_data, fd) == 0,
+	       "the fd is at offset 0, where consumers read it");
+
+static inline void zex_ipc_handle_put(ze_ipc_mem_handle_t *h,
+				      const struct zex_ipc_handle_data *d)
+{
+	memcpy(h->data, d, sizeof(*d));
+}
+
+/** zex_ipc_handle_get - @h's data; whether it is well-formed */
+static inline bool zex_ipc_handle_get(const ze_ipc_mem_handle_t *h,
+				      struct zex_ipc_handle_data *d)
+{
+	memcpy(d, h->data, sizeof(*d));
+	return d->magic == ZEX_IPC_MAGIC && d->fd >= 0 && d->num_pieces &&
+	       d->num_pieces <= ZEX_IPC_MAX_HANDLES && d->piece < d->num_pieces &&
+	       !d->reserved;
+}
+
+#endif /* ZEX_L0_IPC_HANDLE_H */
