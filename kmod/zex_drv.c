@@ -172,6 +172,9 @@ static const struct drm_driver zex_drm_driver = {
 	.open = zex_open,
 	.postclose = zex_postclose,
 	.gem_create_object = zex_piece_create_object,
+	/* Standard PRIME for one-piece objects (ipc/zex_prime.c). */
+	.prime_handle_to_fd = zex_prime_handle_to_fd,
+	.prime_fd_to_handle = zex_prime_fd_to_handle,
 	/* mmap() of an exported piece's dma-buf maps the piece. */
 	.gem_prime_mmap = drm_gem_prime_mmap,
 	.ioctls = zex_ioctls,

@@ -393,6 +393,78 @@ TEST_F(ipc, foreign_dma_buf_is_exdev)
 	close(vfd);
 }
 
+TEST_F(ipc, standard_prime_for_one_piece_objects)
+{
+	int vfd = open_vgem(), pf, again, piece_fd, other, dfd;
+	struct drm_mode_create_dumb c = { .width = 64, .height = 64, .bpp = 32 };
+	struct stat a, b;
+	uint32_t h, h2, vh, oh, m;
+	uint64_t cap = 0, size;
+	uint8_t *p, *q;
+
+	if (vfd < 0)
+		SKIP(return, "no vgem device");
+	/* Both directions, on the render node libdrm users open. */
+	ASSERT_EQ(0, drmGetCap(self->fd, DRM_CAP_PRIME, &cap));
+	EXPECT_EQ(DRM_PRIME_CAP_IMPORT | DRM_PRIME_CAP_EXPORT, cap);
+
+	ASSERT_EQ(0, raw_bo_create(self->fd, 2 * K64, 0, &h, &size));
+	p = raw_bo_map(self->fd, h, size);
+	ASSERT_NE(MAP_FAILED, p);
+	zex_fill(p, size, 31);
+	/* A one-piece object's PRIME fd is its piece's dma-buf. */
+	ASSERT_EQ(0, drmPrimeHandleToFD(self->fd, h, DRM_CLOEXEC | DRM_RDWR, &pf));
+	ASSERT_EQ(1, raw_bo_export(self->fd, h, &piece_fd, 1));
+	ASSERT_EQ(0, fstat(pf, &a));
+	ASSERT_EQ(0, fstat(piece_fd, &b));
+	EXPECT_EQ(a.st_ino, b.st_ino);
+	ASSERT_EQ(0, drmPrimeHandleToFD(self->fd, h, DRM_CLOEXEC | DRM_RDWR, &again));
+	ASSERT_EQ(0, fstat(again, &b));
+	EXPECT_EQ(a.st_ino, b.st_ino);
+	/* Self-import is the same object, as DRM PRIME promises. */
+	ASSERT_EQ(0, drmPrimeFDToHandle(self->fd, pf, &h2));
+	EXPECT_EQ(h, h2);
+	/* Another file imports it and sees the same bytes. */
+	other = zex_open_render();
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, drmPrimeFDToHandle(other, pf, &oh));
+	q = raw_bo_map(other, oh, size);
+	ASSERT_NE(MAP_FAILED, q);
+	EXPECT_TRUE(zex_same(q, size, 31));
+	munmap(q, size);
+	/* vgem imports it. */
+	EXPECT_EQ(0, drmPrimeFDToHandle(vfd, pf, &vh));
+
+	/* vgem's dma-buf is not tile memory: -EXDEV. */
+	ASSERT_EQ(0, zex_ioctl(vfd, DRM_IOCTL_MODE_CREATE_DUMB, &c));
+	ASSERT_EQ(0, drmPrimeHandleToFD(vfd, c.handle, DRM_CLOEXEC | DRM_RDWR, &dfd));
+	EXPECT_EQ(-1, drmPrimeFDToHandle(self->fd, dfd, &h2));
+	EXPECT_EQ(EXDEV, errno);
+	/* Not a dma-buf, not a handle. */
+	EXPECT_EQ(-1, drmPrimeFDToHandle(self->fd, self->fd, &h2));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, drmPrimeHandleToFD(self->fd, 0xdead, DRM_CLOEXEC, &again));
+	EXPECT_EQ(ENOENT, errno);
+	/* Several pieces have no single dma-buf: -E2BIG, use BO_EXPORT. */
+	if (self->tiles > 1) {
+		ASSERT_EQ(0, raw_bo_create_coloured(self->fd, 4 * K64 * self->tiles, 0, 64, &m,
+						    NULL));
+		EXPECT_EQ(-1, drmPrimeHandleToFD(self->fd, m, DRM_CLOEXEC, &again));
+		EXPECT_EQ(E2BIG, errno);
+		EXPECT_EQ(0, raw_bo_close(self->fd, m));
+	}
+
+	close(dfd);
+	close(again);
+	close(piece_fd);
+	close(pf);
+	EXPECT_EQ(0, raw_bo_close(other, oh));
+	close(other);
+	munmap(p, size);
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
+	close(vfd);
+}
+
 TEST_F(ipc, bad_exports)
 {
 	struct drm_zex_bo_export e = { 0 };

@@ -141,9 +141,9 @@ TEST_F(ddi, every_handle_carries_complete_containers)
 	EXPECT_EQ(1, core->isValidFlag);
 	EXPECT_EQ(1, tools->isValidFlag);
 	EXPECT_EQ(1, sysman->isValidFlag);
-	EXPECT_EQ(ZE_API_VERSION_1_4, core->version);
-	EXPECT_EQ(ZE_API_VERSION_1_4, tools->version);
-	EXPECT_EQ(ZE_API_VERSION_1_4, sysman->version);
+	EXPECT_EQ(ZE_MAKE_VERSION(1, 10), core->version);
+	EXPECT_EQ(ZE_MAKE_VERSION(1, 10), tools->version);
+	EXPECT_EQ(ZE_MAKE_VERSION(1, 10), sysman->version);
 
 	CHECK_TABLE(core, Global);
 	CHECK_TABLE(core, Driver);
@@ -198,9 +198,30 @@ TEST_F(ddi, every_handle_carries_complete_containers)
 	CHECK_TABLE(sysman, Led);
 	CHECK_TABLE(sysman, Ras);
 	CHECK_TABLE(sysman, Diagnostics);
-	/* Tables newer than the headers libzex is built with stay NULL. */
-	EXPECT_EQ(NULL, core->RTASBuilderExp);
-	EXPECT_EQ(NULL, core->MemExp);
+	/* The tables of API 1.5 to 1.10, which the 1.4 headers lack. */
+	EXPECT_NE(NULL, core->RTASBuilderExp);
+	EXPECT_NE(NULL, core->RTASParallelOperationExp);
+	EXPECT_NE(NULL, core->DriverExp);
+	EXPECT_NE(NULL, core->CommandListExp);
+	EXPECT_NE(NULL, core->MemExp);
+	EXPECT_NE(NULL, tools->MetricProgrammableExp);
+	EXPECT_NE(NULL, tools->MetricTracerExp);
+	EXPECT_NE(NULL, tools->MetricDecoderExp);
+	EXPECT_NE(NULL, tools->DeviceExp);
+	EXPECT_NE(NULL, tools->MetricExp);
+	EXPECT_NE(NULL, sysman->Global);
+	EXPECT_NE(NULL, sysman->DeviceExp);
+	EXPECT_NE(NULL, sysman->DriverExp);
+	EXPECT_NE(NULL, sysman->Overclock);
+	EXPECT_NE(NULL, sysman->FirmwareExp);
+	EXPECT_NE(NULL, sysman->RasExp);
+	EXPECT_NE(NULL, sysman->VFManagementExp);
+	/* Tables newer than 1.10 stay NULL: a loader refuses their calls first. */
+	EXPECT_EQ(NULL, core->RTASBuilder);
+	EXPECT_EQ(NULL, core->RTASParallelOperation);
+	EXPECT_EQ(NULL, core->Graph);
+	EXPECT_EQ(NULL, core->ExecutableGraph);
+	EXPECT_EQ(NULL, tools->CommandListExp);
 }
 
 TEST_F(ddi, containers_hold_what_the_exports_hand_out)
@@ -320,7 +341,7 @@ TEST_F(ddi, unimplemented_entries_are_unsupported)
 			   self->root, &n, NULL));
 	/* A call newer than the driver's version: refused before any table. */
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_VERSION,
-		  DDI_CALL(self->root, pCore, Device, pfnGetProperties, ZE_MAKE_VERSION(1, 5),
+		  DDI_CALL(self->root, pCore, Device, pfnGetProperties, ZE_MAKE_VERSION(1, 11),
 			   self->root, NULL));
 }
 

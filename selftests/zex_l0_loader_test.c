@@ -4,18 +4,28 @@
  */
 
 /*
- * DOC: zex_l0_loader_test.c - libzex as a driver of the stock Level Zero loader
+ * DOC: zex_l0_loader_test.c - libzex as a Level Zero driver, through real loaders
  *
- * Linked only against libze_loader (Debian 12's 1.8.12): the loader finds
- * libzex through ZE_ENABLE_ALT_DRIVERS and every call goes through it. The
+ * Linked only against libze_loader: the VM runs it under Debian 12's loader
+ * (1.8.12, API 1.4) and under loader 1.32.0 (API 1.17, which dispatches
+ * through libzex's DDI handles when it intercepts); the loader finds libzex
+ * through ZE_ENABLE_ALT_DRIVERS and every call goes through it. The
  * expected topology comes from zex's module parameters in sysfs, so the
- * same program checks every row of the VM's parameter matrix (1, 2, 4 and
- * 8 tiles, implicit scaling off). Every test runs three ways: plain, with
- * the loader's validation layer (which must report nothing on stderr and
- * change no result), and with the loader's intercept on (its handles wrap
- * libzex's; the extension functions, called directly, get the wrappers).
+ * same program checks every row of the VM's parameter matrix. Every test
+ * runs four ways: plain, with the loader's validation layer (which must
+ * report nothing on stderr and change no result), with the loader's
+ * intercept forced (1.32.0: the DDI-handle path), and with the loader's
+ * null driver loaded beside libzex (two drivers: zex must be listed whole;
+ * Debian's loader ships no null driver, so there the variable is set and
+ * zex must be the one driver all the same).
+ * Calls newer than a loader are looked up in it at run time; a loader
+ * that lacks one must be older than the call.
  */
 
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -52,16 +62,111 @@ FIXTURE(loader) {
 	ze_context_handle_t ctx;
 	FILE *err;		/* what the loader and its layers print */
 	int saved_stderr;
+	uint32_t num_drivers;
 };
 
 FIXTURE_VARIANT(loader) {
 	const char *validation;
 	const char *intercept;
+	const char *null_driver;
 };
 
-FIXTURE_VARIANT_ADD(loader, plain) { .validation = "0", .intercept = "0" };
-FIXTURE_VARIANT_ADD(loader, validation_layer) { .validation = "1", .intercept = "0" };
-FIXTURE_VARIANT_ADD(loader, loader_intercept) { .validation = "0", .intercept = "1" };
+FIXTURE_VARIANT_ADD(loader, plain) {
+	.validation = "0", .intercept = "0", .null_driver = "0" };
+FIXTURE_VARIANT_ADD(loader, validation_layer) {
+	.validation = "1", .intercept = "0", .null_driver = "0" };
+FIXTURE_VARIANT_ADD(loader, loader_intercept) {
+	.validation = "0", .intercept = "1", .null_driver = "0" };
+FIXTURE_VARIANT_ADD(loader, null_driver_beside) {
+	.validation = "0", .intercept = "0", .null_driver = "1" };
+
+/*
+ * The loader's API version (zelLoaderGetVersions): 1.4 for Debian's 1.8.12,
+ * 1.17 for 1.32.0; with its own version in @lib.
+ */
+static uint32_t loader_version(uint32_t *lib)
+{
+	typedef struct {
+		char component_name[64];
+		uint32_t spec_version;
+		struct { int major, minor, patch; } component_lib_version;
+	} component_t;
+	ze_result_t (*get)(size_t *, component_t *) =
+		(ze_result_t (*)(size_t *, component_t *))dlsym(RTLD_DEFAULT,
+								 "zelLoaderGetVersions");
+	component_t c[8];
+	size_t n = 8, i;
+
+	if (!get || get(&n, c))
+		return 0;
+	for (i = 0; i < n && i < 8; i++)
+		if (!strcmp(c[i].component_name, "loader")) {
+			if (lib)
+				*lib = ZE_MAKE_VERSION(c[i].component_lib_version.major,
+						       c[i].component_lib_version.minor);
+			return c[i].spec_version;
+		}
+	return 0;
+}
+
+/* A call of the API the loader may be too old to have. */
+static void *loader_call(const char *name)
+{
+	return dlsym(RTLD_DEFAULT, name);
+}
+
+/*
+ * Whether the loader ships a null driver: libze_null.so.1 beside it, where
+ * loader 1.32.0 opens it. Debian's 1.8.12 ships none; there the null-driver
+ * variant checks that the variable alone changes nothing.
+ */
+static bool loader_has_null_driver(void)
+{
+	char path[PATH_MAX];
+	Dl_info info;
+	char *slash;
+
+	if (!dladdr(dlsym(RTLD_DEFAULT, "zeInit"), &info) || !info.dli_fname)
+		return false;
+	snprintf(path, sizeof(path), "%s", info.dli_fname);
+	slash = strrchr(path, '/');
+	if (!slash)
+		return false;
+	snprintf(slash + 1, sizeof(path) - (size_t)(slash + 1 - path), "libze_null.so.1");
+	return !access(path, R_OK);
+}
+
+/* Whether @drv is zex's: it lists the multiple IPC handles extension. */
+static bool is_zex(ze_driver_handle_t drv)
+{
+	ze_driver_extension_properties_t ext[16];
+	uint32_t n = 16, i;
+
+	if (zeDriverGetExtensionProperties(drv, &n, ext))
+		return false;
+	for (i = 0; i < n && i < 16; i++)
+		if (!strcmp(ext[i].name, ZEX_MEM_IPC_HANDLES_NAME))
+			return true;
+	return false;
+}
+
+/* A line on the test's real stderr (the fixture keeps stderr for the loader's). */
+#define note(self, fmt, ...) dprintf((self)->saved_stderr, "# " fmt "\n", ##__VA_ARGS__)
+
+/* The fds this process has open. */
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;	/* the directory's own fd */
+}
 
 /*
  * zeInit in the calling process, with the variant's environment; for the
@@ -71,14 +176,27 @@ static int loader_open(struct _test_data_loader *self,
 		       const struct _fixture_variant_loader *variant)
 {
 	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
-	uint32_t n = 1;
+	ze_driver_handle_t drivers[4];
+	uint32_t n = 4, i, zex = 0;
 
 	setenv("ZE_ENABLE_ALT_DRIVERS", libzex_path(), 1);
 	setenv("ZE_ENABLE_VALIDATION_LAYER", variant->validation, 1);
 	setenv("ZE_ENABLE_PARAMETER_VALIDATION", variant->validation, 1);
 	setenv("ZE_ENABLE_LOADER_INTERCEPT", variant->intercept, 1);
-	if (zeInit(0) || zeDriverGet(&n, &self->drv) || n != 1)
+	setenv("ZE_ENABLE_NULL_DRIVER", variant->null_driver, 1);
+	if (zeInit(0) || zeDriverGet(&n, drivers))
 		return -1;
+	/* libzex, and the null driver beside it when asked for. */
+	self->num_drivers = n;
+	if (n != (!strcmp(variant->null_driver, "1") && loader_has_null_driver() ? 2u : 1u))
+		return -2;
+	for (i = 0; i < n; i++)
+		if (is_zex(drivers[i])) {
+			self->drv = drivers[i];
+			zex++;
+		}
+	if (zex != 1)
+		return -3;
 	n = 1;
 	if (zeDeviceGet(self->drv, &n, &self->root) || n != 1)
 		return -1;
@@ -91,13 +209,18 @@ static int loader_open(struct _test_data_loader *self,
 
 FIXTURE_SETUP(loader)
 {
+	int ret;
+
 	/* The loader's and the layers' messages go to a file, read at the end. */
 	self->err = tmpfile();
 	ASSERT_NE(NULL, self->err);
 	fflush(stderr);
 	self->saved_stderr = dup(2);
 	ASSERT_EQ(2, dup2(fileno(self->err), 2));
-	ASSERT_EQ(0, loader_open(self, variant));
+	ret = loader_open(self, variant);
+	if (ret)
+		note(self, "loader_open: %d (%u drivers)", ret, self->num_drivers);
+	ASSERT_EQ(0, ret);
 }
 
 FIXTURE_TEARDOWN(loader)
@@ -142,10 +265,14 @@ TEST_F(loader, driver_version_properties_and_extensions)
 	ze_driver_extension_properties_t ext[8];
 	bool ddi_ext = false, ipc_ext = false, memmap_ext = false;
 	ze_api_version_t version = 0;
-	uint32_t n = 0, i;
+	uint32_t n = 0, i, lib = 0, spec;
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetApiVersion(self->drv, &version));
-	EXPECT_EQ(ZE_API_VERSION_1_4, version);
+	EXPECT_EQ(ZE_MAKE_VERSION(1, 10), version);
+	spec = loader_version(&lib);
+	note(self, "loader %u.%u (API %u.%u), %u driver(s)", ZE_MAJOR_VERSION(lib),
+	       ZE_MINOR_VERSION(lib), ZE_MAJOR_VERSION(spec), ZE_MINOR_VERSION(spec),
+	       self->num_drivers);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetProperties(self->drv, &props));
 	EXPECT_EQ(ZE_DRIVER_DDI_HANDLE_EXT_FLAG_DDI_HANDLE_EXT_SUPPORTED, ddi.flags);
 	EXPECT_NE(0, props.driverVersion);
@@ -380,16 +507,19 @@ TEST_F(loader, result_codes_for_bad_arguments)
 	ze_memory_allocation_properties_t bad_ap = { .stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES };
 	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
 	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	ze_device_compute_properties_t cp = {
+		.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES };
 	ze_context_handle_t ctx;
 	uint32_t n = 0;
 	void *p = NULL;
 
 	/*
-	 * The loader's intercept follows a handle to its wrapper without a
-	 * check (checking is the validation layer's job): NULL handles only
-	 * reach libzex without it.
+	 * The loader's intercept (forced, or with two drivers) follows a
+	 * handle to its wrapper or its DDI tables without a check (checking
+	 * is the validation layer's job): NULL handles reach libzex only
+	 * without it.
 	 */
-	if (strcmp(variant->intercept, "1")) {
+	if (strcmp(variant->intercept, "1") && self->num_drivers == 1) {
 		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeDeviceGet(NULL, &n, NULL));
 		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeDeviceGetProperties(NULL, &dp));
 		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
@@ -423,7 +553,354 @@ TEST_F(loader, result_codes_for_bad_arguments)
 	dd.flags = 0;
 	/* What libzex does not implement is unsupported, never a crash. */
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-		  zeMemAllocShared(self->ctx, &dd, &hd, K64, 0, self->root, &p));
+		  zeDeviceGetComputeProperties(self->root, &cp));
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
+		  zeMemAllocShared(self->ctx, &dd, &hd, K64, 3, self->root, &p));
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
+		  zeMemAllocHost(self->ctx, &hd, K64, 3 * 4096, &p));
+}
+
+typedef ze_result_t (*init_drivers_fn)(uint32_t *, ze_driver_handle_t *,
+				       ze_init_driver_type_desc_t *);
+typedef ze_result_t (*root_device_fn)(ze_device_handle_t, ze_device_handle_t *);
+typedef ze_result_t (*put_handle_fn)(ze_context_handle_t, ze_ipc_mem_handle_t);
+typedef ze_result_t (*fd_from_handle_fn)(ze_context_handle_t, ze_ipc_mem_handle_t, uint64_t *);
+typedef ze_result_t (*handle_from_fd_fn)(ze_context_handle_t, uint64_t, ze_ipc_mem_handle_t *);
+typedef ze_result_t (*last_error_fn)(ze_driver_handle_t, const char **);
+
+/* A loader without a call of API 1.@minor must be of an older API. */
+#define EXPECT_LOADER_HAS(fn, minor) do {					\
+	if (!(fn))								\
+		EXPECT_LT(loader_version(NULL), ZE_MAKE_VERSION(1, minor));	\
+	note(self, "%s: %s", #fn, (fn) ? "through the loader" : "not in this loader"); \
+} while (0)
+
+TEST_F(loader, init_drivers_lists_zex_as_a_gpu_driver)
+{
+	init_drivers_fn init_drivers = (init_drivers_fn)loader_call("zeInitDrivers");
+	ze_init_driver_type_desc_t desc = { .stype = ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC,
+					    .flags = ZE_INIT_DRIVER_TYPE_FLAG_GPU };
+	ze_driver_handle_t drivers[4];
+	uint32_t n = 0, i, zex = 0;
+
+	EXPECT_LOADER_HAS(init_drivers, 10);
+	if (!init_drivers)
+		return;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, init_drivers(&n, NULL, &desc));
+	ASSERT_EQ(self->num_drivers, n);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, init_drivers(&n, drivers, &desc));
+	for (i = 0; i < n; i++)
+		zex += is_zex(drivers[i]);
+	EXPECT_EQ(1, zex);
+	/* zex is no NPU (the null driver says it is both). */
+	desc.flags = ZE_INIT_DRIVER_TYPE_FLAG_NPU;
+	n = 4;
+	if (init_drivers(&n, drivers, &desc) == ZE_RESULT_SUCCESS)
+		for (i = 0; i < n && i < 4; i++)
+			EXPECT_FALSE(is_zex(drivers[i]));
+}
+
+TEST_F(loader, root_device_of_every_tile)
+{
+	root_device_fn root_of = (root_device_fn)loader_call("zeDeviceGetRootDevice");
+	ze_device_handle_t r = self->root;
+	uint32_t i;
+
+	EXPECT_LOADER_HAS(root_of, 7);
+	if (!root_of)
+		return;
+	for (i = 0; i < self->num_tiles; i++) {
+		r = NULL;
+		ASSERT_EQ(ZE_RESULT_SUCCESS, root_of(self->tiles[i], &r));
+		EXPECT_EQ(self->root, r);
+	}
+	/* The root device has no root above it. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, root_of(self->root, &r));
+	EXPECT_EQ(NULL, r);
+}
+
+TEST_F(loader, last_error_description_names_the_failure)
+{
+	last_error_fn last_error = (last_error_fn)loader_call("zeDriverGetLastErrorDescription");
+	ze_memory_allocation_properties_t ap = {
+		.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES };
+	ze_external_memory_export_fd_t ex = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD,
+		.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD };
+	const char *why = NULL;
+	void *p;
+
+	EXPECT_LOADER_HAS(last_error, 6);
+	p = alloc_device(self, self->tiles[0], K64);
+	ASSERT_NE(NULL, p);
+	ap.pNext = &ex;
+	/* An opaque fd is not what libzex exports. */
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+		  zeMemGetAllocProperties(self->ctx, p, &ap, NULL));
+	if (last_error) {
+		ASSERT_EQ(ZE_RESULT_SUCCESS, last_error(self->drv, &why));
+		ASSERT_NE(NULL, why);
+		EXPECT_NE(NULL, strstr(why, "dma-buf"));
+	}
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, p));
+}
+
+/* The dma-buf fd at offset 0 of a handle, as consumers read it. */
+static int handle_fd(const ze_ipc_mem_handle_t *h)
+{
+	int fd;
+
+	memcpy(&fd, h->data, sizeof(fd));
+	return fd;
+}
+
+static bool is_dma_buf(int fd)
+{
+	char path[64], target[64] = "";
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return readlink(path, target, sizeof(target) - 1) > 0 && strstr(target, "dmabuf");
+}
+
+/* Give one get back: zeMemPutIpcHandle where the loader has it. */
+static ze_result_t put_one(struct _test_data_loader *self, ze_ipc_mem_handle_t h)
+{
+	put_handle_fn put = (put_handle_fn)loader_call("zeMemPutIpcHandle");
+	put_handles_fn puts = (put_handles_fn)get_fn(self, "zexMemPutIpcHandles");
+
+	if (put)
+		return put(self->ctx, h);
+	return puts ? puts(self->ctx, 1, &h) : ZE_RESULT_ERROR_UNINITIALIZED;
+}
+
+TEST_F(loader, ipc_handle_is_the_allocations_fd_at_offset_0)
+{
+	fd_from_handle_fn fd_of = (fd_from_handle_fn)
+		loader_call("zeMemGetFileDescriptorFromIpcHandleExp");
+	handle_from_fd_fn from_fd = (handle_from_fd_fn)
+		loader_call("zeMemGetIpcHandleFromFileDescriptorExp");
+	ze_memory_allocation_properties_t ap = {
+		.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES };
+	ze_external_memory_export_fd_t ex = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD,
+		.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF, .fd = -1 };
+	ze_ipc_mem_handle_t a, b, c;
+	int before = count_fds();
+	uint64_t fd = 0;
+	void *p;
+
+	EXPECT_LOADER_HAS(fd_of, 6);
+	EXPECT_LOADER_HAS(from_fd, 6);
+	p = alloc_device(self, self->tiles[0], 2 * K64);
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(self->ctx, p, &a));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(self->ctx, p, &b));
+	/* One fd, a dma-buf, at offset 0 of every handle of the allocation. */
+	EXPECT_TRUE(is_dma_buf(handle_fd(&a)));
+	EXPECT_EQ(handle_fd(&a), handle_fd(&b));
+	EXPECT_EQ(before + 1, count_fds());
+	/* The allocation's exported fd is that fd too. */
+	ap.pNext = &ex;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(self->ctx, p, &ap, NULL));
+	EXPECT_EQ(handle_fd(&a), ex.fd);
+	if (fd_of) {
+		ASSERT_EQ(ZE_RESULT_SUCCESS, fd_of(self->ctx, a, &fd));
+		EXPECT_EQ((uint64_t)handle_fd(&a), fd);
+	}
+	if (from_fd) {
+		ASSERT_EQ(ZE_RESULT_SUCCESS, from_fd(self->ctx, (uint64_t)ex.fd, &c));
+		EXPECT_EQ(ex.fd, handle_fd(&c));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, put_one(self, c));
+		/* An fd libzex did not export is no allocation's. */
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, from_fd(self->ctx, 0, &c));
+	}
+	EXPECT_EQ(ZE_RESULT_SUCCESS, put_one(self, a));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, put_one(self, b));
+	/* Bytes that name no export: refused, nothing closed. */
+	memset(&c, 0, sizeof(c));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, put_one(self, c));
+	EXPECT_EQ(before + 1, count_fds());	/* the properties' export */
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, p));
+	EXPECT_EQ(before, count_fds());
+}
+
+TEST_F(loader, ipc_get_put_cycles_leave_no_fd)
+{
+	int before = count_fds(), i;
+	ze_ipc_mem_handle_t h;
+	void *p;
+
+	p = alloc_device(self, self->tiles[0], K64);
+	ASSERT_NE(NULL, p);
+	for (i = 0; i < 200; i++) {
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(self->ctx, p, &h));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, put_one(self, h));
+	}
+	EXPECT_EQ(before, count_fds());
+	/* Gets never put: zeMemFree closes the fd. */
+	for (i = 0; i < 200; i++)
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(self->ctx, p, &h));
+	EXPECT_EQ(before + 1, count_fds());
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, p));
+	EXPECT_EQ(before, count_fds());
+}
+
+/* Send a handle the way MPI libraries do: its fd with SCM_RIGHTS, its bytes beside. */
+static int send_handle(int sock, const ze_ipc_mem_handle_t *h)
+{
+	char control[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { (void *)h->data, sizeof(h->data) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = control, .msg_controllen = sizeof(control) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	int fd = handle_fd(h);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(fd));
+	return sendmsg(sock, &msg, 0) == (ssize_t)sizeof(h->data) ? 0 : -1;
+}
+
+static int recv_handle(int sock, ze_ipc_mem_handle_t *h)
+{
+	char control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { h->data, sizeof(h->data) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = control, .msg_controllen = sizeof(control) };
+	struct cmsghdr *c;
+	int fd;
+
+	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != (ssize_t)sizeof(h->data))
+		return -1;
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof(fd));
+	/* The receiver's number for the fd goes where the sender's was. */
+	memcpy(h->data, &fd, sizeof(fd));
+	return fd;
+}
+
+static int mpi_child(struct _test_data_loader *self,
+		     const struct _fixture_variant_loader *variant, int sock, size_t size)
+{
+	ze_ipc_memory_flags_t flags[] = { 0, ZE_IPC_MEMORY_FLAG_BIAS_CACHED,
+					  ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED };
+	ze_ipc_mem_handle_t h;
+	void *q = NULL;
+	int fd, ok = 1;
+	size_t i;
+
+	self->ctx = NULL;
+	if (loader_open(self, variant))
+		return 10;
+	fd = recv_handle(sock, &h);
+	if (fd < 0)
+		return 11;
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		if (zeMemOpenIpcHandle(self->ctx, self->tiles[0], h, flags[i], &q))
+			return 12 + (int)i;
+		ok &= zex_same(q, size, 5);
+		ok &= zeMemCloseIpcHandle(self->ctx, q) == ZE_RESULT_SUCCESS;
+	}
+	/* The fd is the receiver's: libzex took nothing; close it, then open again fails. */
+	ok &= fcntl(fd, F_GETFD) >= 0;
+	close(fd);
+	ok &= zeMemOpenIpcHandle(self->ctx, self->tiles[0], h, 0, &q) ==
+	      ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	ok &= zeContextDestroy(self->ctx) == ZE_RESULT_SUCCESS;
+	return ok ? 0 : 20;
+}
+
+TEST_F(loader, ipc_across_processes_the_way_mpi_passes_the_fd)
+{
+	ze_ipc_mem_handle_t h;
+	int sv[2], status;
+	size_t size = 3 * K64;
+	pid_t pid;
+	void *p;
+
+	p = alloc_device(self, self->tiles[0], size);
+	ASSERT_NE(NULL, p);
+	zex_fill(p, size, 5);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(self->ctx, p, &h));
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(sv[0]);
+		_exit(mpi_child(self, variant, sv[1], size));
+	}
+	close(sv[1]);
+	EXPECT_EQ(0, send_handle(sv[0], &h));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(sv[0]);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, put_one(self, h));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, p));
+}
+
+TEST_F(loader, any_power_of_two_alignment_up_to_2mib)
+{
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
+	size_t align;
+	void *p;
+
+	for (align = 1; align <= (2u << 20); align <<= 1) {
+		p = NULL;
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(self->ctx, &hd, 5000, align, &p));
+		EXPECT_EQ(0, (uintptr_t)p & (align - 1));
+		memset(p, 1, 5000);
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, p));
+		p = NULL;
+		ASSERT_EQ(ZE_RESULT_SUCCESS,
+			  zeMemAllocDevice(self->ctx, &dd, K64, align, self->tiles[0], &p));
+		EXPECT_EQ(0, (uintptr_t)p & (align - 1));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, p));
+		p = NULL;
+		ASSERT_EQ(ZE_RESULT_SUCCESS,
+			  zeMemAllocShared(self->ctx, &dd, &hd, 5000, align, self->root, &p));
+		EXPECT_EQ(0, (uintptr_t)p & (align - 1));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, p));
+	}
+}
+
+TEST_F(loader, alloc_properties_name_the_device_the_memory_is_on)
+{
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
+	ze_memory_allocation_properties_t ap = {
+		.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES };
+	ze_device_handle_t owner;
+	void *p, *s, *h;
+	uint32_t i;
+
+	for (i = 0; i < self->num_tiles; i++) {
+		p = alloc_device(self, self->tiles[i], K64);
+		ASSERT_NE(NULL, p);
+		owner = NULL;
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(self->ctx, p, &ap, &owner));
+		EXPECT_EQ(ZE_MEMORY_TYPE_DEVICE, ap.type);
+		EXPECT_EQ(self->tiles[i], owner);
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, p));
+	}
+	/* Shared memory: host memory the device reaches, on its device. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS,
+		  zeMemAllocShared(self->ctx, &dd, &hd, 3 * 4096, 0, self->tiles[0], &s));
+	memset(s, 7, 3 * 4096);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(self->ctx, s, &ap, &owner));
+	EXPECT_EQ(ZE_MEMORY_TYPE_SHARED, ap.type);
+	EXPECT_EQ(self->tiles[0], owner);
+	/* Host memory belongs to no device. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(self->ctx, &hd, 4096, 0, &h));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(self->ctx, h, &ap, &owner));
+	EXPECT_EQ(ZE_MEMORY_TYPE_HOST, ap.type);
+	EXPECT_EQ(NULL, owner);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, h));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, s));
 }
 
 int main(int argc, char **argv)

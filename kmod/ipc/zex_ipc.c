@@ -157,6 +157,53 @@ static bool zex_fits_interleave(struct zex_piece **pieces, u32 n, u64 granularit
 	return true;
 }
 
+/**
+ * zex_ipc_bo_of_pieces - a handle to a buffer object made of @pieces
+ * @drm: the device.
+ * @file: the file that gets the handle.
+ * @pieces: @n pieces, each with a reference, which this takes over
+ *	(whatever the result).
+ * @n: how many.
+ * @size: their total size.
+ * @interleaved: the layout.
+ * @granularity: the interleaving's chunk (0 when linear).
+ * @read_only: whether any of them came from a read-only dma-buf.
+ * @handle: the new handle.
+ *
+ * One piece, linear, writable: the object already made of it, if it lives,
+ * as DRM PRIME does on self-import (a read-only import must not hand out
+ * that writable object); else a new object.
+ *
+ * Return: 0 or a negative errno.
+ */
+int zex_ipc_bo_of_pieces(struct drm_device *drm, struct drm_file *file,
+			 struct zex_piece **pieces, u32 n, u64 size, bool interleaved,
+			 u64 granularity, bool read_only, u32 *handle)
+{
+	struct zex_bo *bo;
+	u32 i;
+	int ret;
+
+	bo = n == 1 && !interleaved && !read_only ? zex_dmabuf_get_solo(pieces[0]) : NULL;
+	if (bo) {
+		drm_gem_object_put(&pieces[0]->base.base);
+	} else {
+		bo = zex_bo_alloc(drm, n, size, interleaved, granularity, read_only);
+		if (IS_ERR(bo)) {
+			for (i = 0; i < n; i++)
+				drm_gem_object_put(&pieces[i]->base.base);
+			return PTR_ERR(bo);
+		}
+		for (i = 0; i < n; i++)
+			zex_bo_add_piece(bo, pieces[i]);
+		if (n == 1 && !interleaved && !read_only)
+			zex_dmabuf_set_solo(bo);
+	}
+	ret = drm_gem_handle_create(file, &bo->base, handle);
+	drm_gem_object_put(&bo->base);
+	return ret;
+}
+
 int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file)
 {
@@ -168,8 +215,7 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 		args->granularity != 0;
 	struct zex_piece *pieces_small[DRM_ZEX_MAX_TILES], **pieces;
 	int fds_small[DRM_ZEX_MAX_TILES];
-	struct zex_bo *bo;
-	u32 n = args->num_fds, got = 0, i;
+	u32 n = args->num_fds, got = 0;
 	bool read_only = false;
 	u64 size = 0;
 	int *fds;
@@ -228,29 +274,12 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 		goto out_put;
 	}
 
-	/*
-	 * One piece, linear, writable: the object already made of it, if it
-	 * lives (a read-only import must not hand out that writable object).
-	 */
-	bo = n == 1 && !interleaved && !read_only ? zex_dmabuf_get_solo(pieces[0]) : NULL;
-	if (!bo) {
-		bo = zex_bo_alloc(drm, n, size, interleaved,
-				  interleaved ? args->granularity : 0, read_only);
-		if (IS_ERR(bo)) {
-			ret = PTR_ERR(bo);
-			goto out_put;
-		}
-		for (i = 0; i < n; i++)
-			zex_bo_add_piece(bo, pieces[i]);
-		got = 0;	/* the object holds the references now */
-		if (n == 1 && !interleaved && !read_only)
-			zex_dmabuf_set_solo(bo);
-	}
-
-	ret = drm_gem_handle_create(file, &bo->base, &args->handle);
+	ret = zex_ipc_bo_of_pieces(drm, file, pieces, n, size, interleaved,
+				   interleaved ? args->granularity : 0, read_only,
+				   &args->handle);
+	got = 0;	/* taken by zex_ipc_bo_of_pieces() */
 	if (!ret)
 		args->size = size;
-	drm_gem_object_put(&bo->base);
 
 out_put:
 	while (got--)

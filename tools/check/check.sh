@@ -8,7 +8,8 @@
 #             call and include graph (and no KUnit in it), the hostrpc
 #             core built freestanding, checkpatch --strict, sparse, the
 #             hostrpc model under spin (with mutants that must fail), the
-#             TSan test's planted bugs (each must be caught), a DKMS build
+#             TSan test's planted bugs (each must be caught), a DKMS build,
+#             libzex's DDI layout against Level Zero loader 1.32.0's headers
 # 3. stock    the stock Debian kernel in QEMU: every kselftest
 # 4. debug    the debug kernel (KUnit, KASAN, lockdep, kmemleak, ...):
 #             KUnit suites, every kselftest again, a kmemleak scan
@@ -59,6 +60,19 @@ if [[ " $layers " == *" host "* ]]; then
 			>"$logs/kmod-layering.tap" 2>&1
 		python3 tools/check/results.py tap host kmod-layering $? "$logs/kmod-layering.tap"
 		check_cmd host kmod-carries-no-tests bash -c '! nm kmod/zex.ko | grep -i kunit'
+		# libzex's DDI layout against a real loader's headers (1.32.0,
+		# built once from the vendored archive; absent: a skip, but a
+		# failure under CI=true).
+		if loader=$(tools/check/l0-loader.sh 2>"$logs/l0-loader.log"); then
+			python3 libzex/tests/ddi_layout.py "$loader" "$loader/../src" "$O" \
+				>"$logs/ddi-layout.tap" 2>&1
+			python3 tools/check/results.py tap host ddi-layout $? "$logs/ddi-layout.tap"
+		else
+			rc=$?
+			printf '1..0 # SKIP %s\n' "$(tail -n1 "$logs/l0-loader.log")" >"$logs/ddi-layout.tap"
+			[ $rc = 4 ] || cat "$logs/l0-loader.log" >>"$logs/ddi-layout.tap"
+			python3 tools/check/results.py tap host ddi-layout $rc "$logs/ddi-layout.tap"
+		fi
 		for t in "$O"/host-tests/*_test; do
 			name=$(basename "$t")
 			"$t" >"$logs/$name.tap" 2>&1

@@ -5,7 +5,8 @@
 # Usage: l0-loader.sh
 #
 # Prints the install prefix of loader 1.32.0 (lib/libze_loader.so.1, its
-# validation layer, the null driver libze_null.so.1, include/level_zero),
+# validation layer, the null driver libze_null.so.1, include/level_zero;
+# the sources beside it in ../src, for the tests that read the loader),
 # building it the first time into $ZEX_CACHE_DIR (default ~/.cache/zex),
 # offline, from level-zero-1.32.0.tar.gz in the vendor folder:
 # $ZEX_VENDOR_DIR, else ../shared/vendor beside the checkout. The archive's
@@ -45,5 +46,7 @@ cmake -S "$cache/src" -B "$cache/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	cmake --build "$cache/build" -j "$(nproc)" >>"$cache/build.log" 2>&1 &&
 	cmake --install "$cache/build" >>"$cache/build.log" 2>&1 ||
 	{ tail -n 30 "$cache/build.log" >&2; echo "l0-loader: build failed, log: $cache/build.log" >&2; exit 1; }
+# The loader opens the null driver from its own folder; it is not installed.
+cp -a "$cache/build/lib"/libze_null.so* "$cache/prefix/lib/"
 touch "$cache/prefix/.complete"
 echo "$cache/prefix"

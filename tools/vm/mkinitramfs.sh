@@ -16,6 +16,10 @@
 # libraries, found with ldd, at the host's paths; so do libzex.so (from
 # ZEX_LIBDIR, default BINDIR/../lib, put in /opt/zex/lib) and the loader's
 # validation layer, which the loader dlopens by name.
+# With ZEX_L0_LOADER (an installed loader 1.32.0, tools/check/l0-loader.sh)
+# its libraries (the null driver beside the loader, where it looks) go to
+# /opt/level-zero-1.32.0/lib, and selftest zex_l0_loader_test_1_32 runs
+# zex_l0_loader_test under it.
 # MODE         check, run or shell (see init.sh)
 # PARAMS       zex module parameters, e.g. "tiles=4 tile_mem_mb=64"
 set -euo pipefail
@@ -68,6 +72,20 @@ if [ -f "$libdir/libzex.so.0" ]; then
 fi
 # The loader (zex-info --loader dlopens it) and its validation layer.
 layers=$(ls /usr/lib/x86_64-linux-gnu/libze_{loader,validation_layer}.so.1 2>/dev/null || true)
+if [ -n "${ZEX_L0_LOADER:-}" ]; then
+	l0=/opt/level-zero-1.32.0/lib
+	mkdir -p "$root$l0"
+	cp -L "$ZEX_L0_LOADER"/lib/libze_{loader,validation_layer,tracing_layer,null}.so.1 "$root$l0/"
+	layers="$layers $(ls "$root$l0"/*.so.1)"
+	if [ -f "$root/opt/zex/selftests/zex_l0_loader_test" ]; then
+		cat > "$root/opt/zex/selftests/zex_l0_loader_test_1_32" <<-EOF
+		#!/bin/sh
+		# zex_l0_loader_test under Level Zero loader 1.32.0
+		LD_LIBRARY_PATH=$l0:\$LD_LIBRARY_PATH exec /opt/zex/selftests/zex_l0_loader_test "\$@"
+		EOF
+		chmod 755 "$root/opt/zex/selftests/zex_l0_loader_test_1_32"
+	fi
+fi
 for elf in "$root"/opt/zex/bin/* "$root"/opt/zex/selftests/* "$root"/opt/zex/lib/* $layers; do
 	ldd "$elf" >/dev/null 2>&1 || continue	# static, or not an ELF
 	for lib in $elf $(ldd "$elf" | grep -oE '/[^ ]+'); do

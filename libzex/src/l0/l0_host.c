@@ -134,7 +134,7 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 		if (!map->size)
 			return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
 		if (map->size != size || ((uintptr_t)map->pSystemMemory | size) & (page - 1) ||
-		    (uintptr_t)map->pSystemMemory & (alignment - 1))
+		    (alignment && (uintptr_t)map->pSystemMemory & (alignment - 1)))
 			return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 		mem = map->pSystemMemory;
 		kind = ZEX_ALLOC_HOST_IMPORTED;

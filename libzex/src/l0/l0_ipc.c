@@ -172,6 +172,7 @@ static struct zex_alloc *ipc_lookup_locked(struct zex_l0_driver *drv,
 /* Drop a get of the export @h names; false when it names none. */
 static bool put_exported(struct zex_l0_driver *drv, uint32_t n, ze_ipc_mem_handle_t *h)
 {
+	uint8_t seen[ZEX_IPC_MAX_HANDLES / 8] = { 0 };
 	struct zex_ipc_handle_data first, d;
 	struct zex_alloc *a;
 	bool ok = true;
@@ -180,10 +181,14 @@ static bool put_exported(struct zex_l0_driver *drv, uint32_t n, ze_ipc_mem_handl
 	zex_ipc_handle_get(&h[0], &first);
 	pthread_mutex_lock(&drv->ipc_lock);
 	a = ipc_lookup_locked(drv, &first);
-	for (i = 0; a && ok && i < n; i++)
-		ok = zex_ipc_handle_get(&h[i], &d) && d.piece == i &&
+	/* Every piece of that export once, in any order, each with its fd. */
+	for (i = 0; a && ok && i < n; i++) {
+		ok = zex_ipc_handle_get(&h[i], &d) && d.num_pieces == n &&
 		     d.export_id == first.export_id && d.base == first.base &&
-		     d.fd == a->ipc_fds[i];
+		     !(seen[d.piece / 8] & (1u << (d.piece % 8))) &&
+		     d.fd == a->ipc_fds[d.piece];
+		seen[d.piece / 8] |= (uint8_t)(1u << (d.piece % 8));
+	}
 	ok = ok && a;
 	if (ok && --a->ipc_gets == 0)
 		zex_l0_ipc_release(a);
@@ -201,7 +206,7 @@ static bool put_received(uint32_t n, ze_ipc_mem_handle_t *h)
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
-		if (!zex_ipc_handle_get(&h[i], &d) || d.piece != i)
+		if (!zex_ipc_handle_get(&h[i], &d) || d.num_pieces != n)
 			return false;
 		fds[i] = d.fd;
 		ids[i] = d.export_id;
@@ -223,7 +228,7 @@ zexMemPutIpcHandles(ze_context_handle_t hContext, uint32_t numIpcHandles,
 		return ZE_RESULT_SUCCESS;
 	if (!pIpcHandles)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	/* All the handles of one get or one receive: every piece, in order. */
+	/* All the handles of one get or one receive: every piece. */
 	if (!zex_ipc_handle_get(&pIpcHandles[0], &first) || first.num_pieces != numIpcHandles)
 		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				   "not every IPC handle of one allocation, in order");
