@@ -359,6 +359,40 @@ static void op_bo_import(void)
 	}
 }
 
+/* Standard PRIME: one-piece objects export, this device's dma-bufs import. */
+static void op_prime_export(void)
+{
+	int i = below(POOL);
+	struct drm_prime_handle p = {
+		.handle = one_in(8) ? (uint32_t)rnd() : P.handle[i],
+		.flags = fuzz_flags(DRM_CLOEXEC | DRM_RDWR),
+		.fd = -1,
+	};
+
+	if (call(P.handle_fd[i] >= 0 ? P.handle_fd[i] : a_drm(), DRM_IOCTL_PRIME_HANDLE_TO_FD,
+		 &p))
+		return;
+	if (one_in(2))
+		put_fd(P.dmabuf, p.fd);
+	else
+		close(p.fd);
+}
+
+static void op_prime_import(void)
+{
+	int i = below(POOL), fd = a_drm();
+	struct drm_prime_handle p = {
+		.fd = one_in(6) ? any_fd() : P.dmabuf[below(POOL)],
+		.flags = (uint32_t)(one_in(8) ? rnd() : 0),
+	};
+
+	if (!call(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p)) {
+		P.handle[i] = p.handle;
+		P.handle_fd[i] = fd;
+		P.handle_size[i] = 0;
+	}
+}
+
 static void op_dmabuf_mmap(void)
 {
 	int fd = P.dmabuf[below(POOL)];
@@ -679,7 +713,8 @@ static void op_drm_unknown(void)
 static void (*const ops[])(void) = {
 	op_open, op_bo_create, op_bo_create, op_bo_create, op_gem_close,
 	op_bo_mmap, op_bo_mmap, op_bo_info, op_bo_export, op_bo_export,
-	op_bo_import, op_bo_import, op_dmabuf_mmap, op_userptr, op_userptr,
+	op_bo_import, op_bo_import, op_prime_export, op_prime_import, op_dmabuf_mmap,
+	op_userptr, op_userptr,
 	op_vm_bind, op_vm_bind, op_vm_unbind, op_copy, op_copy, op_query,
 	op_hostrpc_create, op_view_ioctl, op_view_ioctl, op_view_ioctl,
 	op_view_file, op_view_mmap, op_map_change, op_map_change, op_touch,
