@@ -6,8 +6,9 @@
 /*
  * DOC: public_headers.cc - libzex's public headers compile as C++
  *
- * Built by make check's host layer (g++ -std=c++17 -Wall -Wextra -Werror);
- * the static_asserts pin the DDI-handle layouts a DDI-aware loader reads.
+ * Built by make check's host layer (g++ -std=c++17 -Wall -Wextra -Werror).
+ * The DDI-handle layouts a loader reads are checked against a real
+ * loader's headers by ddi_layout.py, not here.
  */
 
 #include <cstddef>
@@ -17,13 +18,8 @@
 #include "zex/zex_ddi.h"
 #include "zex/zex_hostrpc.h"
 
+/* Some of every header, used from C++. */
 static_assert(sizeof(ze_handle_t) == 3 * sizeof(void *), "ze_handle_t: three pointers");
-static_assert(offsetof(ze_dditable_driver_t, RTASBuilderExp) == 8, "after version and flag");
-static_assert(offsetof(ze_dditable_driver_t, Global) == 8 + 2 * sizeof(void *), "Global third");
-static_assert(offsetof(ze_dditable_driver_t, Mem) == 8 + 13 * sizeof(void *), "Mem 14th");
-static_assert(sizeof(ze_dditable_driver_t) == 8 + 28 * sizeof(void *), "28 ze tables");
-static_assert(sizeof(zet_dditable_driver_t) == 8 + 19 * sizeof(void *), "19 zet tables");
-static_assert(sizeof(zes_dditable_driver_t) == 8 + 24 * sizeof(void *), "24 zes tables");
 
 int main()
 {
