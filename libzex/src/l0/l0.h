@@ -76,9 +76,7 @@ bool zex_l0_root_is_tile0(const struct zex_l0_driver *drv);
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		   uint64_t alignment, enum zex_alloc_kind kind,
 		   struct zex_l0_device *device, void **pptr);
-void zex_l0_ipc_release(struct zex_alloc *a);
 ze_result_t zex_l0_fail(ze_result_t res, const char *why);
-int zex_l0_export_fd(struct zex_l0_driver *drv, struct zex_alloc *a, int *fd);
 ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,
 				 int kinds);
 

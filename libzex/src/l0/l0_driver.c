@@ -17,9 +17,7 @@
  * the properties chained on zeDriverGetProperties; 1.1 adds the runtime
  * API's tables, of API 1.14), the multiple IPC handles, whose functions
  * zeDriverGetExtensionFunctionAddress returns, and the external memory
- * mapping of zeMemAllocHost. zeDriverGetLastErrorDescription() describes
- * the calling thread's last failure that libzex explained (zex_l0_fail()),
- * or is empty.
+ * mapping of zeMemAllocHost.
  */
 
 #include <pthread.h>
@@ -190,27 +188,6 @@ zeDriverGetIpcProperties(ze_driver_handle_t hDriver, ze_driver_ipc_properties_t 
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	/* Memory by fd (dma-buf); no event pools. */
 	pIpcProperties->flags = ZE_IPC_PROPERTY_FLAG_MEMORY;
-	return ZE_RESULT_SUCCESS;
-}
-
-/* Each thread's last failure, for zeDriverGetLastErrorDescription(). */
-static _Thread_local const char *zex_last_error;
-
-/** zex_l0_fail - return @res, remembering @why as this thread's last error */
-ze_result_t zex_l0_fail(ze_result_t res, const char *why)
-{
-	zex_last_error = why;
-	return res;
-}
-
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zeDriverGetLastErrorDescription(ze_driver_handle_t hDriver, const char **ppString)
-{
-	if (!zex_l0_driver(hDriver))
-		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (!ppString)
-		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	*ppString = zex_last_error ? zex_last_error : "";
 	return ZE_RESULT_SUCCESS;
 }
 

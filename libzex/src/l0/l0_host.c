@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "l0.h"
+#include "l0/alloc_export.h"
 
 #define ZEX_HOST_FLAGS	(ZE_HOST_MEM_ALLOC_FLAG_BIAS_CACHED | \
 			 ZE_HOST_MEM_ALLOC_FLAG_BIAS_UNCACHED | \
@@ -229,7 +230,7 @@ static ze_result_t export_fd(struct zex_l0_context *ctx, struct zex_alloc *a,
 		if (e->flags != ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF)
 			return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
 					   "libzex exports device memory as a dma-buf only");
-		ret = zex_l0_export_fd(ctx->drv, a, &fd);
+		ret = zex_alloc_export_fd(ctx->drv, a, &fd);
 		if (ret == -EINVAL)
 			return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 					   "only one-piece device memory has one dma-buf fd");

@@ -37,57 +37,8 @@
 
 #include "l0.h"
 #include "l0/ipc_handle.h"
+#include "l0/alloc_export.h"
 #include "l0/ipc_received.h"
-
-/* Export ids: distinct within the process, and unlikely across processes. */
-static _Atomic uint64_t zex_next_export_id;
-
-
-/**
- * zex_l0_ipc_release - close an allocation's exported fds (zeMemFree)
- *
- * Called with the allocation's last reference, so no get or put can race.
- */
-void zex_l0_ipc_release(struct zex_alloc *a)
-{
-	uint32_t i;
-
-	if (!a->ipc_fds)
-		return;
-	for (i = 0; i < a->num_pieces; i++)
-		close(a->ipc_fds[i]);
-	free(a->ipc_fds);
-	a->ipc_fds = NULL;
-}
-
-/* Export @a once; a reference for the caller. Under drv->ipc_lock. */
-static int ipc_get_locked(struct zex_l0_driver *drv, struct zex_alloc *a)
-{
-	uint32_t n = a->num_pieces;
-	int *fds;
-
-	if (a->ipc_fds) {
-		a->ipc_gets++;
-		return 0;
-	}
-	fds = calloc(n, sizeof(*fds));
-	if (!fds)
-		return -ENOMEM;
-	if (zex_bo_export(drv->dev, a->handle, fds, &n) || n != a->num_pieces) {
-		free(fds);
-		return -ENOMEM;
-	}
-	a->ipc_fds = fds;
-	a->ipc_gets = 1;
-	/* A random start: an id from another process is not one of ours. */
-	if (!zex_next_export_id) {
-		uint64_t seed = ((uint64_t)getpid() << 32) ^ (uintptr_t)&seed ^ a->base;
-
-		zex_next_export_id = seed | 1;
-	}
-	a->ipc_id = zex_next_export_id++;
-	return 0;
-}
 
 static void fill_handles(const struct zex_alloc *a, ze_ipc_mem_handle_t *h)
 {
@@ -138,7 +89,7 @@ zexMemGetIpcHandles(ze_context_handle_t hContext, const void *ptr,
 		goto out;
 	}
 	pthread_mutex_lock(&ctx->drv->ipc_lock);
-	if (ipc_get_locked(ctx->drv, a))
+	if (zex_alloc_export_get_locked(ctx->drv, a))
 		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	else
 		fill_handles(a, pIpcHandles);
@@ -191,7 +142,7 @@ static bool put_exported(struct zex_l0_driver *drv, uint32_t n, ze_ipc_mem_handl
 	}
 	ok = ok && a;
 	if (ok && --a->ipc_gets == 0)
-		zex_l0_ipc_release(a);
+		zex_alloc_export_release(a);
 	pthread_mutex_unlock(&drv->ipc_lock);
 	zex_alloc_put(a);
 	return ok;
@@ -349,31 +300,6 @@ static bool exports_fd(const struct zex_alloc *a, const void *arg)
 {
 	return a->kind == ZEX_ALLOC_DEVICE && a->num_pieces == 1 && a->ipc_fds &&
 	       a->ipc_fds[0] == *(const int *)arg;
-}
-
-/**
- * zex_l0_export_fd - the dma-buf fd of a one-piece device allocation
- *
- * For ze_external_memory_export_fd_t: the allocation's one exported fd,
- * held until zeMemFree() (the export holds a reference of its own, taken
- * once). Return: 0, -EINVAL for memory that is not one piece of device
- * memory, -ENOMEM.
- */
-int zex_l0_export_fd(struct zex_l0_driver *drv, struct zex_alloc *a, int *fd)
-{
-	int ret = 0;
-
-	if (a->kind != ZEX_ALLOC_DEVICE || a->num_pieces != 1)
-		return -EINVAL;
-	pthread_mutex_lock(&drv->ipc_lock);
-	if (!a->ipc_exported_fd) {
-		ret = ipc_get_locked(drv, a);
-		a->ipc_exported_fd = !ret;
-	}
-	if (!ret)
-		*fd = a->ipc_fds[0];
-	pthread_mutex_unlock(&drv->ipc_lock);
-	return ret;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL

@@ -20,12 +20,13 @@
 #include <sys/mman.h>
 
 #include "l0.h"
+#include "l0/alloc_export.h"
 
 static void zex_l0_release(struct zex_alloc *a)
 {
 	struct zex_l0_driver *drv = a->owner;
 
-	zex_l0_ipc_release(a);
+	zex_alloc_export_release(a);
 	munmap((void *)a->base, a->size);
 	zex_bo_close(drv->dev, a->handle);
 	free(a);

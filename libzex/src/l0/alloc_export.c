@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: alloc_export.c - an allocation's dma-buf fds: made once, shared, closed last
+ *
+ * The first IPC get (or export-fd property query) of a device allocation
+ * exports it, one dma-buf fd per piece, and keeps the fds on the
+ * allocation with a count of their holders and an export id that names
+ * this export in handles. Later gets share them; the last put, or
+ * zeMemFree(), closes them. Every field is under the driver's ipc_lock.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "l0.h"
+#include "l0/alloc_export.h"
+
+/* Export ids: distinct within the process, and unlikely across processes. */
+static _Atomic uint64_t zex_next_export_id;
+
+
+/**
+ * zex_alloc_export_release - close an allocation's exported fds (zeMemFree)
+ *
+ * Called with the allocation's last reference, so no get or put can race.
+ */
+void zex_alloc_export_release(struct zex_alloc *a)
+{
+	uint32_t i;
+
+	if (!a->ipc_fds)
+		return;
+	for (i = 0; i < a->num_pieces; i++)
+		close(a->ipc_fds[i]);
+	free(a->ipc_fds);
+	a->ipc_fds = NULL;
+}
+
+/**
+ * zex_alloc_export_get_locked - export @a once; a reference for the caller
+ *
+ * Under drv->ipc_lock. Return: 0 or -ENOMEM.
+ */
+int zex_alloc_export_get_locked(struct zex_l0_driver *drv, struct zex_alloc *a)
+{
+	uint32_t n = a->num_pieces;
+	int *fds;
+
+	if (a->ipc_fds) {
+		a->ipc_gets++;
+		return 0;
+	}
+	fds = calloc(n, sizeof(*fds));
+	if (!fds)
+		return -ENOMEM;
+	if (zex_bo_export(drv->dev, a->handle, fds, &n) || n != a->num_pieces) {
+		free(fds);
+		return -ENOMEM;
+	}
+	a->ipc_fds = fds;
+	a->ipc_gets = 1;
+	/* A random start: an id from another process is not one of ours. */
+	if (!zex_next_export_id) {
+		uint64_t seed = ((uint64_t)getpid() << 32) ^ (uintptr_t)&seed ^ a->base;
+
+		zex_next_export_id = seed | 1;
+	}
+	a->ipc_id = zex_next_export_id++;
+	return 0;
+}
+
+/**
+ * zex_alloc_export_fd - the dma-buf fd of a one-piece device allocation
+ *
+ * For ze_external_memory_export_fd_t: the allocation's one exported fd,
+ * held until zeMemFree() (the export holds a reference of its own, taken
+ * once). Return: 0, -EINVAL for memory that is not one piece of device
+ * memory, -ENOMEM.
+ */
+int zex_alloc_export_fd(struct zex_l0_driver *drv, struct zex_alloc *a, int *fd)
+{
+	int ret = 0;
+
+	if (a->kind != ZEX_ALLOC_DEVICE || a->num_pieces != 1)
+		return -EINVAL;
+	pthread_mutex_lock(&drv->ipc_lock);
+	if (!a->ipc_exported_fd) {
+		ret = zex_alloc_export_get_locked(drv, a);
+		a->ipc_exported_fd = !ret;
+	}
+	if (!ret)
+		*fd = a->ipc_fds[0];
+	pthread_mutex_unlock(&drv->ipc_lock);
+	return ret;
+}
