@@ -11,7 +11,9 @@
  * ZE_MEMORY_TYPE_HOST_IMPORTED with their address range, free cleanly and
  * stay the application's; every result code of the extension (misaligned,
  * size 0, READ_ONLY with WRITE_COMBINED, unmappable or read-only memory,
- * over RLIMIT_MEMLOCK, unknown pointers) and ordinary zeMemAllocHost.
+ * over RLIMIT_MEMLOCK, unknown pointers) and ordinary zeMemAllocHost;
+ * zeMemAllocShared's memory entering the device's address space (debugfs
+ * counts the mapping) and leaving it at zeMemFree.
  */
 
 #include <stdint.h>
@@ -178,6 +180,63 @@ TEST(over_rlimit_memlock_is_out_of_host_memory)
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* The mappings of this process's zex address space, from debugfs; -1 without it. */
+static int device_mappings(void)
+{
+	char cmd[160], path[128] = "", line[256];
+	int mappings = -1, record;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "ls /sys/kernel/debug/zex/vm-%d-* 2>/dev/null | tail -n1",
+		 getpid());
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	if (!fgets(path, sizeof(path), f))
+		path[0] = 0;
+	pclose(f);
+	path[strcspn(path, "\n")] = 0;
+	f = path[0] ? fopen(path, "r") : NULL;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		sscanf(line, "mappings: %d of %d bytes", &mappings, &record);
+	fclose(f);
+	return mappings;
+}
+
+TEST(shared_memory_is_mapped_for_the_device)
+{
+	ze_context_handle_t ctx = ctx_open();
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
+	int before;
+	void *s;
+
+	ASSERT_NE(NULL, ctx);
+	before = device_mappings();
+	if (before < 0)
+		SKIP(goto out, "no debugfs");
+	/* Shared memory is a host allocation in the device's address space. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocShared(ctx, &dd, &hd, 5 * PG, 1 << 21, NULL, &s));
+	EXPECT_EQ(0, (uintptr_t)s & ((1 << 21) - 1));
+	EXPECT_EQ(before + 1, device_mappings());
+	EXPECT_EQ(ZE_MEMORY_TYPE_SHARED, type_of(ctx, s));
+	memset(s, 3, 5 * PG);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(ctx, s));
+	EXPECT_EQ(before, device_mappings());
+	/* Bad arguments. */
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+		  zeMemAllocShared(ctx, NULL, &hd, PG, 0, NULL, &s));
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_SIZE,
+		  zeMemAllocShared(ctx, &dd, &hd, 0, 0, NULL, &s));
+	dd.flags = 0x100;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+		  zeMemAllocShared(ctx, &dd, &hd, PG, 0, NULL, &s));
+out:
+	zeContextDestroy(ctx);
 }
 
 ZEX_SELFTEST_MAIN
