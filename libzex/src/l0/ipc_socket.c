@@ -4,20 +4,33 @@
  */
 
 /*
- * DOC: ipc_socket.c - IPC handles over a Unix socket
+ * DOC: ipc_socket.c - IPC handles over a Unix socket: a small protocol
  *
- * One message per batch of at most %ZEX_IPC_FDS_PER_MSG handles: a header
- * (magic, batch size, total), the handles' 64-byte data, and their fds as
- * SCM_RIGHTS. The receiver writes the fds it received into the handles'
- * data (offset 0), so the handles are ready for zexMemOpenIpcHandles(),
- * and records them (ipc_received.c): they are libzex's until
- * zexMemPutIpcHandles() closes them. A short, malformed or truncated
- * message is an error and every fd received so far is closed: nothing
- * leaks into the receiver.
+ * A transfer is the handles of one zexIpcHandlesSend() call, sent as
+ * messages of at most %ZEX_IPC_FDS_PER_MSG handles: a header (magic,
+ * version, the transfer's random id, its total, the index of the
+ * message's first handle and its count), the handles' 64 bytes each, and
+ * their fds as SCM_RIGHTS with the message's first byte. Documentation/
+ * ipc.rst draws the wire format.
+ *
+ * The receiver takes one whole transfer or nothing. Stream, seqpacket and
+ * datagram sockets all work: on a stream a message may arrive in pieces,
+ * and is read to its end (its fds come with its first bytes); a read cut by
+ * a signal is read again. Other ancillary data (SO_PASSCRED's credentials)
+ * is allowed and skipped. A message that does not start a transfer (the
+ * tail of one an earlier receive gave up, say after a receive timeout) is
+ * dropped with its fds, so two transfers never mix. Every handle must be
+ * a well-formed libzex handle; its fd is written at offset 0 and recorded
+ * (ipc_received.c) so that zexMemPutIpcHandles() can close it. On any
+ * error, every fd received so far — in this message or the transfer's
+ * earlier ones, and any the kernel installed with a message of no data —
+ * is closed before the call returns.
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -26,14 +39,22 @@
 #include "l0/ipc_received.h"
 
 #define ZEX_IPC_WIRE_MAGIC	0x5a455857u	/* "ZEXW" */
+#define ZEX_IPC_WIRE_VERSION	2
 #define ZEX_IPC_FDS_PER_MSG	250		/* under the kernel's SCM_MAX_FD */
+/* Room for the fds and for other ancillary data beside them (credentials). */
+#define ZEX_IPC_CONTROL		(CMSG_SPACE(sizeof(int) * ZEX_IPC_FDS_PER_MSG) + \
+				 CMSG_SPACE(sizeof(struct ucred)) + 256)
 
 struct wire_header {
 	uint32_t magic;
-	uint32_t count;		/* handles in this message */
+	uint16_t version;
+	uint16_t count;		/* handles in this message */
+	uint64_t transfer;	/* the transfer's id */
 	uint32_t total;		/* handles in the whole transfer */
-	uint32_t pad;
+	uint32_t first;		/* index of this message's first handle */
 };
+
+_Static_assert(sizeof(struct wire_header) == 24, "the header has no padding");
 
 static int fd_of(const ze_ipc_mem_handle_t *h)
 {
@@ -43,23 +64,55 @@ static int fd_of(const ze_ipc_mem_handle_t *h)
 	return fd;
 }
 
-static void set_fd(ze_ipc_mem_handle_t *h, int fd)
+/* Send all of @len bytes of @msg; @msg's control goes with the first byte. */
+static int send_all(int sock, struct msghdr *msg, size_t len)
 {
-	int32_t v = fd;
+	while (len) {
+		ssize_t n = sendmsg(sock, msg, MSG_NOSIGNAL);
+		size_t done;
 
-	memcpy(h->data + offsetof(struct zex_ipc_handle_data, fd), &v, sizeof(v));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		/* A stream took part of it: the rest goes without the fds. */
+		msg->msg_control = NULL;
+		msg->msg_controllen = 0;
+		for (done = (size_t)n, len -= done; done;) {
+			size_t step = done < msg->msg_iov->iov_len ? done : msg->msg_iov->iov_len;
+
+			msg->msg_iov->iov_base = (char *)msg->msg_iov->iov_base + step;
+			msg->msg_iov->iov_len -= step;
+			done -= step;
+			if (!msg->msg_iov->iov_len && msg->msg_iovlen > 1) {
+				msg->msg_iov++;
+				msg->msg_iovlen--;
+			}
+		}
+	}
+	return 0;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zexIpcHandlesSend(int socket, uint32_t numIpcHandles, const ze_ipc_mem_handle_t *pIpcHandles)
 {
-	uint32_t done = 0;
+	struct zex_ipc_handle_data d;
+	uint64_t transfer;
+	uint32_t done = 0, i;
 
 	if (!pIpcHandles || !numIpcHandles)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	for (i = 0; i < numIpcHandles; i++)
+		if (!zex_ipc_handle_get(&pIpcHandles[i], &d))
+			return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	if (getrandom(&transfer, sizeof(transfer), 0) != sizeof(transfer))
+		transfer = ((uint64_t)getpid() << 32) ^ (uintptr_t)pIpcHandles;
 	while (done < numIpcHandles) {
-		uint32_t n = numIpcHandles - done, i;
-		char control[CMSG_SPACE(sizeof(int) * ZEX_IPC_FDS_PER_MSG)];
+		uint32_t n = numIpcHandles - done;
+		union {
+			char buf[CMSG_SPACE(sizeof(int) * ZEX_IPC_FDS_PER_MSG)];
+			struct cmsghdr align;
+		} control;
 		struct wire_header hdr;
 		struct iovec iov[2];
 		struct msghdr msg = { 0 };
@@ -68,44 +121,133 @@ zexIpcHandlesSend(int socket, uint32_t numIpcHandles, const ze_ipc_mem_handle_t 
 
 		if (n > ZEX_IPC_FDS_PER_MSG)
 			n = ZEX_IPC_FDS_PER_MSG;
-		hdr = (struct wire_header){ ZEX_IPC_WIRE_MAGIC, n, numIpcHandles, 0 };
+		hdr = (struct wire_header){
+			.magic = ZEX_IPC_WIRE_MAGIC, .version = ZEX_IPC_WIRE_VERSION,
+			.count = (uint16_t)n, .transfer = transfer,
+			.total = numIpcHandles, .first = done,
+		};
 		for (i = 0; i < n; i++)
 			fds[i] = fd_of(&pIpcHandles[done + i]);
 		iov[0] = (struct iovec){ &hdr, sizeof(hdr) };
 		iov[1] = (struct iovec){ (void *)&pIpcHandles[done], n * sizeof(*pIpcHandles) };
-		memset(control, 0, sizeof(control));
+		memset(&control, 0, sizeof(control));
 		msg.msg_iov = iov;
 		msg.msg_iovlen = 2;
-		msg.msg_control = control;
+		msg.msg_control = control.buf;
 		msg.msg_controllen = CMSG_SPACE(sizeof(int) * n);
 		c = CMSG_FIRSTHDR(&msg);
 		c->cmsg_level = SOL_SOCKET;
 		c->cmsg_type = SCM_RIGHTS;
 		c->cmsg_len = CMSG_LEN(sizeof(int) * n);
 		memcpy(CMSG_DATA(c), fds, sizeof(int) * n);
-		if (sendmsg(socket, &msg, MSG_NOSIGNAL) !=
-		    (ssize_t)(sizeof(hdr) + n * sizeof(*pIpcHandles)))
+		if (send_all(socket, &msg, sizeof(hdr) + n * sizeof(*pIpcHandles)))
 			return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 		done += n;
 	}
 	return ZE_RESULT_SUCCESS;
 }
 
-static uint64_t export_id_of(const ze_ipc_mem_handle_t *h)
-{
-	uint64_t id;
+/* What one receive holds while it runs: every fd it got, until handed over. */
+struct receive {
+	int sock;
+	bool stream;
+	int fds[ZEX_IPC_FDS_PER_MSG];	/* the current message's */
+	uint32_t nfds;
+	bool overflow;			/* more fds than one message may carry */
+};
 
-	memcpy(&id, h->data + offsetof(struct zex_ipc_handle_data, export_id), sizeof(id));
-	return id;
+static void close_message_fds(struct receive *r)
+{
+	while (r->nfds)
+		close(r->fds[--r->nfds]);
+	r->overflow = false;
 }
 
-/* Close the fds of the first @n handles received, and forget them. */
+/* Take the fds of @msg's control data (all SCM_RIGHTS, any other skipped). */
+static void take_fds(struct receive *r, struct msghdr *msg)
+{
+	struct cmsghdr *c;
+
+	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		size_t n, i;
+		int fd;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < n; i++) {
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
+			if (r->nfds < ZEX_IPC_FDS_PER_MSG) {
+				r->fds[r->nfds++] = fd;
+			} else {
+				close(fd);
+				r->overflow = true;
+			}
+		}
+	}
+}
+
+/*
+ * Read @len bytes into @buf (a stream: to the end; otherwise one message,
+ * which must be exactly @len long), taking the fds that come with them.
+ * Return: 0, -EPIPE at the end of the stream or for a message of no data,
+ * -EPROTO for a message of another length, or -errno.
+ */
+static int read_message(struct receive *r, void *buf, size_t len, size_t *got)
+{
+	*got = 0;
+	do {
+		union {
+			char buf[ZEX_IPC_CONTROL];
+			struct cmsghdr align;
+		} control;
+		struct iovec iov = { (char *)buf + *got, len - *got };
+		struct msghdr msg = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = control.buf, .msg_controllen = sizeof(control),
+		};
+		ssize_t n = recvmsg(r->sock, &msg, MSG_CMSG_CLOEXEC |
+				    (r->stream ? 0 : MSG_TRUNC));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		/* Fds come even with no data: take them before anything else. */
+		take_fds(r, &msg);
+		if (msg.msg_flags & MSG_CTRUNC)
+			r->overflow = true;
+		if (n == 0)
+			return -EPIPE;
+		if (!r->stream) {
+			*got = (size_t)n;
+			return (size_t)n == len && !(msg.msg_flags & MSG_TRUNC) ? 0 : -EPROTO;
+		}
+		*got += (size_t)n;
+	} while (*got < len);
+	return 0;
+}
+
+static bool stream_socket(int sock)
+{
+	socklen_t len = sizeof(int);
+	int type = 0;
+
+	return !getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &len) && type == SOCK_STREAM;
+}
+
+/* Close and forget the fds of the first @n handles of the transfer. */
 static void close_received(ze_ipc_mem_handle_t *h, uint32_t n)
 {
-	while (n--) {
-		int fd = fd_of(&h[n]);
-		uint64_t id = export_id_of(&h[n]);
+	struct zex_ipc_handle_data d;
 
+	while (n--) {
+		int fd;
+		uint64_t id;
+
+		memcpy(&d, h[n].data, sizeof(d));
+		fd = d.fd;
+		id = d.export_id;
 		zex_ipc_received_close(&fd, &id, 1);
 	}
 }
@@ -113,65 +255,99 @@ static void close_received(ze_ipc_mem_handle_t *h, uint32_t n)
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zexIpcHandlesRecv(int socket, uint32_t *numIpcHandles, ze_ipc_mem_handle_t *pIpcHandles)
 {
-	uint32_t room, got = 0, total = 1;
+	struct receive r = { .sock = socket, .stream = stream_socket(socket) };
+	struct {
+		struct wire_header hdr;
+		ze_ipc_mem_handle_t handles[ZEX_IPC_FDS_PER_MSG];
+	} *m;
+	uint32_t room, got = 0, total = 0, i;
+	uint64_t transfer = 0;
+	ze_result_t res = ZE_RESULT_SUCCESS;
 
 	if (!numIpcHandles || !pIpcHandles)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	room = *numIpcHandles;
-	while (got < total) {
-		char control[CMSG_SPACE(sizeof(int) * ZEX_IPC_FDS_PER_MSG)];
-		ze_ipc_mem_handle_t batch[ZEX_IPC_FDS_PER_MSG];
-		struct wire_header hdr;
-		struct iovec iov[2] = { { &hdr, sizeof(hdr) }, { batch, sizeof(batch) } };
-		struct msghdr msg = {
-			.msg_iov = iov, .msg_iovlen = 2,
-			.msg_control = control, .msg_controllen = sizeof(control),
-		};
-		struct cmsghdr *c;
+	*numIpcHandles = 0;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	do {
 		uint64_t ids[ZEX_IPC_FDS_PER_MSG];
-		int fds[ZEX_IPC_FDS_PER_MSG];
-		uint32_t nfds = 0, i;
-		ssize_t len;
+		struct zex_ipc_handle_data d;
+		size_t len;
+		int ret;
 
-		len = recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
-		for (c = len > 0 ? CMSG_FIRSTHDR(&msg) : NULL; c; c = CMSG_NXTHDR(&msg, c)) {
-			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-				nfds = (uint32_t)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-				memcpy(fds, CMSG_DATA(c), nfds * sizeof(int));
+		memset(&m->hdr, 0, sizeof(m->hdr));
+		/* A stream: the header, then as many handles as it says. */
+		ret = read_message(&r, m, r.stream ? sizeof(m->hdr) : sizeof(*m), &len);
+		if (!r.stream && ret == -EPROTO && len >= sizeof(m->hdr) &&
+		    len == sizeof(m->hdr) + m->hdr.count * sizeof(m->handles[0]))
+			ret = 0;	/* a whole message, shorter than the most */
+		if (!ret && (m->hdr.magic != ZEX_IPC_WIRE_MAGIC ||
+			     m->hdr.version != ZEX_IPC_WIRE_VERSION || !m->hdr.count ||
+			     m->hdr.count > ZEX_IPC_FDS_PER_MSG || !m->hdr.total ||
+			     m->hdr.first >= m->hdr.total ||
+			     m->hdr.count > m->hdr.total - m->hdr.first))
+			ret = -EPROTO;
+		if (!ret && r.stream) {
+			ret = read_message(&r, m->handles, m->hdr.count * sizeof(m->handles[0]),
+					   &len);
+		}
+		if (ret) {
+			res = ret == -ENOMEM ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY :
+					       ZE_RESULT_ERROR_INVALID_ARGUMENT;
+			break;
+		}
+		if (r.overflow || r.nfds != m->hdr.count) {
+			res = ZE_RESULT_ERROR_INVALID_ARGUMENT;
+			break;
+		}
+		if (!got && m->hdr.first) {
+			/* The tail of a transfer given up earlier: drop it. */
+			close_message_fds(&r);
+			continue;
+		}
+		if (got && (m->hdr.transfer != transfer || m->hdr.total != total ||
+			    m->hdr.first != got)) {
+			res = ZE_RESULT_ERROR_INVALID_ARGUMENT;
+			break;
+		}
+		if (!got) {
+			transfer = m->hdr.transfer;
+			total = m->hdr.total;
+			if (total > room) {
+				res = ZE_RESULT_ERROR_INVALID_SIZE;
+				break;
 			}
 		}
-		if (len < (ssize_t)sizeof(hdr) || hdr.magic != ZEX_IPC_WIRE_MAGIC ||
-		    !hdr.count || hdr.count > ZEX_IPC_FDS_PER_MSG || nfds != hdr.count ||
-		    (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
-		    len != (ssize_t)(sizeof(hdr) + hdr.count * sizeof(*batch)) ||
-		    (got && hdr.total != total) || got + hdr.count > hdr.total ||
-		    got + hdr.count > room) {
-			bool too_small = len > 0 && hdr.magic == ZEX_IPC_WIRE_MAGIC &&
-					 got + hdr.count > room;
-
-			for (i = 0; i < nfds; i++)
-				close(fds[i]);
-			close_received(pIpcHandles, got);
-			*numIpcHandles = 0;
-			return too_small ? ZE_RESULT_ERROR_INVALID_SIZE :
-					   ZE_RESULT_ERROR_INVALID_ARGUMENT;
+		for (i = 0; i < m->hdr.count; i++) {
+			if (!zex_ipc_handle_get(&m->handles[i], &d)) {
+				res = ZE_RESULT_ERROR_INVALID_ARGUMENT;
+				break;
+			}
+			ids[i] = d.export_id;
 		}
-		total = hdr.total;
-		for (i = 0; i < hdr.count; i++) {
-			pIpcHandles[got + i] = batch[i];
-			set_fd(&pIpcHandles[got + i], fds[i]);
-			ids[i] = export_id_of(&batch[i]);
-		}
+		if (res)
+			break;
 		/* From here the fds are libzex's, released by zexMemPutIpcHandles. */
-		if (zex_ipc_received_add(fds, ids, hdr.count)) {
-			for (i = 0; i < hdr.count; i++)
-				close(fds[i]);
-			close_received(pIpcHandles, got);
-			*numIpcHandles = 0;
-			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		if (zex_ipc_received_add(r.fds, ids, m->hdr.count)) {
+			res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+			break;
 		}
-		got += hdr.count;
+		for (i = 0; i < m->hdr.count; i++) {
+			pIpcHandles[got + i] = m->handles[i];
+			memcpy(pIpcHandles[got + i].data, &r.fds[i], sizeof(int32_t));
+		}
+		r.nfds = 0;
+		got += m->hdr.count;
+	} while (!got || got < total);
+
+	close_message_fds(&r);
+	if (res) {
+		close_received(pIpcHandles, got);
+		got = 0;
 	}
+	free(m);
 	*numIpcHandles = got;
-	return ZE_RESULT_SUCCESS;
+	return res;
 }
