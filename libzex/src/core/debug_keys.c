@@ -8,11 +8,13 @@
  *
  * EnableImplicitScaling (0/1), MultiStoragePolicy (0 even, 1 chunk,
  * 2 interleave) and MultiStorageGranularity (KB, a power of two >= 64), read
- * from the environment as compute-runtime reads them. A value that is not a
- * plain decimal number in range is refused by name, never half-parsed.
+ * from the environment as compute-runtime reads them. Each key is judged on
+ * its own: a value that is not a plain decimal number in range is refused
+ * by name, never half-parsed, and the other keys still count.
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "core/debug_keys.h"
@@ -38,41 +40,41 @@ static int parse_key(zex_getenv_fn get, const char *name, long long min,
 }
 
 /**
- * zex_debug_keys_read - read the debug keys
- * @keys: filled in; unset keys are -1.
+ * zex_debug_keys_read - read the debug keys, each on its own
+ * @keys: filled in; unset and invalid keys are -1.
  * @get: getenv, or a stand-in for tests.
- * @bad_key: set to the name of the first invalid key, when there is one.
+ * @invalid: called once for each key set to an invalid value, with its name
+ *	and value; the other keys are read all the same.
+ * @arg: for @invalid.
  *
- * Return: 0, or -EINVAL when a key is set to an invalid value.
+ * Return: how many keys were invalid.
  */
 int zex_debug_keys_read(struct zex_debug_keys *keys, zex_getenv_fn get,
-			const char **bad_key)
+			zex_invalid_key_fn invalid, void *arg)
 {
-	long long v;
+	static const struct {
+		const char *name;
+		long long min, max;
+		bool power_of_two;
+	} defs[] = {
+		{ "EnableImplicitScaling", 0, 1, false },
+		{ "MultiStoragePolicy", 0, 2, false },
+		{ "MultiStorageGranularity", 64, 1024 * 1024, true },
+	};
+	long long v[3];
+	int bad = 0;
+	size_t i;
 
-	keys->enable_implicit_scaling = -1;
-	keys->multi_storage_policy = -1;
-	keys->multi_storage_granularity_kb = -1;
-
-	if (parse_key(get, "EnableImplicitScaling", 0, 1, &v))
-		goto bad_scaling;
-	keys->enable_implicit_scaling = (int)v;
-	if (parse_key(get, "MultiStoragePolicy", 0, 2, &v))
-		goto bad_policy;
-	keys->multi_storage_policy = (int)v;
-	if (parse_key(get, "MultiStorageGranularity", 64, 1024 * 1024, &v) ||
-	    (v != -1 && (v & (v - 1))))
-		goto bad_granularity;
-	keys->multi_storage_granularity_kb = v;
-	return 0;
-
-bad_scaling:
-	*bad_key = "EnableImplicitScaling";
-	return -EINVAL;
-bad_policy:
-	*bad_key = "MultiStoragePolicy";
-	return -EINVAL;
-bad_granularity:
-	*bad_key = "MultiStorageGranularity";
-	return -EINVAL;
+	for (i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
+		if (parse_key(get, defs[i].name, defs[i].min, defs[i].max, &v[i]) ||
+		    (defs[i].power_of_two && v[i] != -1 && (v[i] & (v[i] - 1)))) {
+			v[i] = -1;
+			bad++;
+			invalid(defs[i].name, get(defs[i].name), arg);
+		}
+	}
+	keys->enable_implicit_scaling = (int)v[0];
+	keys->multi_storage_policy = (int)v[1];
+	keys->multi_storage_granularity_kb = v[2];
+	return bad;
 }

@@ -26,7 +26,10 @@ struct zex_debug_keys {
 
 typedef const char *(*zex_getenv_fn)(const char *name);
 
+/* Told of each invalid key: its name and its value. */
+typedef void (*zex_invalid_key_fn)(const char *name, const char *value, void *arg);
+
 int zex_debug_keys_read(struct zex_debug_keys *keys, zex_getenv_fn get,
-			const char **bad_key);
+			zex_invalid_key_fn invalid, void *arg);
 
 #endif /* ZEX_CORE_DEBUG_KEYS_H */

@@ -38,10 +38,4 @@ static inline void zex_ddi_header_init(ze_handle_t *h)
 	h->pSysman = (zes_dditable_driver_t *)&zex_ddi_zes;
 }
 
-/** zex_ddi_is_ours - whether @h starts with libzex's DDI header */
-static inline int zex_ddi_is_ours(const void *h)
-{
-	return h && ((const ze_handle_t *)h)->pCore == &zex_ddi_ze;
-}
-
 #endif /* ZEX_L0_DDI_HEADER_H */

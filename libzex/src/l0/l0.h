@@ -18,6 +18,7 @@
 #define ZEX_L0_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "zex/zex.h"
@@ -26,9 +27,6 @@
 #include "l0/alloc_table.h"
 #include "l0/ddi_header.h"
 
-#define ZEX_L0_DRIVER_MAGIC	0x7a657844u	/* "zexD" */
-#define ZEX_L0_DEVICE_MAGIC	0x7a657876u	/* "zexv" */
-#define ZEX_L0_CONTEXT_MAGIC	0x7a657843u	/* "zexC" */
 
 
 struct zex_l0_driver;
@@ -36,20 +34,20 @@ struct zex_l0_driver;
 /** A root device (@tile -1) or one tile (sub-device). */
 struct zex_l0_device {
 	ze_handle_t ddi;
-	uint32_t magic;
 	struct zex_l0_driver *drv;
 	int tile;
 };
 
+/** A context: @live while not destroyed; @next_dead queues a dead slot. */
 struct zex_l0_context {
 	ze_handle_t ddi;
-	uint32_t magic;
 	struct zex_l0_driver *drv;
+	atomic_bool live;
+	struct zex_l0_context *next_dead;
 };
 
 struct zex_l0_driver {
 	ze_handle_t ddi;
-	uint32_t magic;
 	struct zex_device *dev;
 	struct zex_topology topo;
 	struct zex_debug_keys keys;
@@ -69,6 +67,7 @@ enum zex_alloc_kind {
 };
 
 struct zex_l0_driver *zex_l0_driver_get(void);
+void zex_l0_handles_register(struct zex_l0_driver *drv);
 struct zex_l0_driver *zex_l0_driver(ze_driver_handle_t h);
 struct zex_l0_context *zex_l0_context(ze_context_handle_t h);
 struct zex_l0_device *zex_l0_device(ze_device_handle_t h);

@@ -6,13 +6,13 @@
 /*
  * DOC: l0_context.c - zeContextCreate, zeContextDestroy
  *
- * A context is a handle (DDI header, magic) on the one driver; allocations
- * live in the driver's table, so any context of the process sees them.
+ * A context is a handle on the one driver, in a slot of the context pool
+ * (never freed: a stale handle is refused, not followed); allocations live
+ * in the driver's table, so any context of the process sees them.
  */
 
-#include <stdlib.h>
-
 #include "l0.h"
+#include "l0/context_pool.h"
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver,
 						    const ze_context_desc_t *desc,
@@ -29,12 +29,12 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver,
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (desc->flags & ~(ze_context_flags_t)ZE_CONTEXT_FLAG_TBD)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-	ctx = calloc(1, sizeof(*ctx));
+	ctx = zex_context_pool_get();
 	if (!ctx)
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	zex_ddi_header_init(&ctx->ddi);
-	ctx->magic = ZEX_L0_CONTEXT_MAGIC;
 	ctx->drv = drv;
+	atomic_store(&ctx->live, true);
 	*phContext = (ze_context_handle_t)ctx;
 	return ZE_RESULT_SUCCESS;
 }
@@ -45,8 +45,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeContextDestroy(ze_context_handle_t hContex
 
 	if (!ctx)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	ctx->magic = 0;
-	ctx->ddi.pCore = NULL;
-	free(ctx);
+	/* The DDI header stays: a loader may still dispatch a stale handle here. */
+	zex_context_pool_put(ctx);
 	return ZE_RESULT_SUCCESS;
 }

@@ -39,10 +39,15 @@ static const char *zex_getenv(const char *name)
 	return getenv(name);
 }
 
+static void zex_report_invalid_key(const char *name, const char *value, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "libzex: ignoring invalid debug key %s=%s\n", name, value);
+}
+
 static void zex_l0_device_init(struct zex_l0_device *d, struct zex_l0_driver *drv, int tile)
 {
 	zex_ddi_header_init(&d->ddi);
-	d->magic = ZEX_L0_DEVICE_MAGIC;
 	d->drv = drv;
 	d->tile = tile;
 }
@@ -50,7 +55,6 @@ static void zex_l0_device_init(struct zex_l0_device *d, struct zex_l0_driver *dr
 static void zex_l0_init(void)
 {
 	struct zex_l0_driver *drv = &zex_driver;
-	const char *bad = NULL;
 	int i;
 
 	if (zex_device_open(&drv->dev))
@@ -60,18 +64,15 @@ static void zex_l0_init(void)
 		zex_device_close(drv->dev);
 		return;
 	}
-	if (zex_debug_keys_read(&drv->keys, zex_getenv, &bad)) {
-		fprintf(stderr, "libzex: ignoring invalid debug key %s=%s\n", bad,
-			getenv(bad));
-		/* Keep the valid ones read before the bad one. */
-	}
+	/* Each invalid key named once and ignored; the valid ones count. */
+	zex_debug_keys_read(&drv->keys, zex_getenv, zex_report_invalid_key, NULL);
 	zex_ddi_header_init(&drv->ddi);
-	drv->magic = ZEX_L0_DRIVER_MAGIC;
 	zex_l0_device_init(&drv->root, drv, -1);
 	for (i = 0; i < (int)drv->topo.num_tiles; i++)
 		zex_l0_device_init(&drv->tiles[i], drv, i);
 	zex_alloc_table_init(&drv->allocs);
 	pthread_mutex_init(&drv->ipc_lock, NULL);
+	zex_l0_handles_register(drv);
 	zex_init_result = ZE_RESULT_SUCCESS;
 }
 

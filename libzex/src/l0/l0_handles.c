@@ -6,20 +6,24 @@
 /*
  * DOC: l0_handles.c - from a handle an application passed to libzex's objects
  *
- * A handle is libzex's when it starts with libzex's DDI header and carries
- * the magic of its type. Anything else is either garbage (refused as a
- * null handle) or, when the Level Zero loader runs in its intercept mode
- * (ZE_ENABLE_LOADER_INTERCEPT=1, or several drivers), the loader's wrapper
- * of one of libzex's handles: calls through the loader's tables arrive
- * unwrapped, but extension functions, called directly, get the wrapper.
- * Those are translated back with the loader's zelLoaderTranslateHandle(),
- * looked up at run time so libzex does not depend on the loader.
+ * A handle is libzex's when its address is one of libzex's objects of that
+ * type: the driver, one of its devices, or a live context of the context
+ * pool. Nothing is read through a handle before that, so a stale,
+ * destroyed, foreign or forged handle is refused as a null handle without
+ * touching memory that is not libzex's. When the Level Zero loader runs in
+ * a mode that wraps handles (Debian's loader with
+ * ZE_ENABLE_LOADER_INTERCEPT=1 or several drivers), calls through its
+ * tables arrive unwrapped, but extension functions, called directly, get
+ * the wrapper: an address that is not libzex's is given to the loader's
+ * zelLoaderTranslateHandle() (looked up at run time, so libzex does not
+ * depend on the loader) and what it returns is checked the same way.
  */
 
 #include <dlfcn.h>
 #include <pthread.h>
 
 #include "l0.h"
+#include "l0/context_pool.h"
 
 /* zel_handle_type_t of <level_zero/loader/ze_loader.h>. */
 enum { ZEL_HANDLE_DRIVER, ZEL_HANDLE_DEVICE, ZEL_HANDLE_CONTEXT };
@@ -28,10 +32,40 @@ typedef ze_result_t (*zex_translate_fn)(int type, void *in, void **out);
 
 static zex_translate_fn zex_translate;
 static pthread_once_t zex_translate_once = PTHREAD_ONCE_INIT;
+static _Atomic(struct zex_l0_driver *) zex_registered;
+
+/** zex_l0_handles_register - the driver whose handles are libzex's */
+void zex_l0_handles_register(struct zex_l0_driver *drv)
+{
+	atomic_store(&zex_registered, drv);
+}
 
 static void zex_translate_lookup(void)
 {
 	zex_translate = (zex_translate_fn)dlsym(RTLD_DEFAULT, "zelLoaderTranslateHandle");
+}
+
+/* Whether @h is the address of a libzex object of @type. */
+static bool zex_is_ours(const void *h, int type)
+{
+	struct zex_l0_driver *drv = atomic_load(&zex_registered);
+	uint32_t i;
+
+	if (!h || !drv)
+		return false;
+	switch (type) {
+	case ZEL_HANDLE_DRIVER:
+		return h == drv;
+	case ZEL_HANDLE_DEVICE:
+		if (h == &drv->root)
+			return true;
+		for (i = 0; i < drv->topo.num_tiles; i++)
+			if (h == &drv->tiles[i])
+				return true;
+		return false;
+	default:
+		return zex_context_pool_find(h) != NULL;
+	}
 }
 
 /* @h itself when it is libzex's, else what the loader says it wraps. */
@@ -39,32 +73,26 @@ static void *zex_unwrap(void *h, int type)
 {
 	void *out = NULL;
 
-	if (!h || zex_ddi_is_ours(h))
+	if (!h || zex_is_ours(h, type))
 		return h;
 	pthread_once(&zex_translate_once, zex_translate_lookup);
 	if (!zex_translate || zex_translate(type, h, &out) != ZE_RESULT_SUCCESS ||
-	    out == h || !zex_ddi_is_ours(out))
+	    out == h || !zex_is_ours(out, type))
 		return NULL;
 	return out;
 }
 
 struct zex_l0_driver *zex_l0_driver(ze_driver_handle_t h)
 {
-	struct zex_l0_driver *d = zex_unwrap(h, ZEL_HANDLE_DRIVER);
-
-	return d && d->magic == ZEX_L0_DRIVER_MAGIC ? d : NULL;
+	return zex_unwrap(h, ZEL_HANDLE_DRIVER);
 }
 
 struct zex_l0_context *zex_l0_context(ze_context_handle_t h)
 {
-	struct zex_l0_context *c = zex_unwrap(h, ZEL_HANDLE_CONTEXT);
-
-	return c && c->magic == ZEX_L0_CONTEXT_MAGIC ? c : NULL;
+	return zex_unwrap(h, ZEL_HANDLE_CONTEXT);
 }
 
 struct zex_l0_device *zex_l0_device(ze_device_handle_t h)
 {
-	struct zex_l0_device *d = zex_unwrap(h, ZEL_HANDLE_DEVICE);
-
-	return d && d->magic == ZEX_L0_DEVICE_MAGIC ? d : NULL;
+	return zex_unwrap(h, ZEL_HANDLE_DEVICE);
 }
