@@ -578,7 +578,11 @@ TEST_F(hostrpc, a_device_waiter_is_woken_by_the_hosts_ring)
 	pthread_join(t, NULL);
 	ASSERT_EQ(0, zex_ioctl(dev.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
 	EXPECT_EQ(1u, info.device_rings);
-	EXPECT_EQ(0u, dev.ctl->device_armed);
+	/*
+	 * device_armed may be 1 again: a delivery re-arms for a waiter still
+	 * on the queue, and this one may still be leaving it. That costs a
+	 * spare ring later, never a lost one.
+	 */
 	hr_view_close(&dev);
 	hr_view_close(&host);
 }

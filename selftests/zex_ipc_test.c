@@ -395,8 +395,9 @@ TEST_F(ipc, foreign_dma_buf_is_exdev)
 
 TEST_F(ipc, standard_prime_for_one_piece_objects)
 {
-	int vfd = open_vgem(), pf, again, piece_fd, other, dfd;
+	int vfd = open_vgem(), pf, again, piece_fd, other, dfd, pieces_fd;
 	struct drm_mode_create_dumb c = { .width = 64, .height = 64, .bpp = 32 };
+	struct drm_zex_piece_info *pc = NULL;
 	struct stat a, b;
 	uint32_t h, h2, vh, oh, m;
 	uint64_t cap = 0, size;
@@ -446,13 +447,16 @@ TEST_F(ipc, standard_prime_for_one_piece_objects)
 	EXPECT_EQ(-1, drmPrimeHandleToFD(self->fd, 0xdead, DRM_CLOEXEC, &again));
 	EXPECT_EQ(ENOENT, errno);
 	/* Several pieces have no single dma-buf: -E2BIG, use BO_EXPORT. */
-	if (self->tiles > 1) {
-		ASSERT_EQ(0, raw_bo_create_coloured(self->fd, 4 * K64 * self->tiles, 0, 64, &m,
-						    NULL));
-		EXPECT_EQ(-1, drmPrimeHandleToFD(self->fd, m, DRM_CLOEXEC, &again));
+	ASSERT_EQ(0, raw_bo_create_coloured(self->fd, 4 * K64 * self->tiles, 0, 64, &m, NULL));
+	if (raw_bo_pieces(self->fd, m, &pc, NULL) > 1) {
+		EXPECT_EQ(-1, drmPrimeHandleToFD(self->fd, m, DRM_CLOEXEC, &pieces_fd));
 		EXPECT_EQ(E2BIG, errno);
-		EXPECT_EQ(0, raw_bo_close(self->fd, m));
+	} else {
+		EXPECT_EQ(0, drmPrimeHandleToFD(self->fd, m, DRM_CLOEXEC, &pieces_fd));
+		close(pieces_fd);
 	}
+	free(pc);
+	EXPECT_EQ(0, raw_bo_close(self->fd, m));
 
 	close(dfd);
 	close(again);
