@@ -531,6 +531,9 @@ TEST_F(ipc, bad_imports)
 	im.fds = (uintptr_t)fds;
 	im.num_fds = DRM_ZEX_MAX_PIECES + 1;
 	EXPECT_EQ(-E2BIG, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_IMPORT, &im));
+	/* The same piece twice: its two ranges would alias. */
+	im.num_fds = 2;
+	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_IMPORT, &im));
 	im.num_fds = 1;
 	im.flags = 2;
 	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_BO_IMPORT, &im));

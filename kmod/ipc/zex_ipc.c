@@ -18,7 +18,8 @@
  * object references those very pieces, so the import is zero-copy and
  * outlives the exporter. Importing one piece whose one-piece object still
  * lives returns that object, as DRM PRIME does on self-import. An
- * interleaved layout can be rebuilt when the pieces' sizes fit it.
+ * interleaved layout can be rebuilt when the pieces' sizes fit it. The same
+ * piece twice is refused (-EINVAL): its two ranges would alias.
  *
  * Access modes hold across the round trip: a dma-buf exported without
  * DRM_RDWR is a read-only file, and an object imported from any read-only
@@ -215,7 +216,7 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 		args->granularity != 0;
 	struct zex_piece *pieces_small[DRM_ZEX_MAX_TILES], **pieces;
 	int fds_small[DRM_ZEX_MAX_TILES];
-	u32 n = args->num_fds, got = 0;
+	u32 n = args->num_fds, got = 0, i, j;
 	bool read_only = false;
 	u64 size = 0;
 	int *fds;
@@ -267,6 +268,16 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 			goto out_put;
 		}
 		size += pieces[got]->base.base.size;
+	}
+	/* A piece twice would make two ranges of one object alias. */
+	for (j = 1; j < n; j++) {
+		for (i = 0; i < j; i++) {
+			if (pieces[i] == pieces[j]) {
+				drm_dbg(drm, "fd index %u is the piece of index %u again\n", j, i);
+				ret = -EINVAL;
+				goto out_put;
+			}
+		}
 	}
 	if (interleaved &&
 	    zex_ioctl_check(drm, !zex_fits_interleave(pieces, n, args->granularity))) {

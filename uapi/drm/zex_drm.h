@@ -414,7 +414,8 @@ struct drm_zex_bo_export {
  * piece. The import holds each piece alive, however the exporter ends.
  *
  * Errors: -EINVAL for @num_fds 0, an fd that is not a dma-buf, unknown
- * @flags, or an interleaved layout the pieces' sizes do not fit; -E2BIG for
+ * @flags, an interleaved layout the pieces' sizes do not fit, or the same
+ * piece twice (its ranges would alias); -E2BIG for
  * more than %DRM_ZEX_MAX_PIECES fds; -EBADF for an fd that is not open;
  * -EXDEV for a dma-buf that is not a piece of this device's memory
  * (another driver's, or a zex device that was unplugged since).
