@@ -8,7 +8,8 @@
 #   make vm         an interactive shell in the VM with zex loaded
 #   make bench      benchmarks in the VM, against floors measured in the same run
 #   make stress     long runs: hostrpc at the seed's scale, the full-size models
-#   make fuzz       the fuzzer, 10^6 calls on the debug kernel with fault injection
+#   make fuzz       libzex's fuzz targets, 10^6 inputs each; the kernel fuzzer,
+#                   10^6 calls on the debug kernel with fault injection
 #   make lint       checkpatch --strict and sparse on the kernel code
 #   make dkms-install   install the module through DKMS
 #   make install        install libzex (PREFIX=/usr/local, DESTDIR, LIBDIR)
@@ -79,6 +80,7 @@ stress: deps all host-tests
 	@KDIR=$(KDIR) O=$(O) tools/check/stress.sh
 
 fuzz: deps all
+	$(MAKE) -s -C libzex O=$(O) fuzz-run FUZZ_RUNS=1000000
 	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh fuzz
 
 lint:

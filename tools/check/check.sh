@@ -9,7 +9,8 @@
 #             core built freestanding, checkpatch --strict, sparse, the
 #             hostrpc model under spin (with mutants that must fail), the
 #             TSan test's planted bugs (each must be caught), a DKMS build,
-#             libzex's DDI layout against Level Zero loader 1.32.0's headers
+#             libzex's DDI layout against Level Zero loader 1.32.0's headers,
+#             libzex's fuzz targets (20000 inputs each)
 # 3. stock    the stock Debian kernel in QEMU: every kselftest
 # 4. debug    the debug kernel (KUnit, KASAN, lockdep, kmemleak, ...):
 #             KUnit suites, every kselftest again, a kmemleak scan
@@ -86,6 +87,9 @@ if [[ " $layers " == *" host "* ]]; then
 			tools/check/tsan-mutants.sh >"$logs/tsan-mutants.tap" 2>&1
 		python3 tools/check/results.py tap host tsan-mutants $? "$logs/tsan-mutants.tap"
 		check_cmd host dkms-build tools/dkms.sh build-check 0.1.0
+		# libzex's IPC receive and handle parser under libFuzzer, bounded
+		# (make fuzz runs 10^6 inputs each).
+		check_cmd host libzex-fuzz make -s -C libzex O="$O" fuzz-run
 	} | tally
 	layer_end host
 fi

@@ -13,7 +13,7 @@ packages=(
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static
 	libdrm-dev libze-dev libze1
-	dkms sparse ccache spin cmake ninja-build
+	dkms sparse ccache spin cmake ninja-build clang libclang-rt-14-dev
 )
 
 missing=()

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: handle_fuzz.c - libFuzzer target: the IPC handle parser and the fds it may close
+ *
+ * Four fds are recorded as received (memfds, with export ids); the input is
+ * a list of 64-byte handles. Each is parsed (zex_ipc_handle_get(), which
+ * must accept only what it can vouch for) and given to the record's close
+ * with the fd and export id it names: only a recorded pair may close an
+ * fd, every other fd of the process stays open, and a recorded fd closes
+ * once. Built with clang -fsanitize=fuzzer,address,undefined.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "zex/zex_api.h"
+#include "l0/ipc_handle.h"
+#include "l0/ipc_received.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint64_t ids[4] = { 11, 12, 13, 14 };
+	bool closed[4] = { false };
+	int fds[4], i;
+	size_t off;
+
+	for (i = 0; i < 4; i++)
+		fds[i] = memfd_create("piece", MFD_CLOEXEC);
+	if (zex_ipc_received_add(fds, ids, 4))
+		abort();
+	for (off = 0; off + sizeof(ze_ipc_mem_handle_t) <= size; off += sizeof(ze_ipc_mem_handle_t)) {
+		ze_ipc_mem_handle_t h;
+		struct zex_ipc_handle_data d;
+		int fd;
+		uint64_t id;
+		bool ours = false;
+
+		memcpy(h.data, data + off, sizeof(h.data));
+		if (!zex_ipc_handle_get(&h, &d))
+			continue;
+		if (d.fd < 0 || d.magic != ZEX_IPC_MAGIC || !d.num_pieces ||
+		    d.piece >= d.num_pieces || d.reserved)
+			abort();	/* accepted what it may not */
+		for (i = 0; i < 4; i++)
+			ours |= !closed[i] && fds[i] == d.fd && ids[i] == d.export_id;
+		fd = d.fd;
+		id = d.export_id;
+		if (zex_ipc_received_close(&fd, &id, 1) != ours)
+			abort();
+		for (i = 0; i < 4; i++)
+			if (fds[i] == d.fd && ids[i] == d.export_id)
+				closed[i] = true;
+	}
+	/* The fds not given back are open, and are released now. */
+	for (i = 0; i < 4; i++) {
+		if (closed[i] != (fcntl(fds[i], F_GETFD) < 0))
+			abort();
+		if (!closed[i] && !zex_ipc_received_close(&fds[i], &ids[i], 1))
+			abort();
+	}
+	return 0;
+}
