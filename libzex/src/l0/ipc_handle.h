@@ -9,7 +9,7 @@
  * The dma-buf fd first (offset 0, where compute-runtime puts it and where
  * consumers read and rewrite it), then what names the export in the
  * exporting process and what zexMemOpenIpcHandles() needs to rebuild the
- * allocation. Documentation/ipc.rst shows the layout.
+ * allocation. Documentation/libzex.rst shows the layout.
  */
 
 #ifndef ZEX_L0_IPC_HANDLE_H
