@@ -30,6 +30,18 @@
 
 #define K64	65536ull
 
+#ifdef __SANITIZE_THREAD__
+/*
+ * The debug kernel refuses MADV_DONTDUMP on TSan's shadow (a core-dump
+ * hint only): run without it.
+ */
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+	return "use_madv_dontdump=0";
+}
+#endif
+
 struct l0 {
 	ze_driver_handle_t drv;
 	ze_device_handle_t root;
