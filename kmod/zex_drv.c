@@ -35,6 +35,7 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_prime.h>
 
+#include "common/zex_compat.h"
 #include "hostrpc/zex_hostrpc.h"
 #include "ipc/zex_ipc.h"
 #include "tiles/zex_piece.h"
@@ -175,8 +176,6 @@ static const struct drm_driver zex_drm_driver = {
 	/* Standard PRIME for one-piece objects (ipc/zex_prime.c). */
 	.prime_handle_to_fd = zex_prime_handle_to_fd,
 	.prime_fd_to_handle = zex_prime_fd_to_handle,
-	/* mmap() of an exported piece's dma-buf maps the piece. */
-	.gem_prime_mmap = drm_gem_prime_mmap,
 	.ioctls = zex_ioctls,
 	.num_ioctls = ARRAY_SIZE(zex_ioctls),
 	.fops = &zex_fops,
@@ -300,15 +299,14 @@ static int zex_probe(struct platform_device *pdev)
 	return 0;
 }
 
-static int zex_remove(struct platform_device *pdev)
+static void zex_remove(struct platform_device *pdev)
 {
 	zex_device_unplug(platform_get_drvdata(pdev));
-	return 0;
 }
 
 static struct platform_driver zex_platform_driver = {
 	.probe = zex_probe,
-	.remove = zex_remove,
+	.zex_platform_remove = zex_remove,
 	.driver = {
 		.name = ZEX_DRIVER_NAME,
 	},

@@ -29,6 +29,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_vma_manager.h>
 
+#include "../common/zex_compat.h"
 #include "../common/zex_check.h"
 #include "../tiles/zex_piece.h"
 #include "zex_bo.h"
@@ -97,7 +98,7 @@ static vm_fault_t zex_bo_fault(struct vm_fault *vmf)
 static void zex_bo_put_pages(struct zex_bo *bo, u32 count)
 {
 	while (count--)
-		drm_gem_shmem_put_pages(&bo->pieces[count].piece->base);
+		drm_gem_shmem_unpin(&bo->pieces[count].piece->base);
 }
 
 static int zex_bo_get_pages(struct zex_bo *bo)
@@ -106,7 +107,7 @@ static int zex_bo_get_pages(struct zex_bo *bo)
 	int ret;
 
 	for (i = 0; i < bo->num_pieces; i++) {
-		ret = drm_gem_shmem_get_pages(&bo->pieces[i].piece->base);
+		ret = drm_gem_shmem_pin(&bo->pieces[i].piece->base);
 		if (ret) {
 			zex_bo_put_pages(bo, i);
 			return ret;
@@ -119,8 +120,11 @@ static void zex_bo_vm_open(struct vm_area_struct *vma)
 {
 	struct zex_bo *bo = to_zex_bo(vma->vm_private_data);
 
+	u32 i;
+
 	/* A copy of a mapping whose pages are pinned: pin them again. */
-	WARN_ON_ONCE(zex_bo_get_pages(bo));
+	for (i = 0; i < bo->num_pieces; i++)
+		zex_shmem_pin_again(&bo->pieces[i].piece->base);
 	drm_gem_vm_open(vma);
 }
 
@@ -149,13 +153,13 @@ static int zex_bo_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 	if (bo->read_only) {
 		if (zex_check(obj->dev, "mmap", vma->vm_flags & VM_WRITE))
 			return -EACCES;
-		vma->vm_flags &= ~VM_MAYWRITE;
+		vm_flags_clear(vma, VM_MAYWRITE);
 	}
 	ret = zex_bo_get_pages(bo);
 	if (ret)
 		return ret;
 	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
-	vma->vm_flags |= VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags);
 	return 0;
 }

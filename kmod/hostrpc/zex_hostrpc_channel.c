@@ -44,6 +44,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
+#include "../common/zex_compat.h"
 #include "zex_hostrpc.h"
 
 /*
@@ -361,7 +362,7 @@ static int zex_hostrpc_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 
 	/* The file, which the mapping holds, keeps the view alive. */
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_ops = &zex_hostrpc_vm_ops;
 	vma->vm_private_data = view;
 	return 0;

@@ -35,6 +35,7 @@
 
 #include <drm/drm_print.h>
 
+#include "../common/zex_compat.h"
 #include "zex_hostrpc.h"
 
 /**
@@ -65,7 +66,7 @@ static void zex_hostrpc_signal_eventfds(struct zex_hostrpc_channel *ch,
 	lockdep_assert_held(&ch->lock);
 	list_for_each_entry(view, &ch->view_list, link)
 		if (view->side == side && view->eventfd)
-			eventfd_signal(view->eventfd, 1);
+			eventfd_signal(view->eventfd);
 }
 
 /**

@@ -10,7 +10,8 @@
  * PRIME helpers, so that an import can tell a zex piece from any other
  * dma-buf by its ops and take the piece itself: zero-copy, and the same
  * piece however often it is imported. To everyone else the dma-buf is an
- * ordinary one: attach, map, mmap and vmap go through the PRIME helpers.
+ * ordinary one: attach, map and vmap go through the PRIME helpers, mmap
+ * through the piece's own GEM mmap.
  *
  * The dma-buf of each mode is cached on the piece while buffer objects hold
  * it, and so is the piece's one-piece buffer object ("solo"), which a
@@ -26,6 +27,12 @@
 #include "../tiles/zex_piece.h"
 #include "zex_dmabuf.h"
 
+/* mmap() of a piece's dma-buf maps the piece, through its GEM mmap. */
+static int zex_dmabuf_mmap(struct dma_buf *buf, struct vm_area_struct *vma)
+{
+	return drm_gem_prime_mmap(buf->priv, vma);
+}
+
 static const struct dma_buf_ops zex_dmabuf_ops = {
 	.cache_sgt_mapping = true,
 	.attach = drm_gem_map_attach,
@@ -33,7 +40,7 @@ static const struct dma_buf_ops zex_dmabuf_ops = {
 	.map_dma_buf = drm_gem_map_dma_buf,
 	.unmap_dma_buf = drm_gem_unmap_dma_buf,
 	.release = drm_gem_dmabuf_release,
-	.mmap = drm_gem_dmabuf_mmap,
+	.mmap = zex_dmabuf_mmap,
 	.vmap = drm_gem_dmabuf_vmap,
 	.vunmap = drm_gem_dmabuf_vunmap,
 };

@@ -21,6 +21,7 @@
 #include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 
+#include "../common/zex_compat.h"
 #include "zex_piece.h"
 #include "zex_tile.h"
 
@@ -60,13 +61,13 @@ static void zex_piece_vm_open(struct vm_area_struct *vma)
 	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(vma->vm_private_data);
 
 	/* A copy of a mapping whose pages are pinned: pin them again. */
-	WARN_ON_ONCE(drm_gem_shmem_get_pages(shmem));
+	zex_shmem_pin_again(shmem);
 	drm_gem_vm_open(vma);
 }
 
 static void zex_piece_vm_close(struct vm_area_struct *vma)
 {
-	drm_gem_shmem_put_pages(to_drm_gem_shmem_obj(vma->vm_private_data));
+	drm_gem_shmem_unpin(to_drm_gem_shmem_obj(vma->vm_private_data));
 	drm_gem_vm_close(vma);
 }
 

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_compat.h - the one place where kernel versions differ
+ *
+ * zex is written in the idiom of the newest kernel it supports (6.12);
+ * this header makes the older ones (6.1) fit that idiom, keyed on
+ * LINUX_VERSION_CODE. No other file tests a kernel version.
+ *
+ * - vm_flags_set() and vm_flags_clear() (6.3): the VMA's flags are no
+ *   longer written directly.
+ * - eventfd_signal() takes no count (6.8).
+ * - A platform driver's remove callback returns void, as .remove (6.11;
+ *   before, .remove_new): zex_platform_remove names the field.
+ * - The shmem helpers (6.6) take the object's reservation lock themselves
+ *   and no longer export drm_gem_shmem_get_pages(): pages are held with
+ *   drm_gem_shmem_pin()/drm_gem_shmem_unpin() on every kernel, and
+ *   zex_shmem_pin_again() takes one more hold on pages already held
+ *   (a VMA copied by fork() or split), which cannot fail.
+ */
+
+#ifndef _ZEX_COMPAT_H_
+#define _ZEX_COMPAT_H_
+
+#include <linux/eventfd.h>
+#include <linux/mm.h>
+#include <linux/version.h>
+
+#include <drm/drm_gem_shmem_helper.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+
+static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags &= ~flags;
+}
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+/* The old function of the same name, with the count every caller used. */
+#define eventfd_signal(ctx) eventfd_signal(ctx, 1)
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
+#define zex_platform_remove remove_new
+#else
+#define zex_platform_remove remove
+#endif
+
+/**
+ * zex_shmem_pin_again - one more hold on pages already pinned
+ * @shmem: an object whose pages the caller's mapping holds pinned.
+ *
+ * For a VMA's open callback, which cannot fail: the pages are there, so
+ * this only counts.
+ */
+static inline void zex_shmem_pin_again(struct drm_gem_shmem_object *shmem)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
+	WARN_ON_ONCE(drm_gem_shmem_get_pages(shmem));
+#else
+	dma_resv_lock(shmem->base.resv, NULL);
+	WARN_ON_ONCE(drm_gem_shmem_pin_locked(shmem));
+	dma_resv_unlock(shmem->base.resv);
+#endif
+}
+
+#endif /* _ZEX_COMPAT_H_ */
