@@ -136,6 +136,7 @@ static const struct file_operations zex_fops = {
 	.read = drm_read,
 	.llseek = noop_llseek,
 	.mmap = drm_gem_mmap,
+	ZEX_FOP_UNSIGNED_OFFSET
 };
 
 static int zex_open(struct drm_device *drm, struct drm_file *file)

@@ -15,6 +15,10 @@
  * - eventfd_signal() takes no count (6.8).
  * - A platform driver's remove callback returns void, as .remove (6.11;
  *   before, .remove_new): zex_platform_remove names the field.
+ * - A DRM device's file operations declare that mmap offsets are unsigned
+ *   (FOP_UNSIGNED_OFFSET in .fop_flags, 6.12; drm_open() marked the file
+ *   itself before): ZEX_FOP_UNSIGNED_OFFSET is that initializer, or
+ *   nothing.
  * - The shmem helpers (6.6) take the object's reservation lock themselves
  *   and no longer export drm_gem_shmem_get_pages(): pages are held with
  *   drm_gem_shmem_pin()/drm_gem_shmem_unpin() on every kernel, and
@@ -52,6 +56,12 @@ static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 #define zex_platform_remove remove_new
 #else
 #define zex_platform_remove remove
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+#define ZEX_FOP_UNSIGNED_OFFSET
+#else
+#define ZEX_FOP_UNSIGNED_OFFSET .fop_flags = FOP_UNSIGNED_OFFSET,
 #endif
 
 /**
