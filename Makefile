@@ -2,7 +2,8 @@
 #
 # zex: an emulated multi-tile GPU (zex.ko) and libzex.
 #
-#   make            build zex.ko against KDIR, libzex, the selftests, tools
+#   make            build zex.ko (for KDIR, or the newest installed kernel of
+#                   line KVER=6.1|6.12), libzex, the selftests, tools
 #   make run        boot the stock-kernel VM with zex loaded and run zex-info
 #   make check      every test layer (host, stock-kernel VM, debug-kernel VM)
 #   make vm         an interactive shell in the VM with zex loaded
@@ -16,8 +17,15 @@
 #
 # `make run` and `make check` install what they need first (Debian 12, root).
 
-KVER_DEBIAN := $(shell ls -d /lib/modules/6.1.*-amd64/build 2>/dev/null | sort -V | tail -n1)
-KDIR ?= $(if $(wildcard /lib/modules/$(shell uname -r)/build),/lib/modules/$(shell uname -r)/build,$(KVER_DEBIAN))
+# The kernel zex.ko is built for and the VM targets boot: KDIR when set,
+# else the newest installed release of line KVER (6.1 or 6.12), else of the
+# newest line installed. Resolved by tools/kernel-dir.sh when a recipe runs,
+# never when this file is read: on a fresh machine the headers arrive with
+# the deps step, after that.
+export KDIR
+export KVER
+export ZEX_MODULES_ROOT
+KDIR_NOW = $${KDIR:-$$(tools/kernel-dir.sh $$KVER)}
 O ?= $(CURDIR)/build
 export ZEX_CACHE_DIR ?= $(HOME)/.cache/zex
 # Module parameters for the VM targets, e.g. make run ZEX_PARAMS="tiles=4".
@@ -28,8 +36,10 @@ VERSION := 0.1.0
 all: kmod libzex selftests tools
 
 kmod:
-	@test -n "$(KDIR)" || { echo "no kernel build dir: apt-get install linux-headers-amd64, or set KDIR" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod O= W=1 modules
+	@kdir="$(KDIR_NOW)"; \
+	test -n "$$kdir" || { echo "no kernel build dir: apt-get install linux-headers-amd64, or set KDIR" >&2; exit 1; }; \
+	echo "zex.ko for $$kdir"; \
+	$(MAKE) -C "$$kdir" M=$(CURDIR)/kmod O= W=1 modules
 
 libzex:
 	$(MAKE) -C libzex O=$(O)
@@ -59,29 +69,36 @@ tools: libzex
 host-tests:
 	$(MAKE) -C libzex O=$(O) KSFT_DIR=$(KSFT_DIR) tests
 
+# What installs the packages (a stand-in in tools/check/fresh-kdir.sh).
+DEPS ?= tools/check/deps.sh
+
 deps:
-	@tools/check/deps.sh
+	@$(DEPS)
+
+# The kernel build directory the targets use now (after the deps step).
+kdir: deps
+	@echo "$(KDIR_NOW)"
 
 check: deps
-	@KDIR=$(KDIR) O=$(O) tools/check/check.sh
+	@KDIR="$(KDIR_NOW)" O=$(O) tools/check/check.sh
 
 run: deps all
-	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh run
+	@KDIR="$(KDIR_NOW)" O=$(O) tools/vm/vm.sh run
 
 vm: deps all
-	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh shell
+	@KDIR="$(KDIR_NOW)" O=$(O) tools/vm/vm.sh shell
 
 bench: deps all host-tests
-	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh bench
+	@KDIR="$(KDIR_NOW)" O=$(O) tools/vm/vm.sh bench
 	@echo "hostrpc natively (threads over plain memory, this machine's cores):"
 	@$(O)/host-tests/hostrpc_scale bench
 
 stress: deps all host-tests
-	@KDIR=$(KDIR) O=$(O) tools/check/stress.sh
+	@KDIR="$(KDIR_NOW)" O=$(O) tools/check/stress.sh
 
 fuzz: deps all
 	$(MAKE) -s -C libzex O=$(O) fuzz-run FUZZ_RUNS=1000000
-	@KDIR=$(KDIR) O=$(O) tools/vm/vm.sh fuzz
+	@KDIR="$(KDIR_NOW)" O=$(O) tools/vm/vm.sh fuzz
 
 lint:
 	@tools/check/lint.sh
@@ -96,9 +113,9 @@ dkms-uninstall:
 	@tools/dkms.sh uninstall $(VERSION)
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod O= clean 2>/dev/null || true
+	-kdir="$(KDIR_NOW)"; [ -z "$$kdir" ] || $(MAKE) -C "$$kdir" M=$(CURDIR)/kmod O= clean
 	rm -rf $(O)
 
-.PHONY: all kmod libzex selftests tools host-tests deps check run vm bench stress fuzz lint \
+.PHONY: all kmod libzex selftests tools host-tests deps kdir check run vm bench stress fuzz lint \
 	install uninstall \
 	dkms-install dkms-uninstall clean

@@ -9,12 +9,14 @@
 # 6.12.N+deb12-amd64), or of the newest line installed when LINE is empty.
 # Prints nothing and exits 1 when there is none. Asked at run time, never
 # when a Makefile is parsed: on a fresh machine the headers arrive with the
-# deps step, after the Makefile was read.
+# deps step, after the Makefile was read. ZEX_MODULES_ROOT stands in for
+# /lib/modules (tests).
 set -euo pipefail
 
 line=${1:-}
+root=${ZEX_MODULES_ROOT:-/lib/modules}
 dirs=()
-for d in /lib/modules/*-amd64/build; do
+for d in "$root"/*-amd64/build; do
 	[ -d "$d" ] || continue
 	release=$(basename "$(dirname "$d")")
 	case $release in

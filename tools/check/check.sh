@@ -11,9 +11,12 @@
 #             TSan test's planted bugs (each must be caught), a DKMS build,
 #             libzex's DDI layout against Level Zero loader 1.32.0's headers,
 #             libzex's fuzz targets (20000 inputs each)
-# 3. stock    the stock Debian kernel in QEMU: every kselftest
-# 4. debug    the debug kernel (KUnit, KASAN, lockdep, kmemleak, ...):
-#             KUnit suites, every kselftest again, a kmemleak scan
+# 3. stock    Debian's stock kernels in QEMU, both lines: every kselftest on
+#             6.1 in every row of the parameter matrix, on 6.12 in the
+#             default row (zex.ko built warning-free for each)
+# 4. debug    the debug kernels built from linux-source-6.1 and -6.12
+#             (KUnit, KASAN, lockdep, kmemleak, ...): KUnit suites, every
+#             kselftest again, a kmemleak scan
 #
 # Each layer prints "RESULT <layer> passed=N failed=N skipped=N"; the last
 # line totals them as "N passed, N failed, N skipped". Exits 1 on any
@@ -23,7 +26,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 export O=${O:-$top/build}
-export KDIR=${KDIR:-$(ls -d /lib/modules/6.1.*-amd64/build | sort -V | tail -n1)}
+export KDIR=${KDIR:-$(tools/kernel-dir.sh "${KVER:-}")}
 layers=${ZEX_CHECK_LAYERS:-host stock debug}
 logs=$O/check
 mkdir -p "$logs"
@@ -90,20 +93,59 @@ if [[ " $layers " == *" host "* ]]; then
 		# libzex's IPC receive and handle parser under libFuzzer, bounded
 		# (make fuzz runs 10^6 inputs each).
 		check_cmd host libzex-fuzz make -s -C libzex O="$O" fuzz-run
+		# The first make run on a fresh machine finds the headers its deps
+		# step installs.
+		tools/check/fresh-kdir.sh >"$logs/fresh-kdir.tap" 2>&1
+		python3 tools/check/results.py tap host fresh-kdir $? "$logs/fresh-kdir.tap"
 	} | tally
 	layer_end host
 fi
 
+# zex.ko for one installed line, in a copy of the sources (kbuild writes
+# next to them): prints the module's path; any warning fails.
+build_for_line() {
+	local line=$1 kdir out
+	kdir=$(tools/kernel-dir.sh "$line") || {
+		echo "no headers of Linux $line (tools/check/deps.sh installs them)" >&2
+		return 1
+	}
+	out=$O/kmod-$line
+	rm -rf "$out"
+	mkdir -p "$out"
+	cp -r kmod uapi "$out/"
+	if ! make -s -C "$kdir" M="$out/kmod" W=1 modules >"$logs/kmod-$line.log" 2>&1 ||
+	   grep -q -E 'warning:|error:' "$logs/kmod-$line.log"; then
+		cat "$logs/kmod-$line.log" >&2
+		return 1
+	fi
+	echo "$kdir $out/kmod/zex.ko"
+}
+
 if [[ " $layers " == *" stock "* ]]; then
-	layer_start stock-kernel
-	tools/vm/vm.sh check-stock 2>&1 | tally
-	layer_end stock-kernel
+	# Both of Debian 12's kernel lines: 6.1 with every row of the
+	# parameter matrix, 6.12 with the default row.
+	for line in 6.1 6.12; do
+		layer_start "stock-kernel-$line"
+		if built=$(build_for_line "$line" 2>"$logs/build-$line.err"); then
+			matrix=all
+			[ "$line" = 6.1 ] || matrix=default
+			KDIR=${built% *} ZEX_KO=${built#* } ZEX_MATRIX=$matrix \
+				tools/vm/vm.sh check-stock 2>&1 | tally
+		else
+			{ echo "FAIL [stock-kernel-$line] zex.ko does not build"
+			  sed 's/^/    /' "$logs/build-$line.err"
+			  echo "RESULT stock-kernel-$line passed=0 failed=1 skipped=0"; } | tally
+		fi
+		layer_end "stock-kernel-$line"
+	done
 fi
 
 if [[ " $layers " == *" debug "* ]]; then
-	layer_start debug-kernel
-	tools/vm/vm.sh check-debug 2>&1 | tally
-	layer_end debug-kernel
+	for line in 6.1 6.12; do
+		layer_start "debug-kernel-$line"
+		KVER=$line tools/vm/vm.sh check-debug 2>&1 | tally
+		layer_end "debug-kernel-$line"
+	done
 fi
 
 verdict

@@ -10,7 +10,7 @@ set -euo pipefail
 packages=(
 	build-essential pkg-config python3 cpio gzip kmod xz-utils bc flex bison
 	libelf-dev libssl-dev dwarves rsync
-	linux-headers-amd64 linux-image-amd64 linux-source-6.1
+	linux-headers-amd64 linux-image-amd64 linux-source-6.1 linux-source-6.12
 	qemu-system-x86 busybox-static
 	libdrm-dev libze-dev libze1
 	dkms sparse ccache spin cmake ninja-build clang libclang-rt-14-dev
@@ -21,13 +21,26 @@ for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing+=("$p")
 done
-[ ${#missing[@]} -gt 0 ] || exit 0
+# Debian 12's second kernel line, 6.12: its image and headers carry the
+# version in their names (linux-image-6.12.N+deb12-amd64); any installed
+# release will do, else the newest the repositories offer.
+have_612=0
+ls /boot/vmlinuz-6.12.*+deb12-amd64 /lib/modules/6.12.*+deb12-amd64/build/Makefile \
+	>/dev/null 2>&1 && have_612=1
+[ ${#missing[@]} -gt 0 ] || [ $have_612 = 0 ] || exit 0
 
 if [ "$(id -u)" != 0 ]; then
+	[ $have_612 = 1 ] || missing+=("linux-image-6.12.*+deb12-amd64 and its headers")
 	echo "deps: missing packages (run as root to install): ${missing[*]}" >&2
 	exit 1
 fi
-echo "deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
+if [ $have_612 = 0 ]; then
+	image=$(apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' |
+		awk '{ print $1 }' | sort -V | tail -n1)
+	[ -n "$image" ] || { echo "deps: no linux-image-6.12.*+deb12-amd64 in the repositories" >&2; exit 1; }
+	missing+=("$image" "${image/image/headers}")
+fi
+echo "deps: installing ${missing[*]}" >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -9,8 +9,9 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kdir=${KDIR:-$(ls -d /lib/modules/6.1.*-amd64/build | sort -V | tail -n1)}
-src=$("$top/tools/vm/linux-source.sh")
+kdir=${KDIR:-$("$(dirname "$0")/../kernel-dir.sh" "${KVER:-}")}
+# checkpatch of the newer line; sparse against KDIR (the newest line installed).
+src=$("$top/tools/vm/linux-source.sh" 6.12)
 out=${O:-$top/build}/lint
 mkdir -p "$out"
 cd "$top"

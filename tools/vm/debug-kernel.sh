@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # DOC: debug-kernel.sh - build, or reuse from the cache, the debug kernel
 #
-# Builds linux-source-6.1 with tools/vm/debug-kernel.config on top of an
+# Usage: debug-kernel.sh [LINE]   (6.1, the default, or 6.12)
+#
+# Builds Debian's linux-source-LINE with tools/vm/debug-kernel.config (the
+# same fragment for both lines) on top of an
 # x86_64 tinyconfig (KUnit, KASAN, lockdep, kmemleak, DEBUG_VM, DEBUG_LIST and
 # fault injection). The build lives outside the checkout, in
 # $ZEX_CACHE_DIR/debug-<key>, where <key> hashes the fragment, this script and
@@ -15,10 +18,13 @@ cache=${ZEX_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/zex}
 fragment=$here/debug-kernel.config
 jobs=${JOBS:-$(nproc)}
 
-src=$("$here/linux-source.sh")
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+line=${1:-6.1}
+src=$("$here/linux-source.sh" "$line")
+srcver=$(dpkg-query -W -f='${Version}' "linux-source-$line")
 key=$( { cat "$fragment" "$0"; echo "$srcver"; } | sha256sum | cut -c1-16)
+# 6.1's cache keeps its old name, so a warm cache stays warm.
 out=$cache/debug-$key
+[ "$line" = 6.1 ] || out=$cache/debug-$line-$key
 
 log() { echo "debug-kernel: $*" >&2; }
 

@@ -1,16 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
-# DOC: linux-source.sh - the extracted linux-source-6.1 tree, made once
+# DOC: linux-source.sh - an extracted linux-source-<line> tree, made once
 #
-# Prints the path of linux-source-6.1 extracted into the cache (outside the
-# checkout), extracting it on first use. kselftest_harness.h, checkpatch.pl,
-# kunit.py and the debug kernel all come from it.
+# Usage: linux-source.sh [LINE]   (6.1, the default, or 6.12)
+#
+# Prints the path of Debian's linux-source-LINE extracted into the cache
+# (outside the checkout), extracting it on first use. kselftest_harness.h,
+# checkpatch.pl, kunit.py and the debug kernels come from these trees.
 set -euo pipefail
+line=${1:-6.1}
 cache=${ZEX_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/zex}
-tarball=/usr/src/linux-source-6.1.tar.xz
-[ -f "$tarball" ] || { echo "linux-source: $tarball missing (apt-get install linux-source-6.1)" >&2; exit 1; }
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-src=$cache/linux-source-6.1-$srcver
+tarball=/usr/src/linux-source-$line.tar.xz
+[ -f "$tarball" ] || { echo "linux-source: $tarball missing (apt-get install linux-source-$line)" >&2; exit 1; }
+srcver=$(dpkg-query -W -f='${Version}' "linux-source-$line")
+src=$cache/linux-source-$line-$srcver
 if [ ! -f "$src/.zex-extracted" ]; then
 	echo "linux-source: extracting $tarball" >&2
 	mkdir -p "$cache"

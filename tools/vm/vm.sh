@@ -15,7 +15,11 @@
 #              suites against it, run KUnit and the kselftests, scan for leaks
 #
 # Expects `make all` to have run (zex.ko for KDIR, static tools and
-# selftests under build/). ZEX_PARAMS passes module parameters.
+# selftests under build/). KDIR names the stock kernel (default: the newest
+# installed line, or line KVER); ZEX_KO the zex.ko built for it (default
+# kmod/zex.ko). ZEX_PARAMS passes module parameters; ZEX_MATRIX=default
+# runs check-stock's first row only. The debug modes take the line from
+# KVER too (default 6.1).
 set -euo pipefail
 
 mode=${1:?usage: vm.sh run|shell|check-stock|check-debug}
@@ -27,13 +31,16 @@ params=${ZEX_PARAMS:-}
 mkdir -p "$O/vm"
 
 # KDIR comes from the Makefile; the stock kernel is the one it belongs to.
-kdir=${KDIR:-$(ls -d /lib/modules/6.1.*-amd64/build | sort -V | tail -n1)}
+kdir=${KDIR:-$("$top/tools/kernel-dir.sh" "${KVER:-}")}
+zex_ko=${ZEX_KO:-$top/kmod/zex.ko}
 case $kdir in
 /lib/modules/*/build) release=$(basename "$(dirname "$kdir")") ;;
 *) release=$(cat "$kdir/include/config/kernel.release") ;;
 esac
 stock_kernel=/boot/vmlinuz-$release
 stock_moddir=/lib/modules/$release
+# The kernel line (6.1, 6.12): it names the layers and the logs.
+line=$(cut -d. -f1-2 <<<"$release")
 
 selftests=$(cd "$O/selftests" && ls)
 
@@ -52,7 +59,7 @@ case $l0_rc in
 esac
 
 stock_initrd() {
-	"$vmdir/mkinitramfs.sh" "$O/vm/stock-$1.cpio.gz" "$top/kmod/zex.ko" \
+	"$vmdir/mkinitramfs.sh" "$O/vm/stock-$1.cpio.gz" "$zex_ko" \
 		"$stock_moddir" "$O/bin" "$O/selftests" "$1" "$params"
 	echo "$O/vm/stock-$1.cpio.gz"
 }
@@ -85,12 +92,13 @@ check-stock)
 		sets=("$ZEX_PARAMS")
 	else
 		mapfile -t sets < <(grep -v '^#' "$vmdir/param-matrix.txt" | grep .)
+		[ "${ZEX_MATRIX:-all}" = default ] && sets=("${sets[0]}")
 	fi
 	rc=0
 	for set in "${sets[@]}"; do
 		[ "$set" = - ] && set=
 		params=$set
-		tag=$(echo "${set:-default}" | tr ' =' '_-')
+		tag=$line-$(echo "${set:-default}" | tr ' =' '_-')
 		initrd=$(stock_initrd check)
 		"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 600 "$O/vm/stock-$tag.log"
 		python3 "$results" vm "$O/vm/stock-$tag.log" --layer "stock-kernel[$tag]" \
@@ -105,7 +113,7 @@ stress)
 	mkdir -p "$O/vm/stress-selftests"
 	rm -f "$O/vm/stress-selftests"/*
 	cp "$O/selftests/zex_libzex_hostrpc_test" "$O/vm/stress-selftests/"
-	"$vmdir/mkinitramfs.sh" "$O/vm/stress.cpio.gz" "$top/kmod/zex.ko" \
+	"$vmdir/mkinitramfs.sh" "$O/vm/stress.cpio.gz" "$zex_ko" \
 		"$stock_moddir" "$O/bin" "$O/vm/stress-selftests" stress "$params"
 	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/stress.cpio.gz" 2048 5400 "$O/vm/stress.log"
 	grep -E '^# .*(doorbell rings|reaped)' "$O/vm/stress.log" || true
@@ -113,18 +121,22 @@ stress)
 		--selftests zex_libzex_hostrpc_test
 	;;
 check-debug | fuzz)
-	dbg=$("$vmdir/debug-kernel.sh")
-	src=$("$vmdir/linux-source.sh")
+	dline=${KVER:-6.1}
+	dbg=$("$vmdir/debug-kernel.sh" "$dline")
+	src=$("$vmdir/linux-source.sh" "$dline")
+	dlayer=debug-kernel
+	[ "$dline" = 6.1 ] || dlayer=debug-kernel-$dline
 	# An out-of-tree build writes into its source folder: use a copy so
 	# the stock zex.ko stays as it is.
-	rm -rf "$O/kmod-debug"
-	mkdir -p "$O/kmod-debug"
-	cp -r "$top/kmod" "$top/uapi" "$O/kmod-debug/"
+	kd=$O/kmod-debug-$dline
+	rm -rf "$kd"
+	mkdir -p "$kd"
+	cp -r "$top/kmod" "$top/uapi" "$kd/"
 	# With its KUnit suites and W=1; any warning fails like an error.
-	if ! make -s -C "$dbg" M="$O/kmod-debug/kmod" W=1 ZEX_KUNIT=y modules >"$O/vm/kmod-debug.log" 2>&1 ||
-	   grep -q -E 'warning:|error:' "$O/vm/kmod-debug.log"; then
-		cat "$O/vm/kmod-debug.log"
-		echo "RESULT debug-kernel passed=0 failed=1 skipped=0"
+	if ! make -s -C "$dbg" M="$kd/kmod" W=1 ZEX_KUNIT=y modules >"$O/vm/kmod-debug-$dline.log" 2>&1 ||
+	   grep -q -E 'warning:|error:' "$O/vm/kmod-debug-$dline.log"; then
+		cat "$O/vm/kmod-debug-$dline.log"
+		echo "RESULT $dlayer passed=0 failed=1 skipped=0"
 		exit 1
 	fi
 	if [ "$mode" = fuzz ]; then
@@ -136,7 +148,7 @@ check-debug | fuzz)
 		export ZEX_FUZZ_CALLS=${ZEX_FUZZ_CALLS:-500000}
 		export ZEX_TEST_TIMEOUT=${ZEX_TEST_TIMEOUT:-3600}
 		ZEX_VM_BAD_PARAMS=0 "$vmdir/mkinitramfs.sh" "$O/vm/fuzz.cpio.gz" \
-			"$O/kmod-debug/kmod/zex.ko" - "$O/bin" "$O/vm/fuzz-selftests" fuzz "$params"
+			"$kd/kmod/zex.ko" - "$O/bin" "$O/vm/fuzz-selftests" fuzz "$params"
 		"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/fuzz.cpio.gz" 2048 4000 \
 			"$O/vm/fuzz.log"
 		grep -E '^# (uid|.*seed)' "$O/vm/fuzz.log" || true
@@ -147,11 +159,11 @@ check-debug | fuzz)
 	suites=$(sed -n 's/^[[:space:]]*\.name = "\(zex_[a-z_]*\)",$/\1/p' "$top"/kmod/tests/*.c)
 	# KUnit suites run at every load attempt (6.1), so the refused loads
 	# of bad-params.txt, checked on the stock kernel, are left out here.
-	ZEX_VM_BAD_PARAMS=0 "$vmdir/mkinitramfs.sh" "$O/vm/debug.cpio.gz" \
-		"$O/kmod-debug/kmod/zex.ko" - "$O/bin" "$O/selftests" check "$params"
-	"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/debug.cpio.gz" 2048 900 \
-		"$O/vm/debug.log"
-	python3 "$results" vm "$O/vm/debug.log" --layer debug-kernel \
+	ZEX_VM_BAD_PARAMS=0 "$vmdir/mkinitramfs.sh" "$O/vm/$dlayer.cpio.gz" \
+		"$kd/kmod/zex.ko" - "$O/bin" "$O/selftests" check "$params"
+	"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/$dlayer.cpio.gz" 2048 900 \
+		"$O/vm/$dlayer.log"
+	python3 "$results" vm "$O/vm/$dlayer.log" --layer "$dlayer" \
 		--selftests $selftests --kunit-suites $suites \
 		--kunit-py "$src/tools/testing/kunit/kunit.py" --kmemleak
 	;;

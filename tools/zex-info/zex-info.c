@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include <drm/zex_drm.h>
 
@@ -46,6 +47,7 @@ int main(int argc, char **argv)
 {
 	struct zex_device *dev;
 	struct zex_topology t = { .size = sizeof(t) };
+	struct utsname u;
 	unsigned int i;
 	int ret;
 
@@ -71,6 +73,8 @@ int main(int argc, char **argv)
 	}
 
 	printf("zex device %s\n", zex_device_node(dev));
+	if (!uname(&u))
+		printf("  kernel:                  Linux %s\n", u.release);
 	printf("  tiles:                   %u\n", t.num_tiles);
 	printf("  total memory:            %llu MiB\n",
 	       (unsigned long long)(t.total_mem_size >> 20));
