@@ -8,8 +8,9 @@
 #              install (for KERNELRELEASE, default: the running kernel)
 # uninstall    dkms remove --all and delete /usr/src/zex-VERSION
 # build-check  add and build for KERNELRELEASE (default: the newest
-#              installed Debian 6.1 headers), then remove everything again;
-#              what `make check` runs to prove the DKMS packaging builds
+#              installed headers of each of Debian 12's lines, 6.1 and
+#              6.12), then remove everything again; what `make check` runs
+#              to prove the DKMS packaging builds
 set -euo pipefail
 
 action=$1 version=$2
@@ -50,16 +51,26 @@ uninstall)
 	remove
 	;;
 build-check)
-	if [ -z "$release" ]; then
-		release=$(basename "$(dirname "$(ls -d /lib/modules/6.1.*-amd64/build | sort -V | tail -n1)")")
+	releases=$release
+	if [ -z "$releases" ]; then
+		# The newest installed release of each of Debian 12's lines.
+		for line in 6.1 6.12; do
+			kdir=$("$top/tools/kernel-dir.sh" "$line") || {
+				echo "dkms: no Linux $line headers installed" >&2
+				exit 1
+			}
+			releases="$releases $(basename "$(dirname "$kdir")")"
+		done
 	fi
 	remove
 	stage
 	trap remove EXIT
 	dkms add -m zex -v "$version" >/dev/null
-	dkms build -m zex -v "$version" -k "$release" >/dev/null
-	test -f "/var/lib/dkms/zex/$version/$release/x86_64/module/zex.ko"
-	echo "dkms: zex $version builds for $release"
+	for release in $releases; do
+		dkms build -m zex -v "$version" -k "$release" >/dev/null
+		test -f "/var/lib/dkms/zex/$version/$release/x86_64/module/zex.ko"
+		echo "dkms: zex $version builds for $release"
+	done
 	;;
 *)
 	echo "usage: dkms.sh install|uninstall|build-check VERSION [KERNELRELEASE]" >&2
