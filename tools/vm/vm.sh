@@ -17,8 +17,10 @@
 # Expects `make all` to have run (zex.ko for KDIR, static tools and
 # selftests under build/). KDIR names the stock kernel (default: the newest
 # installed line, or line KVER); ZEX_KO the zex.ko built for it (default
-# kmod/zex.ko). ZEX_PARAMS passes module parameters; ZEX_MATRIX=default
-# runs check-stock's first row only. The debug modes take the line from
+# kmod/zex.ko). ZEX_PARAMS passes module parameters; ZEX_MATRIX picks
+# check-stock's rows of tools/vm/param-matrix.txt: all (the default),
+# default (the first), or a row's index from 0. Runs of different rows or
+# kernels may go at the same time: their files are named after both. The debug modes take the line from
 # KVER too (default 6.1).
 set -euo pipefail
 
@@ -58,10 +60,13 @@ case $l0_rc in
 *) exit 1 ;;
 esac
 
+# stock_initrd MODE [NAME]: the initramfs for MODE, as build/vm/stock-NAME.
 stock_initrd() {
-	"$vmdir/mkinitramfs.sh" "$O/vm/stock-$1.cpio.gz" "$zex_ko" \
+	local name=${2:-$1}
+
+	"$vmdir/mkinitramfs.sh" "$O/vm/stock-$name.cpio.gz" "$zex_ko" \
 		"$stock_moddir" "$O/bin" "$O/selftests" "$1" "$params"
-	echo "$O/vm/stock-$1.cpio.gz"
+	echo "$O/vm/stock-$name.cpio.gz"
 }
 
 case $mode in
@@ -92,14 +97,18 @@ check-stock)
 		sets=("$ZEX_PARAMS")
 	else
 		mapfile -t sets < <(grep -v '^#' "$vmdir/param-matrix.txt" | grep .)
-		[ "${ZEX_MATRIX:-all}" = default ] && sets=("${sets[0]}")
+		case ${ZEX_MATRIX:-all} in
+		all) ;;
+		default) sets=("${sets[0]}") ;;
+		*) sets=("${sets[$ZEX_MATRIX]}") ;;
+		esac
 	fi
 	rc=0
 	for set in "${sets[@]}"; do
 		[ "$set" = - ] && set=
 		params=$set
 		tag=$line-$(echo "${set:-default}" | tr ' =' '_-')
-		initrd=$(stock_initrd check)
+		initrd=$(stock_initrd check "$tag")
 		"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 600 "$O/vm/stock-$tag.log"
 		python3 "$results" vm "$O/vm/stock-$tag.log" --layer "stock-kernel[$tag]" \
 			--selftests $selftests --bad-params "$vmdir/bad-params.txt" || rc=1
@@ -124,8 +133,7 @@ check-debug | fuzz)
 	dline=${KVER:-6.1}
 	dbg=$("$vmdir/debug-kernel.sh" "$dline")
 	src=$("$vmdir/linux-source.sh" "$dline")
-	dlayer=debug-kernel
-	[ "$dline" = 6.1 ] || dlayer=debug-kernel-$dline
+	dlayer=debug-kernel-$dline
 	# An out-of-tree build writes into its source folder: use a copy so
 	# the stock zex.ko stays as it is.
 	kd=$O/kmod-debug-$dline
