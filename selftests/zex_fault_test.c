@@ -307,13 +307,16 @@ static struct sweep_state sweep_state(void)
 /*
  * Fail the 1st, 2nd, ... allocation of @op until it runs through. Each
  * failure must be -ENOMEM (or what @op maps it to) and leave the state
- * as it was. Returns the number of faults injected.
+ * as it was. Returns how many faults made @op fail: a fault may also hit
+ * an allocation that is allowed to fail quietly (6.12's debug kernel
+ * allocates for its own bookkeeping on paths where 6.1 did not), which
+ * must leave @op's result and the state as they are.
  */
 static unsigned int sweep(struct __test_metadata *_metadata, struct sweep_ctx *c,
 			  sweep_op op, sweep_undo undo, int fail_errno)
 {
 	struct sweep_state before = sweep_state(), after;
-	unsigned int n, injected = 0;
+	unsigned int n, failed = 0;
 
 	for (n = 1; n < MAX_SWEEP; n++) {
 		int ret;
@@ -327,12 +330,12 @@ static unsigned int sweep(struct __test_metadata *_metadata, struct sweep_ctx *c
 				undo(c);
 			break;
 		}
-		injected++;
 		if (!ret) {
 			/* The fault hit something that may fail silently. */
 			if (undo)
 				undo(c);
 		} else {
+			failed++;
 			EXPECT_EQ(fail_errno, ret) TH_LOG("fault %u", n);
 		}
 		after = sweep_state();
@@ -341,7 +344,7 @@ static unsigned int sweep(struct __test_metadata *_metadata, struct sweep_ctx *c
 		EXPECT_EQ(before.fds, after.fds) TH_LOG("fault %u left a descriptor", n);
 	}
 	EXPECT_GT(MAX_SWEEP, n);
-	return injected;
+	return failed;
 }
 
 static int op_bo_info(struct sweep_ctx *c)
@@ -513,7 +516,7 @@ TEST_F(fault, vm_bind_unbind_and_copy)
 	REQUIRE_FAULT_INJECTION();
 	ASSERT_EQ(0, raw_bo_create(self->fd, 65536, 0, &c.handle, NULL));
 	EXPECT_LT(0, sweep(_metadata, &c, op_vm_bind, undo_mapping, -ENOMEM));
-	/* Unbinding and copying allocate nothing: they run through. */
+	/* Unbinding and copying allocate nothing that can fail them. */
 	ASSERT_EQ(0, op_vm_bind(&c));
 	EXPECT_EQ(0, sweep(_metadata, &c, op_copy, NULL, -ENOMEM));
 	EXPECT_EQ(0, sweep(_metadata, &c, op_vm_unbind, undo_unbind, -ENOMEM));
