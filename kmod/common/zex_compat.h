@@ -35,7 +35,7 @@
 
 #include <drm/drm_gem_shmem_helper.h>
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+#if KERNEL_VERSION(6, 3, 0) > LINUX_VERSION_CODE
 static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
 {
 	vma->vm_flags |= flags;
@@ -47,18 +47,18 @@ static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 }
 #endif
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+#if KERNEL_VERSION(6, 8, 0) > LINUX_VERSION_CODE
 /* The old function of the same name, with the count every caller used. */
 #define eventfd_signal(ctx) eventfd_signal(ctx, 1)
 #endif
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
+#if KERNEL_VERSION(6, 11, 0) > LINUX_VERSION_CODE
 #define zex_platform_remove remove_new
 #else
 #define zex_platform_remove remove
 #endif
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+#if KERNEL_VERSION(6, 12, 0) > LINUX_VERSION_CODE
 #define ZEX_FOP_UNSIGNED_OFFSET
 #else
 #define ZEX_FOP_UNSIGNED_OFFSET .fop_flags = FOP_UNSIGNED_OFFSET,
@@ -73,7 +73,7 @@ static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
  */
 static inline void zex_shmem_pin_again(struct drm_gem_shmem_object *shmem)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
+#if KERNEL_VERSION(6, 6, 0) > LINUX_VERSION_CODE
 	WARN_ON_ONCE(drm_gem_shmem_get_pages(shmem));
 #else
 	dma_resv_lock(shmem->base.resv, NULL);
