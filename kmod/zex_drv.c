@@ -152,7 +152,7 @@ static int zex_open(struct drm_device *drm, struct drm_file *file)
 	 * as long as the module, which every open file pins.
 	 */
 	ret = zex_vm_init(&zfile->vm, drm, to_zex_device(drm)->vm_max_mappings,
-			  zex_debugfs_root, pid_nr(file->pid));
+			  zex_debugfs_root, zex_drm_file_pid_nr(file));
 	if (ret) {
 		kfree(zfile);
 		return ret;

@@ -67,8 +67,12 @@ build-check)
 	trap remove EXIT
 	dkms add -m zex -v "$version" >/dev/null
 	for release in $releases; do
-		dkms build -m zex -v "$version" -k "$release" >/dev/null
-		test -f "/var/lib/dkms/zex/$version/$release/x86_64/module/zex.ko"
+		dkms build -m zex -v "$version" -k "$release" >/dev/null || {
+			cat "/var/lib/dkms/zex/$version/build/make.log" >&2 || true
+			exit 1
+		}
+		# Compressed like the kernel's own modules, where it compresses them.
+		ls "/var/lib/dkms/zex/$version/$release/x86_64/module/"zex.ko* >/dev/null
 		echo "dkms: zex $version builds for $release"
 	done
 	;;

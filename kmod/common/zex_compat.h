@@ -15,6 +15,8 @@
  * - eventfd_signal() takes no count (6.8).
  * - A platform driver's remove callback returns void, as .remove (6.11;
  *   before, .remove_new): zex_platform_remove names the field.
+ * - A DRM file's pid is RCU-protected (6.8): zex_drm_file_pid_nr() reads
+ *   it the new way.
  * - A DRM device's file operations declare that mmap offsets are unsigned
  *   (FOP_UNSIGNED_OFFSET in .fop_flags, 6.12; drm_open() marked the file
  *   itself before): ZEX_FOP_UNSIGNED_OFFSET is that initializer, or
@@ -31,8 +33,11 @@
 
 #include <linux/eventfd.h>
 #include <linux/mm.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
 #include <linux/version.h>
 
+#include <drm/drm_file.h>
 #include <drm/drm_gem_shmem_helper.h>
 
 #if KERNEL_VERSION(6, 3, 0) > LINUX_VERSION_CODE
@@ -63,6 +68,21 @@ static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 #else
 #define ZEX_FOP_UNSIGNED_OFFSET .fop_flags = FOP_UNSIGNED_OFFSET,
 #endif
+
+/** zex_drm_file_pid_nr - the pid number of the process that opened @file */
+static inline pid_t zex_drm_file_pid_nr(struct drm_file *file)
+{
+#if KERNEL_VERSION(6, 8, 0) > LINUX_VERSION_CODE
+	return pid_nr(file->pid);
+#else
+	pid_t nr;
+
+	rcu_read_lock();
+	nr = pid_nr(rcu_dereference(file->pid));
+	rcu_read_unlock();
+	return nr;
+#endif
+}
 
 /**
  * zex_shmem_pin_again - one more hold on pages already pinned
