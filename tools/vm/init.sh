@@ -77,6 +77,7 @@ check | stress | fuzz)
 	[ "$MODE" = check ] || export ZEX_STRESS=1
 	for t in $selftests; do
 		mark "kselftest-begin $t"
+		t0=$(date +%s)
 		if [ "$MODE" = check ]; then
 			/opt/zex/selftests/$t > /tmp/kselftest.out 2>&1
 			rc=$?
@@ -86,7 +87,7 @@ check | stress | fuzz)
 			/opt/zex/selftests/$t 2>&1
 			rc=$?
 		fi
-		mark "kselftest-end $t rc=$rc"
+		mark "kselftest-end $t rc=$rc secs=$(($(date +%s) - t0))"
 	done
 	;;
 run)
