@@ -535,7 +535,7 @@ TEST_F(hostrpc, a_host_turn_waiter_is_woken_by_the_hosts_move)
 	ASSERT_EQ(0, pthread_create(&th, NULL, clear_later, &t));
 	EXPECT_EQ(0, hr_wait_turn(dev.fd, 3, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
 	pthread_join(th, NULL);
-	EXPECT_EQ(0u, dev.ctl->device_armed);
+	/* device_armed may be 1 again: see a_device_waiter_is_woken_by_the_hosts_ring. */
 	hr_view_close(&dev);
 	hr_view_close(&host);
 }
