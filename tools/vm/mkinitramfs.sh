@@ -97,6 +97,9 @@ done
 (cd "$root/opt/zex/selftests" && ls | grep -v '^zex_unplug_test$' || true) > "$root/etc/zex/selftests"
 [ -f "$root/opt/zex/selftests/zex_unplug_test" ] && echo zex_unplug_test >> "$root/etc/zex/selftests"
 
+# The runs with zex absent; ZEX_VM_ABSENT=0 leaves them out (the debug
+# kernels: the stock kernels of both lines check them).
+[ "${ZEX_VM_ABSENT:-1}" = 1 ] || : > "$root/etc/zex/no-absent"
 # The refused loads of bad-params.txt; ZEX_VM_BAD_PARAMS=0 leaves them out
 # (the debug kernel: every load attempt reruns the KUnit suites).
 if [ "${ZEX_VM_BAD_PARAMS:-1}" = 1 ]; then
