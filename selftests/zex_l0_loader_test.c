@@ -22,7 +22,6 @@
  * that lacks one must be older than the call.
  */
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -152,21 +151,6 @@ static bool is_zex(ze_driver_handle_t drv)
 
 /* A line on the test's real stderr (the fixture keeps stderr for the loader's). */
 #define note(self, fmt, ...) dprintf((self)->saved_stderr, "# " fmt "\n", ##__VA_ARGS__)
-
-/* The fds this process has open. */
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n - 1;	/* the directory's own fd */
-}
 
 /*
  * zeInit in the calling process, with the variant's environment; for the
@@ -685,7 +669,7 @@ TEST_F(loader, ipc_handle_is_the_allocations_fd_at_offset_0)
 		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD,
 		.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF, .fd = -1 };
 	ze_ipc_mem_handle_t a, b, c;
-	int before = count_fds();
+	int before = zex_count_fds();
 	uint64_t fd = 0;
 	void *p;
 
@@ -698,7 +682,7 @@ TEST_F(loader, ipc_handle_is_the_allocations_fd_at_offset_0)
 	/* One fd, a dma-buf, at offset 0 of every handle of the allocation. */
 	EXPECT_TRUE(is_dma_buf(handle_fd(&a)));
 	EXPECT_EQ(handle_fd(&a), handle_fd(&b));
-	EXPECT_EQ(before + 1, count_fds());
+	EXPECT_EQ(before + 1, zex_count_fds());
 	/* The allocation's exported fd is that fd too. */
 	ap.pNext = &ex;
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(self->ctx, p, &ap, NULL));
@@ -719,14 +703,14 @@ TEST_F(loader, ipc_handle_is_the_allocations_fd_at_offset_0)
 	/* Bytes that name no export: refused, nothing closed. */
 	memset(&c, 0, sizeof(c));
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, put_one(self, c));
-	EXPECT_EQ(before + 1, count_fds());	/* the properties' export */
+	EXPECT_EQ(before + 1, zex_count_fds());	/* the properties' export */
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, p));
-	EXPECT_EQ(before, count_fds());
+	EXPECT_EQ(before, zex_count_fds());
 }
 
 TEST_F(loader, ipc_get_put_cycles_leave_no_fd)
 {
-	int before = count_fds(), i;
+	int before = zex_count_fds(), i;
 	ze_ipc_mem_handle_t h;
 	void *p;
 
@@ -736,13 +720,13 @@ TEST_F(loader, ipc_get_put_cycles_leave_no_fd)
 		ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(self->ctx, p, &h));
 		ASSERT_EQ(ZE_RESULT_SUCCESS, put_one(self, h));
 	}
-	EXPECT_EQ(before, count_fds());
+	EXPECT_EQ(before, zex_count_fds());
 	/* Gets never put: zeMemFree closes the fd. */
 	for (i = 0; i < 200; i++)
 		ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(self->ctx, p, &h));
-	EXPECT_EQ(before + 1, count_fds());
+	EXPECT_EQ(before + 1, zex_count_fds());
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, p));
-	EXPECT_EQ(before, count_fds());
+	EXPECT_EQ(before, zex_count_fds());
 }
 
 /* Send a handle the way MPI libraries do: its fd with SCM_RIGHTS, its bytes beside. */

@@ -11,7 +11,6 @@
  * after: a receive keeps the fds of a transfer it returns and no other.
  * Under ASan and UBSan in make check's host layer.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -25,30 +24,9 @@
 #include "zex/zex_api.h"
 #include "l0/ipc_handle.h"
 #include "l0/ipc_received.h"
+#include "l0/ipc_wire.h"
+#include "fd_count.h"
 
-#define WIRE_MAGIC	0x5a455857u
-#define WIRE_VERSION	2
-
-struct wire_header {
-	uint32_t magic;
-	uint16_t version;
-	uint16_t count;
-	uint64_t transfer;
-	uint32_t total;
-	uint32_t first;
-};
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n - 1;
-}
 
 /* @n well-formed handles of one export, each with a new fd (a memfd). */
 static void make_handles(ze_ipc_mem_handle_t *h, uint32_t n, uint64_t id)
@@ -216,7 +194,9 @@ TEST_F(sock, a_message_of_no_data_leaves_no_fd)
 
 TEST_F(sock, short_and_malformed_messages_leave_no_fd)
 {
-	struct wire_header hdr = { WIRE_MAGIC, WIRE_VERSION, 2, 9, 2, 0 };
+	struct zex_ipc_wire_header hdr = {
+		ZEX_IPC_WIRE_MAGIC, ZEX_IPC_WIRE_VERSION, 2, 9, 2, 0,
+	};
 	ze_ipc_mem_handle_t r[8];
 	char junk[15] = "0123456789abcd";
 	size_t len;
@@ -247,9 +227,9 @@ TEST_F(sock, short_and_malformed_messages_leave_no_fd)
 TEST_F(sock, handles_that_are_not_libzex_s_are_refused_and_closed)
 {
 	struct {
-		struct wire_header hdr;
+		struct zex_ipc_wire_header hdr;
 		ze_ipc_mem_handle_t h[4];
-	} m = { .hdr = { WIRE_MAGIC, WIRE_VERSION, 4, 11, 4, 0 } };
+	} m = { .hdr = { ZEX_IPC_WIRE_MAGIC, ZEX_IPC_WIRE_VERSION, 4, 11, 4, 0 } };
 	ze_ipc_mem_handle_t r[4];
 	uint32_t n = 4;
 	int fds[4];
@@ -277,9 +257,9 @@ TEST_F(sock, too_little_room_closes_everything)
 TEST_F(sock, the_tail_of_a_lost_transfer_never_mixes_with_the_next)
 {
 	struct {
-		struct wire_header hdr;
+		struct zex_ipc_wire_header hdr;
 		ze_ipc_mem_handle_t h[2];
-	} tail = { .hdr = { WIRE_MAGIC, WIRE_VERSION, 2, 0x1111, 4, 2 } };
+	} tail = { .hdr = { ZEX_IPC_WIRE_MAGIC, ZEX_IPC_WIRE_VERSION, 2, 0x1111, 4, 2 } };
 	ze_ipc_mem_handle_t h[3], r[8];
 	uint32_t n = 8;
 	int fds[2];

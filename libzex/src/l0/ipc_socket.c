@@ -37,24 +37,11 @@
 #include "l0.h"
 #include "l0/ipc_handle.h"
 #include "l0/ipc_received.h"
+#include "l0/ipc_wire.h"
 
-#define ZEX_IPC_WIRE_MAGIC	0x5a455857u	/* "ZEXW" */
-#define ZEX_IPC_WIRE_VERSION	2
-#define ZEX_IPC_FDS_PER_MSG	250		/* under the kernel's SCM_MAX_FD */
 /* Room for the fds and for other ancillary data beside them (credentials). */
 #define ZEX_IPC_CONTROL		(CMSG_SPACE(sizeof(int) * ZEX_IPC_FDS_PER_MSG) + \
 				 CMSG_SPACE(sizeof(struct ucred)) + 256)
-
-struct wire_header {
-	uint32_t magic;
-	uint16_t version;
-	uint16_t count;		/* handles in this message */
-	uint64_t transfer;	/* the transfer's id */
-	uint32_t total;		/* handles in the whole transfer */
-	uint32_t first;		/* index of this message's first handle */
-};
-
-_Static_assert(sizeof(struct wire_header) == 24, "the header has no padding");
 
 static int fd_of(const ze_ipc_mem_handle_t *h)
 {
@@ -113,7 +100,7 @@ zexIpcHandlesSend(int socket, uint32_t numIpcHandles, const ze_ipc_mem_handle_t 
 			char buf[CMSG_SPACE(sizeof(int) * ZEX_IPC_FDS_PER_MSG)];
 			struct cmsghdr align;
 		} control;
-		struct wire_header hdr;
+		struct zex_ipc_wire_header hdr;
 		struct iovec iov[2];
 		struct msghdr msg = { 0 };
 		struct cmsghdr *c;
@@ -121,7 +108,7 @@ zexIpcHandlesSend(int socket, uint32_t numIpcHandles, const ze_ipc_mem_handle_t 
 
 		if (n > ZEX_IPC_FDS_PER_MSG)
 			n = ZEX_IPC_FDS_PER_MSG;
-		hdr = (struct wire_header){
+		hdr = (struct zex_ipc_wire_header){
 			.magic = ZEX_IPC_WIRE_MAGIC, .version = ZEX_IPC_WIRE_VERSION,
 			.count = (uint16_t)n, .transfer = transfer,
 			.total = numIpcHandles, .first = done,
@@ -257,7 +244,7 @@ zexIpcHandlesRecv(int socket, uint32_t *numIpcHandles, ze_ipc_mem_handle_t *pIpc
 {
 	struct receive r = { .sock = socket, .stream = stream_socket(socket) };
 	struct {
-		struct wire_header hdr;
+		struct zex_ipc_wire_header hdr;
 		ze_ipc_mem_handle_t handles[ZEX_IPC_FDS_PER_MSG];
 	} *m;
 	uint32_t room, got = 0, total = 0, i;

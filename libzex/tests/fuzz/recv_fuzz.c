@@ -11,7 +11,6 @@
  * handles returned, which are then given back: a leaked or doubly closed
  * fd aborts. Built with clang -fsanitize=fuzzer,address,undefined.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,29 +22,9 @@
 #include "zex/zex_api.h"
 #include "l0/ipc_handle.h"
 #include "l0/ipc_received.h"
+#include "l0/ipc_wire.h"
+#include "../fd_count.h"
 
-#define WIRE_MAGIC	0x5a455857u
-
-struct wire_header {
-	uint32_t magic;
-	uint16_t version;
-	uint16_t count;
-	uint64_t transfer;
-	uint32_t total;
-	uint32_t first;
-};
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n - 1;
-}
 
 struct input {
 	const uint8_t *p;
@@ -69,7 +48,9 @@ static uint32_t take(struct input *in, size_t bytes)
 /* A well-formed message of @count handles at @first of @total. */
 static size_t good_message(uint8_t *buf, uint16_t count, uint32_t first, uint32_t total)
 {
-	struct wire_header hdr = { WIRE_MAGIC, 2, count, 0x1234, total, first };
+	struct zex_ipc_wire_header hdr = {
+		ZEX_IPC_WIRE_MAGIC, ZEX_IPC_WIRE_VERSION, count, 0x1234, total, first,
+	};
 	uint16_t i;
 
 	memcpy(buf, &hdr, sizeof(hdr));
