@@ -3,7 +3,9 @@
  * DOC: handle_fuzz.c - libFuzzer target: the IPC handle parser and the fds it may close
  *
  * Four fds are recorded as received (memfds, with export ids); the input is
- * a list of 64-byte handles. Each is parsed (zex_ipc_handle_get(), which
+ * a list of handles: each either 64 raw bytes, or a well-formed handle of
+ * one of the recorded pairs with up to three bytes changed (so that near
+ * misses, such as the right fd under another export id, come early). Each is parsed (zex_ipc_handle_get(), which
  * must accept only what it can vouch for) and given to the record's close
  * with the fd and export id it names: only a recorded pair may close an
  * fd, every other fd of the process stays open, and a recorded fd closes
@@ -31,14 +33,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fds[i] = memfd_create("piece", MFD_CLOEXEC);
 	if (zex_ipc_received_add(fds, ids, 4))
 		abort();
-	for (off = 0; off + sizeof(ze_ipc_mem_handle_t) <= size; off += sizeof(ze_ipc_mem_handle_t)) {
+	for (off = 0; off + 8 <= size;) {
 		ze_ipc_mem_handle_t h;
 		struct zex_ipc_handle_data d;
 		int fd;
 		uint64_t id;
 		bool ours = false;
 
-		memcpy(h.data, data + off, sizeof(h.data));
+		if (data[off] & 1) {
+			/* A recorded pair's handle, three bytes changed. */
+			struct zex_ipc_handle_data t = {
+				.fd = fds[data[off + 1] % 4], .magic = ZEX_IPC_MAGIC,
+				.export_id = ids[data[off + 1] % 4], .size = 65536,
+				.num_pieces = 1, .memory_type = ZE_MEMORY_TYPE_DEVICE,
+			};
+
+			zex_ipc_handle_put(&h, &t);
+			for (i = 0; i < 3; i++)
+				h.data[data[off + 2 + 2 * i] % sizeof(h.data)] ^= data[off + 3 + 2 * i];
+			off += 8;
+		} else {
+			if (off + 1 + sizeof(h.data) > size)
+				break;
+			memcpy(h.data, data + off + 1, sizeof(h.data));
+			off += 1 + sizeof(h.data);
+		}
 		if (!zex_ipc_handle_get(&h, &d))
 			continue;
 		if (d.fd < 0 || d.magic != ZEX_IPC_MAGIC || !d.num_pieces ||
