@@ -35,6 +35,7 @@
 
 #include "kselftest_harness.h"
 #include "zex_drm_node.h"
+#include "zex_fd_count.h"
 
 #define ZEX_SYSFS_PLATFORM	"/sys/bus/platform/devices/zex"
 #define ZEX_SYSFS_PARAMS	"/sys/module/zex/parameters"
@@ -266,20 +267,6 @@ static inline long long zex_tiles_usage(void)
 	return used;
 }
 
-/* Open fds of this process, to prove that failed calls leak none. */
-static inline int zex_count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n - 1;	/* the directory's own fd */
-}
 
 /*
  * A kselftest main that skips cleanly (exit 4, KSFT_SKIP) when zex is not

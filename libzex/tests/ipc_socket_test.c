@@ -25,7 +25,7 @@
 #include "l0/ipc_handle.h"
 #include "l0/ipc_received.h"
 #include "l0/ipc_wire.h"
-#include "fd_count.h"
+#include "zex_fd_count.h"
 
 
 /* @n well-formed handles of one export, each with a new fd (a memfd). */
@@ -136,7 +136,7 @@ FIXTURE_SETUP(sock)
 {
 	int buf = 4 << 20;
 
-	self->fds_before = count_fds();
+	self->fds_before = zex_count_fds();
 	ASSERT_EQ(0, socketpair(AF_UNIX, variant->type | SOCK_CLOEXEC, 0, self->sv));
 	/* Room for a whole transfer in flight: the tests send, then receive. */
 	setsockopt(self->sv[0], SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
@@ -147,7 +147,7 @@ FIXTURE_TEARDOWN(sock)
 {
 	close(self->sv[0]);
 	close(self->sv[1]);
-	EXPECT_EQ(self->fds_before, count_fds());
+	EXPECT_EQ(self->fds_before, zex_count_fds());
 }
 
 TEST_F(sock, a_transfer_round_trips)
@@ -170,7 +170,7 @@ TEST_F(sock, a_transfer_round_trips)
 		memcpy(&fd, r[i].data, sizeof(fd));
 		EXPECT_LE(0, fcntl(fd, F_GETFD));
 	}
-	EXPECT_EQ(self->fds_before + 2 + 2 * (int)n, count_fds());
+	EXPECT_EQ(self->fds_before + 2 + 2 * (int)n, zex_count_fds());
 	EXPECT_TRUE(put_received(r, n));
 	/* Given back: nothing left to close. */
 	EXPECT_FALSE(put_received(r, 1));

@@ -134,23 +134,8 @@ check-debug | fuzz)
 	dbg=$("$vmdir/debug-kernel.sh" "$dline")
 	src=$("$vmdir/linux-source.sh" "$dline")
 	dlayer=debug-kernel-$dline
-	# An out-of-tree build writes into its source folder: use a copy so
-	# the stock zex.ko stays as it is.
-	kd=$O/kmod-debug-$dline
-	rm -rf "$kd"
-	mkdir -p "$kd"
-	cp -r "$top/kmod" "$top/uapi" "$kd/"
-	# With its KUnit suites and W=1; any warning fails like an error.
-	# Through ccache, as the debug kernel itself.
-	kcc=gcc
-	if command -v ccache >/dev/null 2>&1; then
-		kcc="ccache gcc"
-		export CCACHE_DIR=${CCACHE_DIR:-${ZEX_CACHE_DIR:-$HOME/.cache/zex}/ccache}
-	fi
-	if ! make -s -C "$dbg" M="$kd/kmod" CC="$kcc" W=1 ZEX_KUNIT=y modules \
-		>"$O/vm/kmod-debug-$dline.log" 2>&1 ||
-	   grep -q -E 'warning:|error:' "$O/vm/kmod-debug-$dline.log"; then
-		cat "$O/vm/kmod-debug-$dline.log"
+	# zex.ko with its KUnit suites, in a copy of the sources.
+	if ! ko=$("$vmdir/kmod-build.sh" "$dbg" "$O/kmod-debug-$dline" ZEX_KUNIT=y); then
 		echo "RESULT $dlayer passed=0 failed=1 skipped=0"
 		exit 1
 	fi
@@ -163,7 +148,7 @@ check-debug | fuzz)
 		export ZEX_FUZZ_CALLS=${ZEX_FUZZ_CALLS:-500000}
 		export ZEX_TEST_TIMEOUT=${ZEX_TEST_TIMEOUT:-3600}
 		ZEX_VM_BAD_PARAMS=0 "$vmdir/mkinitramfs.sh" "$O/vm/fuzz.cpio.gz" \
-			"$kd/kmod/zex.ko" - "$O/bin" "$O/vm/fuzz-selftests" fuzz "$params"
+			"$ko" - "$O/bin" "$O/vm/fuzz-selftests" fuzz "$params"
 		"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/fuzz.cpio.gz" 2048 4000 \
 			"$O/vm/fuzz.log"
 		grep -E '^# (uid|.*seed)' "$O/vm/fuzz.log" || true
@@ -179,7 +164,7 @@ check-debug | fuzz)
 	# make fuzz runs 10^6 on this kernel).
 	ZEX_VM_BAD_PARAMS=0 ZEX_VM_ABSENT=0 ZEX_FUZZ_CALLS=${ZEX_FUZZ_CALLS:-5000} \
 		"$vmdir/mkinitramfs.sh" "$O/vm/$dlayer.cpio.gz" \
-		"$kd/kmod/zex.ko" - "$O/bin" "$O/selftests" check "$params"
+		"$ko" - "$O/bin" "$O/selftests" check "$params"
 	"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/$dlayer.cpio.gz" 2048 900 \
 		"$O/vm/$dlayer.log"
 	python3 "$results" vm "$O/vm/$dlayer.log" --layer "$dlayer" --no-absent \

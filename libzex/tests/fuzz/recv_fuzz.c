@@ -23,7 +23,7 @@
 #include "l0/ipc_handle.h"
 #include "l0/ipc_received.h"
 #include "l0/ipc_wire.h"
-#include "../fd_count.h"
+#include "zex_fd_count.h"
 
 
 struct input {
@@ -105,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t room, n, i;
 	ze_result_t res;
 
-	before = count_fds();
+	before = zex_count_fds();
 	if (socketpair(AF_UNIX, types[take(&in, 1) % 3] | SOCK_CLOEXEC, 0, sv))
 		return 0;
 	room = take(&in, 2) % 400;
@@ -143,7 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n > room)
 		abort();
 	close(sv[1]);
-	after = count_fds();
+	after = zex_count_fds();
 	/* Only the returned handles' fds are left, each recorded once. */
 	if (after != before + (int)n)
 		abort();
@@ -158,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!zex_ipc_received_close(&fd, &id, 1))
 			abort();
 	}
-	if (count_fds() != before)
+	if (zex_count_fds() != before)
 		abort();
 	return 0;
 }
