@@ -5,7 +5,10 @@
 `results.py vm LOG ...` reads the "@@ZEX " lines that tools/vm/init.sh prints and the kernel log it
 dumps, and decides:
 
-- the VM reached its end marker, zex.ko loaded and `rmmod zex` succeeded;
+- the VM reached its end marker;
+- in each row of module parameters (a layer of its own, --row-layer):
+  zex.ko loaded, every expected kselftest ran (below), `rmmod zex`
+  succeeded;
 - every kselftest skipped (exit 4) while zex was absent;
 - every invalid module parameter was refused, the log naming it;
 - every expected kselftest ran, its TAP plan matches its results, and
@@ -199,6 +202,22 @@ def judge_kunit(v, kunit_py, dmesg, expected):
           f"skipped {skipped}")
 
 
+def judge_load(v, marks):
+    v.check("insmod rc=0" in marks, "insmod zex.ko succeeded")
+    v.check("rmmod rc=0" in marks, "rmmod zex succeeded")
+
+
+def judge_row(v, body, expected):
+    """One row: the load, every expected kselftest, the unload."""
+    judge_load(v, [l[len("@@ZEX "):] for l in body if l.startswith("@@ZEX ")])
+    ran = set()
+    for name, tbody, end in sections(body, "kselftest"):
+        ran.add(name)
+        judge_kselftest(v, name, tbody, end)
+    for name in expected:
+        v.check(name in ran, f"{name} ran")
+
+
 def read_required(path):
     """(layer glob, program glob, test glob) triples from a required-tests file."""
     if not path:
@@ -233,7 +252,15 @@ def main():
         del sys.argv[1]
     ap = argparse.ArgumentParser()
     ap.add_argument("log")
-    ap.add_argument("--layer", required=True)
+    ap.add_argument("--layer", required=True,
+                    help="the layer of what concerns the whole VM")
+    ap.add_argument("--row-layer",
+                    help="the layer of each row of module parameters, "
+                    "{row} naming it (default: --layer)")
+    ap.add_argument("--first-row-only", nargs="*", default=[],
+                    help="kselftests expected in the first row only")
+    ap.add_argument("--rows", type=int, default=1,
+                    help="how many rows of module parameters the VM runs")
     ap.add_argument("--selftests", nargs="*", default=[])
     ap.add_argument("--kunit-suites", nargs="*", default=[])
     ap.add_argument("--kunit-py")
@@ -248,14 +275,13 @@ def main():
                     help="tests that may not skip in a layer (file)")
     args = ap.parse_args()
 
+    args.row_layer = args.row_layer or args.layer
     with open(args.log, errors="replace") as f:
         lines = [l.rstrip("\r\n") for l in f]
     v = Verdict(args.layer, read_required(args.required))
     marks = [l[len("@@ZEX "):] for l in lines if l.startswith("@@ZEX ")]
 
     v.check("end" in marks, "VM reached its end marker")
-    v.check("insmod rc=0" in marks, "insmod zex.ko succeeded")
-    v.check("rmmod rc=0" in marks, "rmmod zex succeeded")
     for name in [] if args.no_absent else args.selftests:
         v.check(f"absent {name} rc=4" in marks,
                 f"{name} skips (exit 4) while zex is absent")
@@ -273,18 +299,25 @@ def main():
         if m.startswith("fail "):
             v.problem(m)
 
+    rows = []
     if args.mode == "check":
-        ran = {}
-        for name, body, end in sections(lines, "kselftest"):
-            ran[name] = True
-            judge_kselftest(v, name, body, end)
-        for name in args.selftests:
-            v.check(name in ran, f"{name} ran")
+        # Each row of module parameters is its own layer: zex.ko loaded
+        # with them, every kselftest, zex.ko unloaded.
+        for tag, body, _ in sections(lines, "row"):
+            rv = Verdict(args.row_layer.format(row=tag), read_required(args.required))
+            expected = args.selftests if not rows else [
+                t for t in args.selftests if t not in args.first_row_only]
+            judge_row(rv, body, expected)
+            rows.append(rv)
+        v.check(len(rows) == args.rows,
+                f"{len(rows)} of {args.rows} rows of module parameters ran to their end")
         if args.kunit_suites:
             dmesg = [l for _, body, _ in sections(lines, "dmesg") for l in body]
             judge_kunit(v, args.kunit_py, dmesg, args.kunit_suites)
-    elif args.mode == "run":
-        v.check("zex-info rc=0" in marks, "zex-info succeeded")
+    else:
+        judge_load(v, marks)
+        if args.mode == "run":
+            v.check("zex-info rc=0" in marks, "zex-info succeeded")
 
     if args.kmemleak:
         reports = list(sections(lines, "kmemleak"))
@@ -306,9 +339,10 @@ def main():
         first = lines.index(bad[0])
         print("\n".join("    " + l for l in lines[max(0, first - 5):first + 60]))
 
-    print(f"RESULT {v.layer} passed={v.passed} failed={v.failed} "
-          f"skipped={v.skipped}")
-    return 1 if v.failed else 0
+    for r in rows + [v]:
+        print(f"RESULT {r.layer} passed={r.passed} failed={r.failed} "
+              f"skipped={r.skipped}")
+    return 1 if any(r.failed for r in rows + [v]) else 0
 
 
 if __name__ == "__main__":

@@ -19,8 +19,9 @@ tally() {	# reads RESULT lines on stdin, echoes everything
 	done
 }
 
-layer_start() { echo "=== $1"; date +%s > "$logs/t0"; }
-layer_end() { echo "=== $1 took $(( $(date +%s) - $(cat "$logs/t0") ))s"; }
+# Layers may run side by side: each keeps its own start time.
+layer_start() { echo "=== $1"; date +%s > "$logs/t0-$1"; }
+layer_end() { echo "=== $1 took $(( $(date +%s) - $(cat "$logs/t0-$1") ))s"; }
 
 # One named check from a command's exit status (its output kept in a log).
 check_cmd() {

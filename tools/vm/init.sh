@@ -3,10 +3,11 @@
 # DOC: init.sh - /init of the zex test VM
 #
 # Mounts the pseudo filesystems, loads zex's dependencies, checks that every
-# kselftest skips cleanly while zex is absent, loads zex.ko, then does what
-# /etc/zex/vm.conf asks (MODE=check: the kselftests; run:
-# zex-info; shell: an interactive shell), unloads zex, scans for leaks and
-# dumps the kernel log. Every fact the host needs is one line starting with
+# kselftest skips cleanly while zex is absent and that invalid parameters
+# are refused, then does what /etc/zex/vm.conf asks (MODE=check: for each
+# row of module parameters in /etc/zex/rows, load zex.ko, run every
+# kselftest, unload; run: zex-info; shell: an interactive shell), scans
+# for leaks and dumps the kernel log. Every fact the host needs is one line starting with
 # "@@ZEX " on the console; the host parses them (tools/check/results.py).
 # The test binaries write to files that are printed afterwards, so kernel
 # messages never interleave with their output.
@@ -62,21 +63,29 @@ grep -v '^#' /etc/zex/bad-params | while read -r bad; do
 	mark "badparam $bad rc=$rc logged=$((after - before))"
 done
 
-# KUnit suites of a module run at every load attempt (in 6.1 before its
-# init), so the kernel log marks where the real load begins.
-echo "zex-vm: loading zex.ko for the tests" > /dev/kmsg
-# shellcheck disable=SC2086
-insmod /lib/modules/zex.ko $ZEX_PARAMS
-rc=$?
-mark "insmod rc=$rc"
+# load PARAMS: load zex.ko for the tests. KUnit suites of a module run at
+# every load attempt (in 6.1 before its init), so the kernel log marks
+# where the real load begins.
+load() {
+	echo "zex-vm: loading zex.ko for the tests" > /dev/kmsg
+	# shellcheck disable=SC2086
+	insmod /lib/modules/zex.ko $1
+	mark "insmod rc=$?"
+}
 
-case $MODE in
-check | stress | fuzz)
-	# KUnit suites ran at insmod; their KTAP is in the dmesg dump below.
-	# stress: the same kselftests at the seed's scale (ZEX_STRESS=1);
-	# fuzz: the fuzzer alone, long (ZEX_FUZZ_CALLS from the host).
-	[ "$MODE" = check ] || export ZEX_STRESS=1
+unload() {
+	rmmod zex
+	mark "rmmod rc=$?"
+}
+
+# run_selftests [LATER]: every kselftest; with LATER (a row after the
+# first) not those that run in the first row only, and the fuzzer makes
+# fewer calls.
+run_selftests() {
 	for t in $selftests; do
+		if [ -n "${1:-}" ] && grep -qx "$t" /etc/zex/first-row-only; then
+			continue
+		fi
 		mark "kselftest-begin $t"
 		t0=$(date +%s)
 		if [ "$MODE" = check ]; then
@@ -90,13 +99,39 @@ check | stress | fuzz)
 		fi
 		mark "kselftest-end $t rc=$rc secs=$(($(date +%s) - t0))"
 	done
+}
+
+case $MODE in
+check | stress | fuzz)
+	# Every row of /etc/zex/rows (module parameters, "-" the defaults):
+	# zex.ko loaded with them, every kselftest, zex.ko unloaded. KUnit
+	# suites run at each load; their KTAP is in the dmesg dump below.
+	# stress: the kselftests at the seed's scale (ZEX_STRESS=1); fuzz:
+	# the fuzzer alone, long (ZEX_FUZZ_CALLS from the host).
+	[ "$MODE" = check ] || export ZEX_STRESS=1
+	later=
+	while read -r params <&3; do
+		[ -n "$params" ] || continue
+		[ "$params" = - ] && params=
+		tag=$(echo "${params:-default}" | tr ' =' '_-')
+		mark "row-begin $tag"
+		load "$params"
+		run_selftests $later
+		unload
+		mark "row-end $tag"
+		later=later
+		export ZEX_FUZZ_CALLS=$ZEX_FUZZ_CALLS_LATER_ROWS
+	done 3< /etc/zex/rows
 	;;
 run)
+	load "$ZEX_PARAMS"
 	zex-info && zex-info --loader
 	mark "zex-info rc=$?"
+	unload
 	;;
 bench)
 	# Each N with zex reloaded to have N tiles, vgem (the floor) alongside.
+	load "$ZEX_PARAMS"
 	for n in 1 2 4 8; do
 		rmmod zex
 		insmod /lib/modules/zex.ko tiles=$n tile_mem_mb=64
@@ -109,16 +144,16 @@ bench)
 	mark "bench hostrpc rc=$?"
 	zex-bench-l0 200000
 	mark "bench l0 rc=$?"
+	unload
 	;;
 shell)
+	load "$ZEX_PARAMS"
 	echo "zex VM: zex.ko loaded, tools in /opt/zex/bin, selftests in /opt/zex/selftests."
 	echo "Exit the shell to unload zex and power off."
 	setsid cttyhack sh -l
+	unload
 	;;
 esac
-
-rmmod zex
-mark "rmmod rc=$?"
 
 if [ -w $leak ]; then
 	# kmemleak ignores objects younger than 5 s, and the first scan that

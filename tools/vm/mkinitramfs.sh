@@ -4,7 +4,10 @@
 #
 # Usage: mkinitramfs.sh OUT ZEX_KO MODDIR BINDIR SELFTESTDIR MODE [PARAMS]
 #
-# OUT          the gzip'd cpio to write
+# OUT          the gzip'd cpio to write (an uncompressed one unpacks faster,
+#              but 6.12 then once hit an int3 oops in early boot under
+#              multi-threaded TCG: the timing of a known TCG text-patching
+#              race)
 # ZEX_KO       the zex.ko built for the kernel that will boot
 # MODDIR       /lib/modules/<release> of that kernel, or "-" when zex's
 #              dependencies are built in (the debug kernel)
@@ -21,7 +24,9 @@
 # /opt/level-zero-1.32.0/lib, and selftest zex_l0_loader_test_1_32 runs
 # zex_l0_loader_test under it.
 # MODE         check, run or shell (see init.sh)
-# PARAMS       zex module parameters, e.g. "tiles=4 tile_mem_mb=64"
+# PARAMS       zex module parameters, e.g. "tiles=4 tile_mem_mb=64"; in
+#              check mode one set per line (a row of the parameter
+#              matrix, "-" the defaults), each loaded in turn
 set -euo pipefail
 
 out=$1 zex_ko=$2 moddir=$3 bindir=$4 stdir=$5 mode=$6 params=${7:-}
@@ -86,6 +91,10 @@ if [ -n "${ZEX_L0_LOADER:-}" ]; then
 		chmod 755 "$root/opt/zex/selftests/zex_l0_loader_test_1_32"
 	fi
 fi
+# ZEX_VM_LEAVE_OUT: kselftests this VM does not run.
+for t in ${ZEX_VM_LEAVE_OUT:-}; do
+	rm -f "$root/opt/zex/selftests/$t"
+done
 for elf in "$root"/opt/zex/bin/* "$root"/opt/zex/selftests/* "$root"/opt/zex/lib/* $layers; do
 	ldd "$elf" >/dev/null 2>&1 || continue	# static, or not an ELF
 	for lib in $elf $(ldd "$elf" | grep -oE '/[^ ]+'); do
@@ -97,6 +106,11 @@ done
 (cd "$root/opt/zex/selftests" && ls | grep -v '^zex_unplug_test$' || true) > "$root/etc/zex/selftests"
 [ -f "$root/opt/zex/selftests/zex_unplug_test" ] && echo zex_unplug_test >> "$root/etc/zex/selftests"
 
+# The kselftests that run in the first row of parameters only
+# (selftest-scope.txt), and how many calls the fuzzer makes in the rows
+# after it (ZEX_FUZZ_CALLS_LATER_ROWS, default 5000; the first row makes
+# ZEX_FUZZ_CALLS, default 20000).
+awk '!/^#/ && / first-row( |$)/ { print $1 }' "$here/selftest-scope.txt" > "$root/etc/zex/first-row-only"
 # The runs with zex absent; ZEX_VM_ABSENT=0 leaves them out (the debug
 # kernels: the stock kernels of both lines check them).
 [ "${ZEX_VM_ABSENT:-1}" = 1 ] || : > "$root/etc/zex/no-absent"
@@ -107,11 +121,14 @@ if [ "${ZEX_VM_BAD_PARAMS:-1}" = 1 ]; then
 else
 	: > "$root/etc/zex/bad-params"
 fi
-printf 'MODE=%s\nZEX_PARAMS="%s"\n' "$mode" "$params" > "$root/etc/zex/vm.conf"
+printf '%s\n' "${params:--}" > "$root/etc/zex/rows"
+printf 'MODE=%s\nZEX_PARAMS="%s"\n' "$mode" "$(head -n1 "$root/etc/zex/rows" | sed 's/^-$//')" \
+	> "$root/etc/zex/vm.conf"
 # The long runs' sizes, seed and time limit, when the host sets them
 # (make fuzz, make stress).
+echo "export ZEX_FUZZ_CALLS_LATER_ROWS=${ZEX_FUZZ_CALLS_LATER_ROWS:-5000}" >> "$root/etc/zex/vm.conf"
 for var in ZEX_FUZZ_CALLS ZEX_FUZZ_SEED ZEX_TEST_TIMEOUT ZEX_HOSTRPC_CALLERS ZEX_HOSTRPC_CALLS; do
 	[ -n "${!var:-}" ] && printf 'export %s=%s\n' "$var" "${!var}" >> "$root/etc/zex/vm.conf"
 done
 
-(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$out"
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out"

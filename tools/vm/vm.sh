@@ -10,7 +10,8 @@
 # stress       the hostrpc kselftests at the seed's scale (long)
 # fuzz         the fuzzer on the debug kernel with fault injection, 10^6
 #              calls (ZEX_FUZZ_CALLS per process, two processes; ZEX_FUZZ_SEED)
-# check-stock  kselftests on the stock kernel, judged by tools/check/results.py
+# check-stock  kselftests on the stock kernel, in one VM: each row of the
+#              parameter matrix in turn, judged by tools/check/results.py
 # check-debug  build (or reuse) the debug kernel, build zex.ko and its KUnit
 #              suites against it, run KUnit and the kselftests, scan for leaks
 #
@@ -19,9 +20,9 @@
 # installed line, or line KVER); ZEX_KO the zex.ko built for it (default
 # kmod/zex.ko). ZEX_PARAMS passes module parameters; ZEX_MATRIX picks
 # check-stock's rows of tools/vm/param-matrix.txt: all (the default),
-# default (the first), or a row's index from 0. Runs of different rows or
-# kernels may go at the same time: their files are named after both. The debug modes take the line from
-# KVER too (default 6.1).
+# default (the first), or a row's index from 0. Files are named after the
+# kernel line, so runs on different lines may go at the same time. The
+# debug modes take the line from KVER too (default 6.1).
 set -euo pipefail
 
 mode=${1:?usage: vm.sh run|shell|check-stock|check-debug}
@@ -92,7 +93,8 @@ shell)
 	exec "$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 --interactive
 	;;
 check-stock)
-	# Every parameter set of the matrix (or just ZEX_PARAMS) gets its own VM.
+	# One VM per kernel: zex.ko loaded with each row of the matrix (or
+	# just ZEX_PARAMS) in turn, every kselftest in each row.
 	if [ -n "${ZEX_PARAMS:-}" ]; then
 		sets=("$ZEX_PARAMS")
 	else
@@ -103,17 +105,13 @@ check-stock)
 		*) sets=("${sets[$ZEX_MATRIX]}") ;;
 		esac
 	fi
-	rc=0
-	for set in "${sets[@]}"; do
-		[ "$set" = - ] && set=
-		params=$set
-		tag=$line-$(echo "${set:-default}" | tr ' =' '_-')
-		initrd=$(stock_initrd check "$tag")
-		"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 600 "$O/vm/stock-$tag.log"
-		python3 "$results" vm "$O/vm/stock-$tag.log" --layer "stock-kernel[$tag]" \
-			--selftests $selftests --bad-params "$vmdir/bad-params.txt" || rc=1
-	done
-	exit $rc
+	params=$(printf '%s\n' "${sets[@]}")
+	initrd=$(stock_initrd check "$line")
+	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 900 "$O/vm/stock-$line.log"
+	python3 "$results" vm "$O/vm/stock-$line.log" --layer "stock-kernel[$line]" \
+		--row-layer "stock-kernel[$line-{row}]" --rows "${#sets[@]}" \
+		--first-row-only $(awk '!/^#/ && / first-row( |$)/ { print $1 }' "$vmdir/selftest-scope.txt") \
+		--selftests $selftests --bad-params "$vmdir/bad-params.txt"
 	;;
 stress)
 	# The hostrpc kselftests at the largest scale TCG finishes in bounded
@@ -156,6 +154,10 @@ check-debug | fuzz)
 			--selftests zex_fuzz_test --kmemleak
 		exit
 	fi
+	# The kselftests whose subject is userspace alone run on the stock
+	# kernels only (tools/vm/selftest-scope.txt says which and why).
+	stock_only=$(awk '!/^#/ && / stock( |$)/ { print $1 }' "$vmdir/selftest-scope.txt")
+	selftests=$(tr ' ' '\n' <<<"$selftests" | grep -vxF "$stock_only" | tr '\n' ' ')
 	suites=$(sed -n 's/^[[:space:]]*\.name = "\(zex_[a-z_]*\)",$/\1/p' "$top"/kmod/tests/*.c)
 	# KUnit suites run at every load attempt (6.1), so the refused loads
 	# of bad-params.txt, checked on the stock kernels, are left out here,
@@ -163,9 +165,9 @@ check-debug | fuzz)
 	# makes 5000 calls per process here (20000 on the stock kernels;
 	# make fuzz runs 10^6 on this kernel).
 	ZEX_VM_BAD_PARAMS=0 ZEX_VM_ABSENT=0 ZEX_FUZZ_CALLS=${ZEX_FUZZ_CALLS:-5000} \
-		"$vmdir/mkinitramfs.sh" "$O/vm/$dlayer.cpio.gz" \
+		ZEX_VM_LEAVE_OUT="$stock_only" "$vmdir/mkinitramfs.sh" "$O/vm/$dlayer.cpio.gz" \
 		"$ko" - "$O/bin" "$O/selftests" check "$params"
-	"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/$dlayer.cpio.gz" 2048 900 \
+	"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/$dlayer.cpio.gz" 1024 900 \
 		"$O/vm/$dlayer.log"
 	python3 "$results" vm "$O/vm/$dlayer.log" --layer "$dlayer" --no-absent \
 		--selftests $selftests --kunit-suites $suites \
