@@ -261,6 +261,59 @@ TEST_F(hostrpc, each_side_maps_its_own_private_words)
 	hr_view_close(&host);
 }
 
+/*
+ * What registering a view with a GPU runtime needs (cudaHostRegister and
+ * the like pin the pages long-term): a zex userptr import of a device
+ * view's slot pages pins them (FOLL_LONGTERM) and maps them for the
+ * device, and the device then reads what the host side wrote through its
+ * own view.
+ */
+TEST_F(hostrpc, a_views_slot_pages_can_be_pinned_long_term)
+{
+	const size_t len = 2 * 4096;
+	struct drm_zex_hostrpc_create c;
+	struct drm_zex_hostrpc_open_view o;
+	struct view host, dev;
+	struct drm_zex_userptr_import im = { 0 }, scratch_im = { 0 };
+	struct drm_zex_copy cp = { 0 };
+	struct drm_zex_vm_unbind un = { 0 };
+	uint8_t *scratch;
+	size_t i;
+
+	ASSERT_EQ(0, hr_create(self->drm, 2, 0, &c));
+	ASSERT_EQ(0, hr_view_map(c.fd, &host));
+	ASSERT_EQ(0, hr_open_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o));
+	ASSERT_EQ(0, hr_view_map(o.fd, &dev));
+	for (i = 0; i < len; i++)
+		host.slots[i] = (uint8_t)(i * 7 + 3);
+
+	im.addr = (uintptr_t)dev.slots;
+	im.size = len;
+	ASSERT_EQ(0, zex_ioctl(self->drm, DRM_IOCTL_ZEX_USERPTR_IMPORT, &im));
+	scratch = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, scratch);
+	memset(scratch, 0, len);
+	scratch_im.addr = (uintptr_t)scratch;
+	scratch_im.size = len;
+	ASSERT_EQ(0, zex_ioctl(self->drm, DRM_IOCTL_ZEX_USERPTR_IMPORT, &scratch_im));
+	cp.src = (uintptr_t)dev.slots;
+	cp.dst = (uintptr_t)scratch;
+	cp.len = len;
+	ASSERT_EQ(0, zex_ioctl(self->drm, DRM_IOCTL_ZEX_COPY, &cp));
+	for (i = 0; i < len; i++)
+		if (scratch[i] != (uint8_t)(i * 7 + 3))
+			break;
+	EXPECT_EQ(len, i);
+
+	un.id = scratch_im.id;
+	EXPECT_EQ(0, zex_ioctl(self->drm, DRM_IOCTL_ZEX_VM_UNBIND, &un));
+	un.id = im.id;
+	EXPECT_EQ(0, zex_ioctl(self->drm, DRM_IOCTL_ZEX_VM_UNBIND, &un));
+	munmap(scratch, len);
+	hr_view_close(&dev);
+	hr_view_close(&host);
+}
+
 TEST_F(hostrpc, open_view_rules)
 {
 	struct drm_zex_hostrpc_create c;
