@@ -12,6 +12,9 @@
 #   make fuzz       libzex's fuzz targets, 10^6 inputs each; the kernel fuzzer,
 #                   10^6 calls on the debug kernel with fault injection
 #   make lint       checkpatch --strict and sparse on the kernel code
+#   make gpu-check  hostrpc's device half on this machine's CUDA GPU (nvcc),
+#                   every call verified; not part of make check (no GPU in CI)
+#   make gpu-bench  the same against its floors, one table
 #   make dkms-install   install the module through DKMS
 #   make install        install libzex (PREFIX=/usr/local, DESTDIR, LIBDIR)
 #
@@ -103,6 +106,10 @@ fuzz: deps all
 lint:
 	@tools/check/lint.sh
 
+# Without nvcc or a GPU: a skip (exit 4).
+gpu-check gpu-bench:
+	@$(MAKE) -s -C libzex/hostrpc/cuda O=$(O) $(@:gpu-%=%)
+
 install uninstall:
 	$(MAKE) -C libzex O=$(O) $@
 
@@ -117,5 +124,6 @@ clean:
 	rm -rf $(O)
 
 .PHONY: all kmod libzex selftests tools host-tests deps kdir check run vm bench stress fuzz lint \
+	gpu-check gpu-bench \
 	install uninstall \
 	dkms-install dkms-uninstall clean

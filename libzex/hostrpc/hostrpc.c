@@ -23,32 +23,54 @@
 
 #include "hostrpc.h"
 
-static uint64_t bit_of(uint32_t slot)
+static HR_FN uint64_t bit_of(uint32_t slot)
 {
 	return 1ull << (slot % 64);
 }
 
-static bool test(hr_word_t *map, uint32_t slot)
+static HR_FN bool test(hr_word_t *map, uint32_t slot)
 {
 	return hr_load(&map[slot / 64]) & bit_of(slot);
 }
 
-/* hostrpc_doorbell_ring(): take the other side's arming if set, then ring. */
-static void hostrpc_doorbell_ring(hr_u32_t *armed, hostrpc_ring_fn ring, void *ctx)
+/*
+ * hostrpc_doorbell_ring(): take the other side's arming if set, then ring.
+ * Without a doorbell (@ring NULL) the other side never sleeps: it polls,
+ * and nothing is read.
+ */
+static HR_FN void hostrpc_doorbell_ring(hr_u32_t *armed, hostrpc_ring_fn ring, void *ctx)
 {
+#ifdef HR_NO_DOORBELL
+	/* A target with no doorbell (a GPU): the other side polls. */
+	(void)armed, (void)ring, (void)ctx;
+#else
 	/* The seq_cst G or H update, then this seq_cst read: Dekker with arm. */
-	if (hr_u32_load(armed) && hr_u32_cas(armed, 1, 0) && ring)
+	if (ring && hr_u32_load(armed) && hr_u32_cas(armed, 1, 0))
 		ring(ctx);
+#endif
 }
 
-static void client_ring(struct hostrpc_client *c)
+static HR_FN void client_ring(struct hostrpc_client *c)
 {
 	hostrpc_doorbell_ring(c->sh.host_armed, c->ring, c->ring_ctx);
 }
 
-static bool host_dead(struct hostrpc_client *c)
+static HR_FN bool host_dead(struct hostrpc_client *c)
 {
 	return hr_u32_load(c->sh.dead);
+}
+
+/*
+ * A waiting caller reads the dead flag at its first poll and every
+ * HOSTRPC_DEAD_POLLS-th after: on a GPU each read is a PCIe round trip,
+ * and a death is rare and need not be seen at once (a blocking wait
+ * reports it itself).
+ */
+#define HOSTRPC_DEAD_POLLS	64
+
+static HR_FN bool dead_at_poll(struct hostrpc_client *c, uint32_t polls)
+{
+	return polls % HOSTRPC_DEAD_POLLS == 0 && host_dead(c);
 }
 
 /**
@@ -62,25 +84,37 @@ static bool host_dead(struct hostrpc_client *c)
  *
  * Return: the number of slots freed.
  */
-uint32_t hostrpc_client_collect(struct hostrpc_client *c)
+HR_FN uint32_t hostrpc_client_collect(struct hostrpc_client *c)
 {
-	uint32_t w, freed = 0;
+	uint32_t w, freed = 0, words = (c->sh.nslots + 63) / 64;
+	uint64_t hints[HOSTRPC_WORDS];
 
-	for (w = 0; w < (c->sh.nslots + 63) / 64; w++) {
-		uint64_t hint = hr_load(&c->A[w]);
+	/* All hint words first: loads that do not wait for each other. */
+	for (w = 0; w < words; w++)
+		hints[w] = hr_hint_load(&c->A[w]);
+	for (w = 0; w < words; w++) {
+		uint64_t hint = hints[w], turn;
 
+		if (!hint)
+			continue;
+		/*
+		 * The slots that are the host's turn, from one read of each
+		 * word (on a GPU each read of G or H crosses PCIe): a slot
+		 * that changed since is seen at the next collection, and what
+		 * is decided is re-read under W below.
+		 */
+		turn = hr_load(&c->sh.G[w]) ^ hr_load(&c->sh.H[w]);
+		hint &= ~turn;
 		while (hint) {
 			uint64_t bit = hint & -hint;
-			uint32_t slot = w * 64 + (uint32_t)__builtin_ctzll(bit);
-			uint32_t owner = hr_u32_load(&c->W[slot]);
+			uint32_t slot = w * 64 + hr_ctz64(bit);
+			uint32_t owner = hr_own_load(&c->W[slot]);
 			bool g, h;
 
 			hint &= hint - 1;
 			if (!(owner & HOSTRPC_OWNER_ASYNC))
 				continue;
-			if (test(c->sh.G, slot) != test(c->sh.H, slot))
-				continue;	/* the host's turn */
-			if (!hr_u32_cas(&c->W[slot], owner, c->id))
+			if (!hr_own_cas(&c->W[slot], owner, c->id))
 				continue;	/* another collector took it */
 			/* Ours now; only the host moves H, and not in these states. */
 			g = test(c->sh.G, slot);
@@ -89,27 +123,33 @@ uint32_t hostrpc_client_collect(struct hostrpc_client *c)
 				/* hostrpc_client_release() without a use. */
 				hr_fetch_and(&c->sh.G[w], ~bit);
 				client_ring(c);
-				hr_u32_store(&c->W[slot], c->id | HOSTRPC_OWNER_ASYNC);
+				hr_own_store(&c->W[slot], c->id | HOSTRPC_OWNER_ASYNC);
 			} else if (!g && !h) {
 				/* Free: the hint first, then W. */
-				hr_fetch_and(&c->A[w], ~bit);
-				hr_u32_store(&c->W[slot], 0);
+				hr_hint_clear(&c->A[w], bit);
+				hr_own_store(&c->W[slot], 0);
 				freed++;
 			} else {
-				hr_u32_store(&c->W[slot], c->id | HOSTRPC_OWNER_ASYNC);
+				hr_own_store(&c->W[slot], c->id | HOSTRPC_OWNER_ASYNC);
 			}
 		}
 	}
 	return freed;
 }
 
-/* Wait until the host's H for @slot (our own call) is set; HOSTRPC_DEAD if it died. */
-static int wait_answer(struct hostrpc_client *c, uint32_t slot)
+/**
+ * hostrpc_client_wait_answer - wait for the host's answer to our call
+ * @c: the device side.
+ * @slot: the call's slot.
+ *
+ * Return: 0 once @slot's H is set, %HOSTRPC_DEAD if the host side died.
+ */
+HR_FN int hostrpc_client_wait_answer(struct hostrpc_client *c, uint32_t slot)
 {
 	uint32_t polls = 0;
 
 	while (!test(c->sh.H, slot)) {
-		if (host_dead(c))
+		if (dead_at_poll(c, polls))
 			return HOSTRPC_DEAD;
 		if (c->wait && polls >= c->spin) {
 			if (c->wait(c->wait_ctx, slot, HOSTRPC_WAIT_ANSWER))
@@ -130,12 +170,12 @@ static int wait_answer(struct hostrpc_client *c, uint32_t slot)
  * device side after every move, and the wait arms before its re-check,
  * so the move cannot be missed. The caller re-reads the whole slot after.
  */
-static int wait_host_turn(struct hostrpc_client *c, uint32_t slot)
+static HR_FN int wait_host_turn(struct hostrpc_client *c, uint32_t slot)
 {
 	uint32_t polls = 0;
 
 	while (test(c->sh.G, slot) != test(c->sh.H, slot)) {
-		if (host_dead(c))
+		if (dead_at_poll(c, polls))
 			return HOSTRPC_DEAD;
 		if (c->wait && polls >= c->spin)
 			return c->wait(c->wait_ctx, slot, HOSTRPC_WAIT_HOST_TURN);
@@ -153,12 +193,13 @@ static int wait_host_turn(struct hostrpc_client *c, uint32_t slot)
  * the host to clear H) when it calls; on its way back, the caller waits
  * for the host, which is fair, rather than take another caller's slot.
  */
-static int hostrpc_client_acquire(struct hostrpc_client *c, uint32_t hint, uint32_t *slotp)
+static HR_FN int hostrpc_client_acquire(struct hostrpc_client *c, uint32_t hint,
+					      uint32_t *slotp)
 {
 	uint32_t own = hint % c->sh.nslots, i, polls = 0;
 
 	for (;;) {
-		uint32_t w = hr_u32_load(&c->W[own]);
+		uint32_t w = hr_own_load(&c->W[own]);
 
 		if ((w & HOSTRPC_OWNER_ASYNC) && !test(c->sh.G, own)) {
 			/* On its way back: the host's clear of H frees it. */
@@ -175,50 +216,84 @@ static int hostrpc_client_acquire(struct hostrpc_client *c, uint32_t hint, uint3
 		for (i = 0; i < c->sh.nslots; i++) {
 			uint32_t slot = (own + i) % c->sh.nslots;
 
-			if (!hr_u32_load(&c->W[slot]) && hr_u32_cas(&c->W[slot], 0, c->id)) {
+			if (!hr_own_load(&c->W[slot]) && hr_own_cas(&c->W[slot], 0, c->id)) {
 				*slotp = slot;
 				return 0;
 			}
 		}
-		if (host_dead(c))
+		if (dead_at_poll(c, polls))
 			return HOSTRPC_DEAD;
 		if (!hostrpc_client_collect(c))
 			hr_relax(polls++);
 	}
 }
 
-/* hostrpc_client_publish(): G after the page (seq_cst), then ring. */
-static void publish(struct hostrpc_client *c, uint32_t slot)
+/**
+ * hostrpc_client_publish - hand a filled page to the host
+ * @c: the device side.
+ * @slot: the slot from hostrpc_client_begin().
+ *
+ * Sets G after the page (seq_cst), then rings if the host side is armed.
+ */
+HR_FN void hostrpc_client_publish(struct hostrpc_client *c, uint32_t slot)
 {
 	hr_fetch_or(&c->sh.G[slot / 64], bit_of(slot));
 	client_ring(c);
 }
 
-/* Any caller's collection may finish the slot: W first, then the hint. */
-static void mark_collectable(struct hostrpc_client *c, uint32_t slot)
+/**
+ * hostrpc_client_end_async - leave a published call to the collection
+ * @c: the device side.
+ * @slot: the call's slot.
+ *
+ * Any caller's collection may finish the slot: W first, then the hint.
+ */
+HR_FN void hostrpc_client_end_async(struct hostrpc_client *c, uint32_t slot)
 {
-	hr_u32_store(&c->W[slot], c->id | HOSTRPC_OWNER_ASYNC);
-	hr_fetch_or(&c->A[slot / 64], bit_of(slot));
+	hr_own_store(&c->W[slot], c->id | HOSTRPC_OWNER_ASYNC);
+	hr_hint_set(&c->A[slot / 64], bit_of(slot));
 }
 
-/*
- * hostrpc_client_begin(): what every call starts with: collect, acquire a
- * slot, fill its page, publish it.
+/**
+ * hostrpc_client_begin - what every call starts with
+ * @c: the device side.
+ * @hint: the caller's own slot (its wave id): with at least as many slots
+ *	as concurrent callers, progress needs no fairness from the scheduler.
+ * @slotp: the slot acquired, whose page the caller fills next.
+ *
+ * Collects finished calls and acquires a slot.
+ *
+ * Return: 0, or %HOSTRPC_DEAD when the host side is dead.
  */
-static int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
-				void *ctx, uint32_t *slotp)
+HR_FN int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, uint32_t *slotp)
 {
-	int ret;
-
 	if (host_dead(c))
 		return HOSTRPC_DEAD;
 	hostrpc_client_collect(c);
-	ret = hostrpc_client_acquire(c, hint, slotp);
+	return hostrpc_client_acquire(c, hint, slotp);
+}
+
+/**
+ * hostrpc_client_end - end a synchronous call after its use
+ * @c: the device side.
+ * @slot: the call's slot.
+ * @ret: what hostrpc_client_wait_answer() returned.
+ *
+ * Releases the page: clears G and rings (the host must clear H). The slot
+ * is free only once the host has cleared H; rather than wait for that, it
+ * is left to the collection of a later call, as for an async call, so a
+ * caller's round trip is one hand-over each way. A call the host died
+ * under frees its slot at once.
+ */
+HR_FN void hostrpc_client_end(struct hostrpc_client *c, uint32_t slot, int ret)
+{
+	/* hostrpc_client_release() */
+	hr_fetch_and(&c->sh.G[slot / 64], ~bit_of(slot));
+	client_ring(c);
 	if (ret)
-		return ret;
-	fill(&c->sh.pages[*slotp], ctx);
-	publish(c, *slotp);
-	return 0;
+		hr_own_store(&c->W[slot], 0);
+	else
+		hostrpc_client_end_async(c, slot);	/* hostrpc_client_release_lazily() */
 }
 
 /**
@@ -232,32 +307,21 @@ static int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, hostrpc
  *
  * Return: 0, or %HOSTRPC_DEAD when the host side is dead.
  */
-int hostrpc_client_invoke(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
-			  hostrpc_page_fn use, void *ctx)
+HR_FN int hostrpc_client_invoke(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
+				hostrpc_page_fn use, void *ctx)
 {
 	uint32_t slot;
-	int ret = hostrpc_client_begin(c, hint, fill, ctx, &slot);
+	int ret = hostrpc_client_begin(c, hint, &slot);
 
 	if (ret)
 		return ret;
-	ret = wait_answer(c, slot);
+	fill(&c->sh.pages[slot], ctx);
+	hostrpc_client_publish(c, slot);
+	ret = hostrpc_client_wait_answer(c, slot);
 	if (!ret)
 		use(&c->sh.pages[slot], ctx);
-	/* hostrpc_client_release(): clear G and ring (the host must clear H). */
-	hr_fetch_and(&c->sh.G[slot / 64], ~bit_of(slot));
-	client_ring(c);
-	if (ret) {
-		hr_u32_store(&c->W[slot], 0);
-		return ret;
-	}
-	/*
-	 * hostrpc_client_release_lazily(): the slot is free only once the
-	 * host has cleared H; rather than wait for that, leave it to the
-	 * collection of a later call, as for an async call. The caller's
-	 * round trip is then one hand-over each way.
-	 */
-	mark_collectable(c, slot);
-	return 0;
+	hostrpc_client_end(c, slot, ret);
+	return ret;
 }
 
 /**
@@ -273,15 +337,17 @@ int hostrpc_client_invoke(struct hostrpc_client *c, uint32_t hint, hostrpc_page_
  *
  * Return: 0, or %HOSTRPC_DEAD when the host side is dead.
  */
-int hostrpc_client_invoke_async(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
-				void *ctx)
+HR_FN int hostrpc_client_invoke_async(struct hostrpc_client *c, uint32_t hint,
+				      hostrpc_page_fn fill, void *ctx)
 {
 	uint32_t slot;
-	int ret = hostrpc_client_begin(c, hint, fill, ctx, &slot);
+	int ret = hostrpc_client_begin(c, hint, &slot);
 
 	if (ret)
 		return ret;
-	mark_collectable(c, slot);
+	fill(&c->sh.pages[slot], ctx);
+	hostrpc_client_publish(c, slot);
+	hostrpc_client_end_async(c, slot);
 	return 0;
 }
 
@@ -294,8 +360,8 @@ int hostrpc_client_invoke_async(struct hostrpc_client *c, uint32_t hint, hostrpc
  *
  * Return: whether any slot was served.
  */
-bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
-			   hostrpc_page_fn clear, void *ctx)
+HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
+				 hostrpc_page_fn clear, void *ctx)
 {
 	bool served = false;
 	uint32_t w, slot;
@@ -308,8 +374,8 @@ bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
 			bool g, h;
 
 			todo &= todo - 1;
-			slot = w * 64 + (uint32_t)__builtin_ctzll(bit);
-			if (slot >= s->sh.nslots || !hr_u32_cas(&s->T[slot], 0, s->id))
+			slot = w * 64 + hr_ctz64(bit);
+			if (slot >= s->sh.nslots || !hr_own_cas(&s->T[slot], 0, s->id))
 				continue;	/* another server holds it */
 			/* Re-read under T. */
 			g = test(s->sh.G, slot);
@@ -330,7 +396,7 @@ bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
 				hr_fetch_and(&s->sh.H[w], ~bit);
 				served = true;
 			}
-			hr_u32_store(&s->T[slot], 0);
+			hr_own_store(&s->T[slot], 0);
 			if (g != h)
 				hostrpc_doorbell_ring(s->sh.device_armed, s->ring, s->ring_ctx);
 		}
@@ -345,7 +411,7 @@ bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
  * Return: true when the caller may sleep until a ring: nothing needed the
  * host after arming. False: work arrived, serve it first.
  */
-bool hostrpc_server_arm(struct hostrpc_server *s)
+HR_FN bool hostrpc_server_arm(struct hostrpc_server *s)
 {
 	uint32_t w;
 

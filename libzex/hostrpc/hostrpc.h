@@ -82,12 +82,12 @@ typedef void (*hostrpc_page_fn)(hostrpc_page_t *page, void *ctx);
 /** The device side's view. */
 struct hostrpc_client {
 	struct hostrpc_shared sh;
-	hr_u32_t *W;			/* owner words, device-private */
-	hr_word_t *A;			/* slots holding async calls (hint) */
+	hr_own_t *W;			/* owner words, device-private */
+	hr_hint_t *A;			/* slots holding async calls (hint) */
 	uint32_t id;			/* this caller's owner id, not 0 */
 	uint32_t spin;			/* polls of H before blocking in @wait */
-	hostrpc_ring_fn ring;		/* the doorbell (a syscall, an MMIO write) */
-	void *ring_ctx;
+	hostrpc_ring_fn ring;		/* the doorbell (a syscall, an MMIO write); */
+	void *ring_ctx;			/* NULL: the host side polls */
 	hostrpc_wait_fn wait;		/* NULL: always poll */
 	void *wait_ctx;
 };
@@ -95,19 +95,34 @@ struct hostrpc_client {
 /** The host side's view. */
 struct hostrpc_server {
 	struct hostrpc_shared sh;
-	hr_u32_t *T;			/* owner words, host-private */
+	hr_own_t *T;			/* owner words, host-private */
 	uint32_t id;			/* this server's owner id, not 0 */
-	hostrpc_ring_fn ring;		/* rings the device side */
-	void *ring_ctx;
+	hostrpc_ring_fn ring;		/* rings the device side; NULL: it */
+	void *ring_ctx;			/* polls */
 };
 
-int hostrpc_client_invoke(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
-			  hostrpc_page_fn use, void *ctx);
-int hostrpc_client_invoke_async(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
-				void *ctx);
-uint32_t hostrpc_client_collect(struct hostrpc_client *c);
-bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
-			   hostrpc_page_fn clear, void *ctx);
-bool hostrpc_server_arm(struct hostrpc_server *s);
+HR_FN int hostrpc_client_invoke(struct hostrpc_client *c, uint32_t hint, hostrpc_page_fn fill,
+				hostrpc_page_fn use, void *ctx);
+HR_FN int hostrpc_client_invoke_async(struct hostrpc_client *c, uint32_t hint,
+				      hostrpc_page_fn fill, void *ctx);
+HR_FN uint32_t hostrpc_client_collect(struct hostrpc_client *c);
+
+/*
+ * A call in steps, for callers that fill and use the page together (a
+ * GPU warp: one lane takes the slot, every lane fills its part, one lane
+ * publishes and waits, every lane uses its part, one lane ends the call):
+ * begin (collect, acquire a slot), fill the page, publish, wait for the
+ * answer, use it, end (or end_async right after publishing).
+ * hostrpc_client_invoke() is these steps in a row.
+ */
+HR_FN int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, uint32_t *slot);
+HR_FN void hostrpc_client_publish(struct hostrpc_client *c, uint32_t slot);
+HR_FN int hostrpc_client_wait_answer(struct hostrpc_client *c, uint32_t slot);
+HR_FN void hostrpc_client_end(struct hostrpc_client *c, uint32_t slot, int ret);
+HR_FN void hostrpc_client_end_async(struct hostrpc_client *c, uint32_t slot);
+
+HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
+				 hostrpc_page_fn clear, void *ctx);
+HR_FN bool hostrpc_server_arm(struct hostrpc_server *s);
 
 #endif /* HOSTRPC_H */

@@ -27,9 +27,10 @@
 
 /* The shared region and both sides' private words, in plain memory. */
 struct region {
-	hr_word_t G[HOSTRPC_WORDS], H[HOSTRPC_WORDS], A[HOSTRPC_WORDS];
+	hr_word_t G[HOSTRPC_WORDS], H[HOSTRPC_WORDS];
+	hr_hint_t A[HOSTRPC_WORDS];
 	hr_u32_t host_armed, device_armed, dead;
-	hr_u32_t W[HOSTRPC_MAX_SLOTS], T[HOSTRPC_MAX_SLOTS];
+	hr_own_t W[HOSTRPC_MAX_SLOTS], T[HOSTRPC_MAX_SLOTS];
 };
 
 struct rig {

@@ -57,6 +57,33 @@ struct zex_hostrpc_stats {
 
 struct zex_hostrpc;
 
+/*
+ * A view's memory: the control page, one side's private words, then the
+ * slot pages (the layout of the zex uapi's hostrpc mapping).
+ */
+#define ZEX_HOSTRPC_PRIVATE_AT		4096
+#define ZEX_HOSTRPC_SLOTS_AT		16384
+#define ZEX_HOSTRPC_REGION_SIZE(nslots)	(ZEX_HOSTRPC_SLOTS_AT + (uint64_t)(nslots) * 4096)
+
+/**
+ * struct zex_hostrpc_layout - where a view's shared words are
+ *
+ * What a device-side runtime needs to make calls from its own device (a
+ * GPU): it registers @region with its runtime and translates these
+ * addresses. G and H are bitmaps (bit i % 64 of word i / 64 is slot i's).
+ */
+struct zex_hostrpc_layout {
+	void *region;
+	uint64_t region_size;
+	uint64_t *g;			/* written by the device side */
+	uint64_t *h;			/* written by the host side */
+	uint32_t *host_armed;
+	uint32_t *device_armed;
+	uint32_t *dead;
+	struct zex_hostrpc_page *pages;
+	uint32_t nslots;
+};
+
 ZEX_PUBLIC int zex_hostrpc_create(struct zex_device *dev, uint32_t nslots,
 				  struct zex_hostrpc **out);
 ZEX_PUBLIC int zex_hostrpc_open_view(struct zex_hostrpc *ch, enum zex_hostrpc_role role,
@@ -66,6 +93,10 @@ ZEX_PUBLIC void zex_hostrpc_close(struct zex_hostrpc *ch);
 ZEX_PUBLIC int zex_hostrpc_fd(const struct zex_hostrpc *ch);
 ZEX_PUBLIC uint32_t zex_hostrpc_slots(const struct zex_hostrpc *ch);
 ZEX_PUBLIC int zex_hostrpc_stats(struct zex_hostrpc *ch, struct zex_hostrpc_stats *stats);
+ZEX_PUBLIC int zex_hostrpc_layout(const struct zex_hostrpc *ch, struct zex_hostrpc_layout *out);
+/* The host side of a channel in the caller's memory (no zex.ko): polling. */
+ZEX_PUBLIC int zex_hostrpc_attach_memory(void *region, size_t size, uint32_t nslots,
+					 struct zex_hostrpc **out);
 
 /* Device side. */
 ZEX_PUBLIC int zex_hostrpc_set_spin(struct zex_hostrpc *ch, uint32_t polls);

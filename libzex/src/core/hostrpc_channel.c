@@ -4,17 +4,17 @@
  */
 
 /*
- * DOC: hostrpc_channel.c - the protocol core over a zex kernel channel
+ * DOC: hostrpc_channel.c - hostrpc views of a zex kernel channel
  *
- * Binds the protocol core (hostrpc.c) to a view of a kernel channel: maps
- * it, points the core at the control page, the view's private words and
- * the slot pages, and supplies the doorbell (DRM_ZEX_HOSTRPC_IOCTL_RING)
- * and the blocking wait for H (DRM_ZEX_HOSTRPC_IOCTL_WAIT).
+ * Creates channels and views, maps a view, binds the protocol core to it
+ * (hostrpc_view.c) and supplies what only the kernel gives: the doorbell
+ * (DRM_ZEX_HOSTRPC_IOCTL_RING), the blocking waits
+ * (DRM_ZEX_HOSTRPC_IOCTL_WAIT), the eventfd and the counters.
  */
 
 #include <assert.h>
 #include <errno.h>
-#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -24,29 +24,39 @@
 
 #include <drm/zex_drm.h>
 
-#include "zex/zex_hostrpc.h"
-#include "hostrpc/hostrpc.h"
+#include "core/hostrpc_view.h"
 
 static_assert(HOSTRPC_MAX_SLOTS == DRM_ZEX_HOSTRPC_MAX_SLOTS, "slots");
 static_assert(HOSTRPC_OWNER_ID_MASK == DRM_ZEX_HOSTRPC_OWNER_ID_MASK, "owner id");
 static_assert(HOSTRPC_OWNER_ASYNC == DRM_ZEX_HOSTRPC_OWNER_ASYNC, "owner async");
 static_assert(sizeof(hostrpc_page_t) == DRM_ZEX_HOSTRPC_PAGE_SIZE, "page");
 static_assert(sizeof(struct zex_hostrpc_page) == sizeof(hostrpc_page_t), "page type");
-static_assert(sizeof(hr_word_t) == sizeof(__u64) && sizeof(hr_u32_t) == sizeof(__u32),
+static_assert(sizeof(hr_word_t) == sizeof(__u64) && sizeof(hr_u32_t) == sizeof(__u32) &&
+	      sizeof(hr_hint_t) == sizeof(__u64) && sizeof(hr_own_t) == sizeof(__u32),
 	      "atomics are plain words");
+/* hostrpc_memory.c lays out the caller's memory as the kernel does. */
+static_assert(ZEX_HOSTRPC_REGION_SIZE(3) == DRM_ZEX_HOSTRPC_MAP_SIZE(3), "map size");
+static_assert(ZEX_HOSTRPC_PRIVATE_AT == DRM_ZEX_HOSTRPC_PRIVATE_OFFSET, "private");
+static_assert(ZEX_HOSTRPC_SLOTS_AT == DRM_ZEX_HOSTRPC_SLOTS_OFFSET, "slots offset");
+static_assert(ZEX_HOSTRPC_MAGIC == DRM_ZEX_HOSTRPC_MAGIC &&
+	      ZEX_HOSTRPC_VERSION == DRM_ZEX_HOSTRPC_VERSION, "magic");
+#define CONTROL_AT(field, at) \
+	static_assert(offsetof(struct drm_zex_hostrpc_control, field) == (at), #field)
+CONTROL_AT(magic, ZEX_HOSTRPC_CONTROL_MAGIC);
+CONTROL_AT(version, ZEX_HOSTRPC_CONTROL_VERSION);
+CONTROL_AT(nslots, ZEX_HOSTRPC_CONTROL_NSLOTS);
+CONTROL_AT(map_size, ZEX_HOSTRPC_CONTROL_MAP_SIZE);
+CONTROL_AT(host_armed, ZEX_HOSTRPC_CONTROL_HOST_ARMED);
+CONTROL_AT(device_armed, ZEX_HOSTRPC_CONTROL_DEVICE_ARMED);
+CONTROL_AT(dead, ZEX_HOSTRPC_CONTROL_DEAD);
+CONTROL_AT(g, ZEX_HOSTRPC_CONTROL_G);
+CONTROL_AT(h, ZEX_HOSTRPC_CONTROL_H);
+static_assert(offsetof(struct drm_zex_hostrpc_private, async) == ZEX_HOSTRPC_PRIVATE_ASYNC &&
+	      offsetof(struct drm_zex_hostrpc_private, owner) == ZEX_HOSTRPC_PRIVATE_OWNER,
+	      "private words");
 
 /* By default a caller polls H this often before sleeping in the kernel. */
 #define ZEX_HOSTRPC_DEFAULT_SPIN	4096
-
-struct zex_hostrpc {
-	int fd;
-	void *map;
-	size_t map_size;
-	struct drm_zex_hostrpc_info info;
-	struct hostrpc_client client;	/* device views */
-	struct hostrpc_server server;	/* host views */
-	_Atomic uint64_t rings_sent;
-};
 
 static void zex_hostrpc_ring(void *ctx)
 {
@@ -85,9 +95,7 @@ static int zex_hostrpc_wait_h(void *ctx, uint32_t slot, enum hostrpc_wait_for wh
 int zex_hostrpc_adopt(int fd, struct zex_hostrpc **out)
 {
 	struct zex_hostrpc *ch = calloc(1, sizeof(*ch));
-	struct hostrpc_shared sh;
-	struct drm_zex_hostrpc_control *control;
-	struct drm_zex_hostrpc_private *priv;
+	struct drm_zex_hostrpc_info info;
 	int ret;
 
 	if (!ch) {
@@ -95,39 +103,21 @@ int zex_hostrpc_adopt(int fd, struct zex_hostrpc **out)
 		return -ENOMEM;
 	}
 	ch->fd = fd;
-	if (ioctl(fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &ch->info)) {
+	if (ioctl(fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info)) {
 		ret = -errno;
 		goto err;
 	}
-	ch->map_size = ch->info.map_size;
+	ch->map_size = info.map_size;
 	ch->map = mmap(NULL, ch->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (ch->map == MAP_FAILED) {
 		ret = -errno;
 		goto err;
 	}
-	control = ch->map;
-	priv = (void *)((char *)ch->map + DRM_ZEX_HOSTRPC_PRIVATE_OFFSET);
-	sh = (struct hostrpc_shared){
-		.G = (hr_word_t *)control->g,
-		.H = (hr_word_t *)control->h,
-		.host_armed = (hr_u32_t *)&control->host_armed,
-		.device_armed = (hr_u32_t *)&control->device_armed,
-		.dead = (hr_u32_t *)&control->dead,
-		.pages = (hostrpc_page_t *)((char *)ch->map + DRM_ZEX_HOSTRPC_SLOTS_OFFSET),
-		.nslots = ch->info.nslots,
-	};
-	if (ch->info.role == DRM_ZEX_HOSTRPC_ROLE_DEVICE)
-		ch->client = (struct hostrpc_client){
-			.sh = sh, .W = (hr_u32_t *)priv->owner, .A = (hr_word_t *)priv->async,
-			.id = ch->info.view_id, .spin = ZEX_HOSTRPC_DEFAULT_SPIN,
-			.ring = zex_hostrpc_ring, .ring_ctx = ch,
-			.wait = zex_hostrpc_wait_h, .wait_ctx = ch,
-		};
-	else
-		ch->server = (struct hostrpc_server){
-			.sh = sh, .T = (hr_u32_t *)priv->owner, .id = ch->info.view_id,
-			.ring = zex_hostrpc_ring, .ring_ctx = ch,
-		};
+	ch->nslots = info.nslots;
+	ch->role = info.role == DRM_ZEX_HOSTRPC_ROLE_DEVICE ? ZEX_HOSTRPC_DEVICE : ZEX_HOSTRPC_HOST;
+	ch->view_id = info.view_id;
+	zex_hostrpc_view_bind(ch, zex_hostrpc_ring, zex_hostrpc_wait_h);
+	ch->client.spin = ZEX_HOSTRPC_DEFAULT_SPIN;
 	*out = ch;
 	return 0;
 err:
@@ -162,7 +152,8 @@ int zex_hostrpc_create(struct zex_device *dev, uint32_t nslots, struct zex_hostr
  * @role: the new view's side.
  * @out: the new view (close-on-exec; pass zex_hostrpc_fd() on explicitly).
  *
- * Return: 0, -EPERM, -EPIPE (dead channel), or another -errno.
+ * Return: 0, -EPERM, -EPIPE (dead channel), -EOPNOTSUPP (a view of the
+ * caller's memory), or another -errno.
  */
 int zex_hostrpc_open_view(struct zex_hostrpc *ch, enum zex_hostrpc_role role,
 			  struct zex_hostrpc **out)
@@ -172,32 +163,11 @@ int zex_hostrpc_open_view(struct zex_hostrpc *ch, enum zex_hostrpc_role role,
 		.flags = DRM_ZEX_HOSTRPC_CLOEXEC,
 	};
 
+	if (ch->fd < 0)
+		return -EOPNOTSUPP;
 	if (ioctl(ch->fd, DRM_ZEX_HOSTRPC_IOCTL_OPEN_VIEW, &args))
 		return -errno;
 	return zex_hostrpc_adopt(args.fd, out);
-}
-
-/**
- * zex_hostrpc_close - unmap and close a view
- * @ch: the view, or NULL.
- */
-void zex_hostrpc_close(struct zex_hostrpc *ch)
-{
-	if (!ch)
-		return;
-	munmap(ch->map, ch->map_size);
-	close(ch->fd);
-	free(ch);
-}
-
-int zex_hostrpc_fd(const struct zex_hostrpc *ch)
-{
-	return ch->fd;
-}
-
-uint32_t zex_hostrpc_slots(const struct zex_hostrpc *ch)
-{
-	return ch->info.nslots;
 }
 
 /**
@@ -205,12 +175,14 @@ uint32_t zex_hostrpc_slots(const struct zex_hostrpc *ch)
  * @ch: a view.
  * @stats: filled.
  *
- * Return: 0 or -errno.
+ * Return: 0, -EOPNOTSUPP (a view of the caller's memory), or -errno.
  */
 int zex_hostrpc_stats(struct zex_hostrpc *ch, struct zex_hostrpc_stats *stats)
 {
 	struct drm_zex_hostrpc_info info;
 
+	if (ch->fd < 0)
+		return -EOPNOTSUPP;
 	if (ioctl(ch->fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info))
 		return -errno;
 	*stats = (struct zex_hostrpc_stats){
@@ -224,136 +196,6 @@ int zex_hostrpc_stats(struct zex_hostrpc *ch, struct zex_hostrpc_stats *stats)
 	return 0;
 }
 
-/* The caller's page functions, called through the core's signature. */
-struct zex_hostrpc_fns {
-	zex_hostrpc_page_fn first, second;
-	void *ctx;
-};
-
-static void call_first(hostrpc_page_t *page, void *fns)
-{
-	struct zex_hostrpc_fns *f = fns;
-
-	f->first((struct zex_hostrpc_page *)page, f->ctx);
-}
-
-static void call_second(hostrpc_page_t *page, void *fns)
-{
-	struct zex_hostrpc_fns *f = fns;
-
-	f->second((struct zex_hostrpc_page *)page, f->ctx);
-}
-
-static bool is_device(const struct zex_hostrpc *ch)
-{
-	return ch->info.role == DRM_ZEX_HOSTRPC_ROLE_DEVICE;
-}
-
-/**
- * zex_hostrpc_set_spin - how long a device-side caller polls before sleeping
- * @ch: a device view.
- * @polls: polls of H before the wait ioctl; UINT32_MAX never sleeps.
- *
- * Return: 0, -EINVAL for a host view.
- */
-int zex_hostrpc_set_spin(struct zex_hostrpc *ch, uint32_t polls)
-{
-	if (!is_device(ch))
-		return -EINVAL;
-	ch->client.spin = polls;
-	ch->client.wait = polls == UINT32_MAX ? NULL : zex_hostrpc_wait_h;
-	return 0;
-}
-
-/**
- * zex_hostrpc_call - a synchronous call
- * @ch: a device view.
- * @hint: the caller's own slot index (e.g. its thread number).
- * @fill: writes the request into the slot's page.
- * @use: reads the answer.
- * @ctx: for both.
- *
- * Return: 0, -EPIPE when the host side is gone, -EINVAL for a host view.
- */
-int zex_hostrpc_call(struct zex_hostrpc *ch, uint32_t hint, zex_hostrpc_page_fn fill,
-		     zex_hostrpc_page_fn use, void *ctx)
-{
-	struct zex_hostrpc_fns fns = { fill, use, ctx };
-
-	if (!is_device(ch))
-		return -EINVAL;
-	if (hostrpc_client_invoke(&ch->client, hint, call_first, call_second, &fns))
-		return -EPIPE;
-	return 0;
-}
-
-/**
- * zex_hostrpc_call_async - an asynchronous call
- * @ch: a device view.
- * @hint: as for zex_hostrpc_call().
- * @fill: writes the request.
- * @ctx: for @fill.
- *
- * Return: 0 once published, -EPIPE, -EINVAL for a host view.
- */
-int zex_hostrpc_call_async(struct zex_hostrpc *ch, uint32_t hint, zex_hostrpc_page_fn fill,
-			   void *ctx)
-{
-	struct zex_hostrpc_fns fns = { fill, NULL, ctx };
-
-	if (!is_device(ch))
-		return -EINVAL;
-	if (hostrpc_client_invoke_async(&ch->client, hint, call_first, &fns))
-		return -EPIPE;
-	return 0;
-}
-
-/**
- * zex_hostrpc_collect - run the garbage collection of async calls now
- * @ch: a device view.
- *
- * Return: the slots freed, or -EINVAL for a host view.
- */
-int zex_hostrpc_collect(struct zex_hostrpc *ch)
-{
-	if (!is_device(ch))
-		return -EINVAL;
-	return (int)hostrpc_client_collect(&ch->client);
-}
-
-/**
- * zex_hostrpc_serve - serve every slot that needs the host, once
- * @ch: a host view.
- * @operate: answers a request in its page.
- * @clear: tidies a page the caller is done with.
- * @ctx: for both.
- *
- * Return: 1 if any slot was served, 0 if none, -EINVAL for a device view.
- */
-int zex_hostrpc_serve(struct zex_hostrpc *ch, zex_hostrpc_page_fn operate,
-		      zex_hostrpc_page_fn clear, void *ctx)
-{
-	struct zex_hostrpc_fns fns = { operate, clear, ctx };
-
-	if (is_device(ch))
-		return -EINVAL;
-	return hostrpc_server_handle(&ch->server, call_first, call_second, &fns);
-}
-
-/**
- * zex_hostrpc_arm - arm the doorbell before sleeping in poll(), read() or epoll
- * @ch: a host view.
- *
- * Return: 1 when nothing needs the host (sleep until the fd or the eventfd
- * is readable), 0 when work arrived (serve first), -EINVAL for a device view.
- */
-int zex_hostrpc_arm(struct zex_hostrpc *ch)
-{
-	if (is_device(ch))
-		return -EINVAL;
-	return hostrpc_server_arm(&ch->server);
-}
-
 /**
  * zex_hostrpc_wait - sleep in the kernel until some slot needs the host
  * @ch: a host view.
@@ -361,14 +203,17 @@ int zex_hostrpc_arm(struct zex_hostrpc *ch)
  *
  * The kernel arms and re-checks itself.
  *
- * Return: 0, -ETIME, -EINTR, -EINVAL for a device view.
+ * Return: 0, -ETIME, -EINTR, -EINVAL for a device view, -EOPNOTSUPP for a
+ * view of the caller's memory (no doorbell: it polls).
  */
 int zex_hostrpc_wait(struct zex_hostrpc *ch, int64_t timeout_ns)
 {
 	struct drm_zex_hostrpc_wait args = { .timeout_ns = timeout_ns };
 
-	if (is_device(ch))
+	if (ch->role != ZEX_HOSTRPC_HOST)
 		return -EINVAL;
+	if (ch->fd < 0)
+		return -EOPNOTSUPP;
 	return ioctl(ch->fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &args) ? -errno : 0;
 }
 
@@ -377,11 +222,14 @@ int zex_hostrpc_wait(struct zex_hostrpc *ch, int64_t timeout_ns)
  * @ch: a view.
  * @efd: an eventfd, or -1 to stop.
  *
- * Return: 0, -EBADF, -EINVAL (not an eventfd).
+ * Return: 0, -EBADF, -EINVAL (not an eventfd), -EOPNOTSUPP (a view of the
+ * caller's memory).
  */
 int zex_hostrpc_set_eventfd(struct zex_hostrpc *ch, int efd)
 {
 	struct drm_zex_hostrpc_eventfd args = { .fd = efd };
 
+	if (ch->fd < 0)
+		return -EOPNOTSUPP;
 	return ioctl(ch->fd, DRM_ZEX_HOSTRPC_IOCTL_SET_EVENTFD, &args) ? -errno : 0;
 }

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: hostrpc_gpu_bench.cu - hostrpc between this GPU and host threads, beside its floors
+ *
+ * One run, one table. Floors, measured here: a bare flag ping-pong over
+ * the same pinned memory (one GPU lane stores a flag and fences, one host
+ * thread spins and echoes it), round trip median and p99; the same
+ * ping-pong from many warps at once (each warp its own pair of flags, a
+ * cache line apart; host threads split them), round trips/s; the copy
+ * engine's H2D and D2H bandwidth (cudaMemcpy of 256 MiB, pinned). hostrpc:
+ * one warp's synchronous call, round trip median and p99; calls/s for 1,
+ * 132, 528, 2112 and all resident warps with 1, 2, 4 and 8 host threads,
+ * with a small payload (each lane 8 bytes each way) and a full page (each
+ * lane 128 bytes each way: 4 KiB). Prints "bench ..." lines and a table.
+ */
+
+#include <algorithm>
+#include <vector>
+
+#include "gpu_rig.cuh"
+
+#define LAT_CALLS	20000
+
+static __device__ uint64_t gpu_ns(void)
+{
+	uint64_t t;
+
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+/* Warps per block: exactly @warps warps in all (8, 4 or 1 per block). */
+static uint32_t block_warps(uint32_t warps)
+{
+	return warps % 8 == 0 ? 8 : warps % 4 == 0 ? 4 : 1;
+}
+
+/* ---- floors: the flag ping-pong ---- */
+
+struct flag_pair {
+	volatile uint64_t ping;		/* GPU writes */
+	uint64_t pad0[7];
+	volatile uint64_t pong;		/* host writes */
+	uint64_t pad1[7];
+};
+
+__global__ void pingpong_kernel(struct flag_pair *pairs, uint32_t rounds, uint64_t *lat)
+{
+	const uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	struct flag_pair *p = &pairs[warp];
+
+	if (threadIdx.x % 32)
+		return;
+	for (uint32_t i = 1; i <= rounds; i++) {
+		uint64_t t0 = gpu_ns();
+
+		p->ping = i;
+		__threadfence_system();
+		while (p->pong != i)
+			;
+		if (lat)
+			lat[i - 1] = gpu_ns() - t0;
+	}
+}
+
+struct echo_ctx {
+	struct flag_pair *pairs;
+	uint32_t first, count;
+	volatile int *stop;
+};
+
+static void *echo_main(void *arg)
+{
+	struct echo_ctx *e = (struct echo_ctx *)arg;
+
+	while (!*e->stop)
+		for (uint32_t j = e->first; j < e->first + e->count; j++) {
+			uint64_t v = e->pairs[j].ping;
+
+			if (v != e->pairs[j].pong)
+				e->pairs[j].pong = v;
+		}
+	return NULL;
+}
+
+/* Round trips/s (and the latencies when @lat) of @warps warps, @threads host threads. */
+static double pingpong(uint32_t warps, int threads, uint32_t rounds, std::vector<uint64_t> *lat)
+{
+	struct flag_pair *pairs, *dpairs;
+	uint64_t *dlat = NULL;
+	pthread_t tid[GPU_MAX_SERVERS];
+	struct echo_ctx ctx[GPU_MAX_SERVERS];
+	volatile int stop = 0;
+	double t0, t;
+
+	CUDA_OK(cudaHostAlloc(&pairs, warps * sizeof(*pairs), cudaHostAllocMapped));
+	memset(pairs, 0, warps * sizeof(*pairs));
+	CUDA_OK(cudaHostGetDevicePointer((void **)&dpairs, pairs, 0));
+	if (lat)
+		CUDA_OK(cudaMalloc(&dlat, rounds * sizeof(uint64_t)));
+	for (int i = 0; i < threads; i++) {
+		ctx[i] = { pairs, warps * i / threads, warps * (i + 1) / threads - warps * i / threads,
+			   &stop };
+		pthread_create(&tid[i], NULL, echo_main, &ctx[i]);
+	}
+	t0 = gpu_now();
+	pingpong_kernel<<<warps / block_warps(warps), 32 * block_warps(warps)>>>(dpairs, rounds,
+									       dlat);
+	CUDA_OK(cudaGetLastError());
+	if (!gpu_wait(120)) {
+		printf("# ping-pong did not finish\n");
+		_exit(1);
+	}
+	t = gpu_now() - t0;
+	stop = 1;
+	for (int i = 0; i < threads; i++)
+		pthread_join(tid[i], NULL);
+	if (lat) {
+		lat->resize(rounds);
+		CUDA_OK(cudaMemcpy(lat->data(), dlat, rounds * sizeof(uint64_t),
+				   cudaMemcpyDeviceToHost));
+		CUDA_OK(cudaFree(dlat));
+	}
+	CUDA_OK(cudaFreeHost(pairs));
+	return (double)warps * rounds / t;
+}
+
+/* ---- hostrpc ---- */
+
+struct fill_small {
+	uint64_t v;
+	__device__ void operator()(struct hostrpc_lane_part *p, uint32_t) const { p->word[0] = v; }
+};
+
+struct use_small {
+	uint64_t *sink;
+	__device__ void operator()(struct hostrpc_lane_part *p, uint32_t) const
+	{
+		*sink += ((volatile uint64_t *)p->word)[0];
+	}
+};
+
+struct fill_full {
+	uint64_t v;
+	__device__ void operator()(struct hostrpc_lane_part *p, uint32_t) const
+	{
+		for (int i = 0; i < 16; i++)
+			p->word[i] = v + i;
+	}
+};
+
+struct use_full {
+	uint64_t *sink;
+	__device__ void operator()(struct hostrpc_lane_part *p, uint32_t) const
+	{
+		uint64_t s = 0;
+
+		for (int i = 0; i < 16; i++)
+			s += ((volatile uint64_t *)p->word)[i];
+		*sink += s;
+	}
+};
+
+__global__ void calls_kernel(struct hostrpc_client base, uint32_t calls, bool full,
+			     uint64_t *lat, uint64_t *out)
+{
+	const uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	const uint32_t lane = hostrpc_lane_id();
+	struct hostrpc_client c = base;
+	uint64_t sink = 0;
+
+	c.id = warp + 1;
+	for (uint32_t k = 0; k < calls; k++) {
+		uint64_t t0 = gpu_ns();
+		/*
+		 * Two own slots per warp where the channel has room: the next
+		 * call need not wait for the host to clear the last one's H.
+		 */
+		uint32_t hint = 2 * gridDim.x * blockDim.x / 32 <= c.sh.nslots ? 2 * warp + k % 2 : warp;
+
+		if (full)
+			hostrpc_warp_invoke(&c, hint, fill_full{ k + lane }, use_full{ &sink });
+		else
+			hostrpc_warp_invoke(&c, hint, fill_small{ k + lane }, use_small{ &sink });
+		if (lat && lane == 0)
+			lat[k] = gpu_ns() - t0;
+	}
+	if (sink == 42)
+		out[0] = sink;	/* keeps the uses */
+}
+
+/* Where one warp's call spends its time: begin, publish, wait, end (ns summed). */
+__global__ void steps_kernel(struct hostrpc_client c, uint32_t calls, uint64_t *ns)
+{
+	uint64_t t[5] = {};
+
+	c.id = 1;
+	for (uint32_t k = 0; k < calls; k++) {
+		uint32_t slot;
+		uint64_t a = gpu_ns(), b, d, e, f;
+
+		hostrpc_client_begin(&c, k % 2, &slot);
+		b = gpu_ns();
+		c.sh.pages[slot].cacheline[0].element[0] = k;
+		hostrpc_client_publish(&c, slot);
+		d = gpu_ns();
+		hostrpc_client_wait_answer(&c, slot);
+		e = gpu_ns();
+		hostrpc_client_end(&c, slot, 0);
+		f = gpu_ns();
+		t[0] += b - a;
+		t[1] += d - b;
+		t[2] += e - d;
+		t[3] += f - e;
+		t[4] += f - a;
+	}
+	for (int i = 0; i < 5; i++)
+		ns[i] = t[i];
+}
+
+static void operate_small(struct zex_hostrpc_page *page, void *)
+{
+	struct hostrpc_lane_part *parts = (struct hostrpc_lane_part *)page;
+
+	for (int lane = 0; lane < 32; lane++)
+		parts[lane].word[0] = ~parts[lane].word[0];
+}
+
+static void operate_full(struct zex_hostrpc_page *page, void *)
+{
+	uint64_t *w = (uint64_t *)page;
+
+	for (int i = 0; i < 512; i++)
+		w[i] = ~w[i];
+}
+
+static void clear_nothing(struct zex_hostrpc_page *, void *)
+{
+}
+
+static double hostrpc_calls(struct gpu_channel *ch, uint32_t warps, int threads, bool full,
+			    uint32_t calls, std::vector<uint64_t> *lat)
+{
+	uint64_t *dlat = NULL, *out;
+	double t0, t;
+
+	if (lat)
+		CUDA_OK(cudaMalloc(&dlat, calls * sizeof(uint64_t)));
+	CUDA_OK(cudaMalloc(&out, sizeof(uint64_t)));
+	gpu_servers_start(ch, threads, full ? operate_full : operate_small, clear_nothing, NULL);
+	t0 = gpu_now();
+	calls_kernel<<<warps / block_warps(warps), 32 * block_warps(warps)>>>(ch->client, calls,
+									     full, dlat, out);
+	CUDA_OK(cudaGetLastError());
+	if (!gpu_wait(300)) {
+		printf("# hostrpc calls did not finish\n");
+		_exit(1);
+	}
+	t = gpu_now() - t0;
+	gpu_servers_stop(ch);
+	if (lat) {
+		lat->resize(calls);
+		CUDA_OK(cudaMemcpy(lat->data(), dlat, calls * sizeof(uint64_t),
+				   cudaMemcpyDeviceToHost));
+		CUDA_OK(cudaFree(dlat));
+	}
+	CUDA_OK(cudaFree(out));
+	return (double)warps * calls / t;
+}
+
+static double pct(std::vector<uint64_t> v, double p)
+{
+	std::sort(v.begin(), v.end());
+	return v[(size_t)(p * (v.size() - 1))] / 1000.0;
+}
+
+static double copy_gbs(cudaMemcpyKind kind)
+{
+	const size_t size = 256ull << 20;
+	void *host, *dev;
+	cudaEvent_t a, b;
+	float ms = 0;
+
+	CUDA_OK(cudaHostAlloc(&host, size, 0));
+	CUDA_OK(cudaMalloc(&dev, size));
+	CUDA_OK(cudaEventCreate(&a));
+	CUDA_OK(cudaEventCreate(&b));
+	for (int i = 0; i < 2; i++) {	/* the first warms up */
+		CUDA_OK(cudaEventRecord(a));
+		if (kind == cudaMemcpyHostToDevice)
+			CUDA_OK(cudaMemcpy(dev, host, size, kind));
+		else
+			CUDA_OK(cudaMemcpy(host, dev, size, kind));
+		CUDA_OK(cudaEventRecord(b));
+		CUDA_OK(cudaEventSynchronize(b));
+	}
+	CUDA_OK(cudaEventElapsedTime(&ms, a, b));
+	CUDA_OK(cudaFreeHost(host));
+	CUDA_OK(cudaFree(dev));
+	return size / (ms * 1e-3) / 1e9;
+}
+
+/* Calls per warp: 5 * 10^5 calls in all, at least 32 and at most 20000 per warp. */
+static uint32_t calls_for(uint32_t warps)
+{
+	return std::max<uint32_t>(32, std::min<uint32_t>(20000, 500000 / warps));
+}
+
+int main(void)
+{
+	static const int threads[] = { 1, 2, 4, 8 };
+	std::vector<uint32_t> warps = { 1, 132, 528, 2112 };
+	std::vector<uint64_t> lat;
+	struct gpu_channel ch;
+	cudaDeviceProp prop;
+	int sms, resident;
+	double h2d, d2h;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	gpu_require("# bench");
+	CUDA_OK(cudaGetDeviceProperties(&prop, 0));
+	resident = gpu_resident_warps(calls_kernel, 32 * block_warps(8), &sms);
+	warps.push_back((uint32_t)resident);
+	printf("# %s, %d SMs, %d resident warps of the hostrpc kernel, %u slots\n", prop.name, sms,
+	       resident, HOSTRPC_MAX_SLOTS);
+
+	h2d = copy_gbs(cudaMemcpyHostToDevice);
+	d2h = copy_gbs(cudaMemcpyDeviceToHost);
+	printf("bench floor copy h2d_GBps=%.1f d2h_GBps=%.1f\n", h2d, d2h);
+
+	pingpong(1, 1, LAT_CALLS, &lat);
+	printf("bench floor pingpong_1warp median_us=%.2f p99_us=%.2f\n", pct(lat, 0.5),
+	       pct(lat, 0.99));
+	double floor_median = pct(lat, 0.5);
+
+	gpu_channel_open(&ch, HOSTRPC_MAX_SLOTS);
+	hostrpc_calls(&ch, 1, 1, false, LAT_CALLS, &lat);
+	printf("bench hostrpc roundtrip_1warp median_us=%.2f p99_us=%.2f ratio_to_floor=%.2f\n",
+	       pct(lat, 0.5), pct(lat, 0.99), pct(lat, 0.5) / floor_median);
+
+	{
+		uint64_t *dns, ns[5];
+		const uint32_t calls = 20000;
+
+		CUDA_OK(cudaMalloc(&dns, sizeof(ns)));
+		gpu_servers_start(&ch, 1, operate_small, clear_nothing, NULL);
+		steps_kernel<<<1, 1>>>(ch.client, calls, dns);
+		CUDA_OK(cudaGetLastError());
+		if (!gpu_wait(60)) {
+			printf("# steps did not finish\n");
+			_exit(1);
+		}
+		gpu_servers_stop(&ch);
+		CUDA_OK(cudaMemcpy(ns, dns, sizeof(ns), cudaMemcpyDeviceToHost));
+		CUDA_OK(cudaFree(dns));
+		printf("bench hostrpc steps_1lane_2slots_us begin=%.2f publish=%.2f wait=%.2f end=%.2f "
+		       "total=%.2f\n", ns[0] / 1e3 / calls, ns[1] / 1e3 / calls, ns[2] / 1e3 / calls,
+		       ns[3] / 1e3 / calls, ns[4] / 1e3 / calls);
+	}
+
+	printf("\n%-8s %-7s %14s %14s %14s %12s\n", "warps", "threads", "pingpong/s",
+	       "small calls/s", "page calls/s", "page GB/s");
+	for (uint32_t w : warps)
+		for (int t : threads) {
+			uint32_t n = calls_for(w);
+			double pp = pingpong(w, t, n, NULL);
+			double small = hostrpc_calls(&ch, w, t, false, n, NULL);
+			double page = hostrpc_calls(&ch, w, t, true, n, NULL);
+
+			printf("%-8u %-7d %14.3e %14.3e %14.3e %12.2f\n", w, t, pp, small, page,
+			       page * 4096 / 1e9);
+			printf("bench row warps=%u threads=%d pingpong_per_s=%.0f small_calls_per_s=%.0f "
+			       "page_calls_per_s=%.0f page_GBps_each_way=%.2f\n", w, t, pp, small, page,
+			       page * 4096 / 1e9);
+			fflush(stdout);
+		}
+	gpu_channel_close(&ch);
+	return 0;
+}

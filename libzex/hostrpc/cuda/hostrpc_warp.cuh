@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: hostrpc_warp.cuh - the device half of hostrpc on a CUDA GPU, one call per warp
+ *
+ * The protocol core (../hostrpc.c, compiled here as device code with the
+ * CUDA atomics of hostrpc_atomic_cuda.h) driven by a warp: the lanes that
+ * are active elect a leader (the lowest), the leader collects, acquires a
+ * slot and broadcasts it; each active lane fills its own 128-byte part of
+ * the page (lane i: cache lines 2i and 2i + 1, so 32 lanes fill 4 KiB);
+ * the leader publishes and waits for the answer; each active lane uses its
+ * part; the leader ends the call. Inactive lanes never take part (their
+ * parts stay as they were), and no step waits for another warp: a warp
+ * that never calls holds nothing up.
+ *
+ * HOSTRPC_MUTANT_WARP_* (defined only by the GPU check's mutant builds) plant
+ * known bugs, which the check must catch.
+ *
+ * The client's words: G, H, the flags and the pages in pinned host memory
+ * (device addresses of it), W and the async hint in GPU memory. Its ring
+ * and wait are NULL (a GPU makes no system call): the host side serves by
+ * polling, and the leader polls H.
+ */
+
+#ifndef HOSTRPC_WARP_CUH
+#define HOSTRPC_WARP_CUH
+
+#include "../hostrpc.c"
+
+/** One lane's part of a slot's page: 128 bytes. */
+struct hostrpc_lane_part {
+	uint64_t word[16];
+};
+
+static __device__ inline uint32_t hostrpc_lane_id(void)
+{
+	uint32_t lane;
+
+	asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+	return lane;
+}
+
+static __device__ inline struct hostrpc_lane_part *hostrpc_lane_part_of(hostrpc_page_t *page,
+									 uint32_t lane)
+{
+	return (struct hostrpc_lane_part *)&page->cacheline[2 * lane];
+}
+
+/*
+ * The leader's part of a call, the broadcast and the hand-over between
+ * lanes. Every lane's writes to the page happen before the leader's
+ * publish (the warp barrier orders them, and the publish is a release at
+ * system scope, which carries what happened before it), and the leader's
+ * acquire of H happens before any lane reads the answer (the warp
+ * barrier again).
+ */
+template <typename Fill, typename Use>
+static __device__ int hostrpc_warp_call(struct hostrpc_client *c, uint32_t hint, bool async,
+					Fill fill, Use use)
+{
+	const uint32_t mask = __activemask();
+	const uint32_t lane = hostrpc_lane_id();
+	const uint32_t leader = __ffs(mask) - 1;
+	uint32_t slot = 0;
+	int ret = 0;
+	struct hostrpc_lane_part *part;
+
+	if (lane == leader)
+		ret = hostrpc_client_begin(c, hint, &slot);
+	ret = __shfl_sync(mask, ret, leader);
+	if (ret)
+		return ret;
+	slot = __shfl_sync(mask, slot, leader);
+	part = hostrpc_lane_part_of(&c->sh.pages[slot], lane);
+	fill(part, lane);
+	__syncwarp(mask);
+	if (lane == leader) {
+		hostrpc_client_publish(c, slot);
+		if (async)
+			hostrpc_client_end_async(c, slot);
+		else
+			ret = hostrpc_client_wait_answer(c, slot);
+	}
+	if (async)
+		return 0;
+#ifdef HOSTRPC_MUTANT_WARP_USE_BEFORE_ANSWER
+	/* planted bug: the lanes read the page without waiting for the leader */
+	use(part, lane);
+	ret = __shfl_sync(mask, ret, leader);
+#else
+	ret = __shfl_sync(mask, ret, leader);
+	if (!ret)
+		use(part, lane);
+#endif
+	__syncwarp(mask);
+	if (lane == leader)
+		hostrpc_client_end(c, slot, ret);
+	__syncwarp(mask);
+	return ret;
+}
+
+/**
+ * hostrpc_warp_invoke - a synchronous call by the warp's active lanes
+ * @c: the device side (this warp's copy: its id is the warp's owner id).
+ * @hint: the warp's own slot (its global warp number).
+ * @fill: fill(part, lane), each active lane its part.
+ * @use: use(part, lane), each active lane its part of the answer.
+ *
+ * Return: 0, or %HOSTRPC_DEAD when the host side is gone.
+ */
+template <typename Fill, typename Use>
+static __device__ int hostrpc_warp_invoke(struct hostrpc_client *c, uint32_t hint, Fill fill,
+					  Use use)
+{
+	return hostrpc_warp_call(c, hint, false, fill, use);
+}
+
+/**
+ * hostrpc_warp_invoke_async - an asynchronous call by the warp's active lanes
+ * @c: the device side.
+ * @hint: the warp's own slot.
+ * @fill: fill(part, lane).
+ *
+ * Returns once published; a later call's collection frees the slot.
+ *
+ * Return: 0, or %HOSTRPC_DEAD.
+ */
+struct hostrpc_no_use {
+	__device__ void operator()(struct hostrpc_lane_part *, uint32_t) const {}
+};
+
+template <typename Fill>
+static __device__ int hostrpc_warp_invoke_async(struct hostrpc_client *c, uint32_t hint,
+						Fill fill)
+{
+	return hostrpc_warp_call(c, hint, true, fill, hostrpc_no_use());
+}
+
+#endif /* HOSTRPC_WARP_CUH */
