@@ -10,7 +10,8 @@
 #             hostrpc model under spin (with mutants that must fail), the
 #             TSan test's planted bugs (each must be caught), a DKMS build,
 #             libzex's DDI layout against Level Zero loader 1.32.0's headers,
-#             libzex's fuzz targets (20000 inputs each)
+#             libzex's fuzz targets (20000 inputs each), hostrpc's CUDA
+#             device half compiled (where nvcc is)
 # 3. stock    Debian's stock kernels in QEMU, both lines: every kselftest on
 #             6.1 in every row of the parameter matrix (one VM, zex.ko
 #             reloaded per row), on 6.12 in the default row (zex.ko built
@@ -108,6 +109,15 @@ host_layer() {
 		# libzex's IPC receive and handle parser under libFuzzer, bounded
 		# (make fuzz runs 10^6 inputs each).
 		check_cmd host libzex-fuzz make -s -C libzex O="$O" fuzz-run
+		# hostrpc's device half still compiles for the GPU where nvcc is
+		# (make gpu-check runs it on one; CI has no GPU).
+		if command -v nvcc >/dev/null; then
+			check_cmd host gpu-build make -s -C libzex/hostrpc/cuda O="$O" \
+				"$O/gpu/hostrpc_gpu_check"
+		else
+			echo "SKIP [host] gpu-build: no nvcc"
+			echo "RESULT host passed=0 failed=0 skipped=1"
+		fi
 		# The first make run on a fresh machine finds the headers its deps
 		# step installs.
 		tools/check/fresh-kdir.sh >"$logs/fresh-kdir.tap" 2>&1
