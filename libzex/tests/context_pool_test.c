@@ -6,8 +6,9 @@
  * slot is not handed out again before 4096 other destroyed slots; any
  * address that is not a live slot (inside a slot, past a chunk, on the
  * heap, on the stack) is refused without being read (ASan watches); and
- * eight threads creating, finding and destroying at once agree (under
- * ASan here, under ThreadSanitizer in the TSan build).
+ * eight threads creating, finding and destroying at once agree, and so
+ * do eight finders while another thread adds 64 chunks (under ASan here,
+ * under ThreadSanitizer in the TSan build).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -110,6 +111,50 @@ TEST(threads_create_find_and_destroy_at_once)
 		pthread_join(t[i], &bad);
 		EXPECT_EQ(0, (long)bad);
 	}
+}
+
+/* Finders while another thread adds chunks: the index they search is whole. */
+#define GROWTH_CONTEXTS	(64 * 256)
+
+static _Atomic int growing;
+
+static void *find_while_growing(void *arg)
+{
+	struct zex_l0_context *known = arg;
+	long bad = 0;
+
+	while (atomic_load(&growing))
+		if (zex_context_pool_find(known) != known)
+			bad++;
+	return (void *)bad;
+}
+
+TEST(finders_see_the_index_whole_while_chunks_are_added)
+{
+	static struct zex_l0_context *made[GROWTH_CONTEXTS];
+	struct zex_l0_context *known = make();
+	pthread_t t[THREADS];
+	void *bad;
+	int i;
+
+	ASSERT_NE(NULL, known);
+	atomic_store(&growing, 1);
+	for (i = 0; i < THREADS; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, find_while_growing, known));
+	for (i = 0; i < GROWTH_CONTEXTS; i++) {
+		made[i] = make();
+		ASSERT_NE(NULL, made[i]);
+	}
+	atomic_store(&growing, 0);
+	for (i = 0; i < THREADS; i++) {
+		pthread_join(t[i], &bad);
+		EXPECT_EQ(0, (long)bad);
+	}
+	for (i = 0; i < GROWTH_CONTEXTS; i++)
+		EXPECT_EQ(made[i], zex_context_pool_find(made[i]));
+	for (i = 0; i < GROWTH_CONTEXTS; i++)
+		zex_context_pool_put(made[i]);
+	zex_context_pool_put(known);
 }
 
 TEST_HARNESS_MAIN

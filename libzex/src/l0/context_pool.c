@@ -16,6 +16,12 @@
  * live — without reading any memory that is not the pool's. A stale handle
  * is therefore refused until 4096 more contexts have been destroyed after
  * it; memory stays bounded by the live contexts plus the quarantine.
+ *
+ * Every call names a context, so zex_context_pool_find() takes no lock: it
+ * searches an index of the chunks (sorted by address) that is never
+ * changed once published; a new chunk publishes a new index, and the old
+ * ones are kept, since a finder may still be reading one (a few hundred
+ * bytes: an index per chunk, and a chunk per 256 contexts).
  */
 
 #include <stdatomic.h>
@@ -32,38 +38,44 @@ struct chunk {
 	struct zex_l0_context slots[ZEX_CONTEXT_CHUNK];
 };
 
+/* The chunks, sorted by address; @older is the index this one replaced. */
+struct chunk_index {
+	struct chunk_index *older;
+	size_t n;
+	struct chunk *chunk[];
+};
+
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct chunk **chunks;		/* sorted by address */
-static size_t num_chunks, chunks_room;
+static _Atomic(struct chunk_index *) chunks;
 static size_t next_unused = ZEX_CONTEXT_CHUNK;	/* in the newest chunk */
 static struct chunk *newest;
 static struct zex_l0_context *dead_head, *dead_tail;
 static size_t num_dead;
 
+/* Under pool_lock: a new chunk, and a new index with it (published last). */
 static int add_chunk(void)
 {
+	struct chunk_index *old = atomic_load_explicit(&chunks, memory_order_relaxed);
+	size_t n = old ? old->n : 0, i, at = 0;
+	struct chunk_index *idx = malloc(sizeof(*idx) + (n + 1) * sizeof(idx->chunk[0]));
 	struct chunk *c = calloc(1, sizeof(*c));
-	size_t at;
 
-	if (!c)
+	if (!c || !idx) {
+		free(c);
+		free(idx);
 		return -1;
-	if (num_chunks == chunks_room) {
-		size_t room = chunks_room ? 2 * chunks_room : 16;
-		struct chunk **n = realloc(chunks, room * sizeof(*n));
-
-		if (!n) {
-			free(c);
-			return -1;
-		}
-		chunks = n;
-		chunks_room = room;
 	}
-	for (at = num_chunks; at && chunks[at - 1] > c; at--)
-		chunks[at] = chunks[at - 1];
-	chunks[at] = c;
-	num_chunks++;
+	idx->older = old;
+	idx->n = n + 1;
+	for (i = 0; i < n; i++) {
+		if (old->chunk[i] < c)
+			at = i + 1;
+		idx->chunk[i + (old->chunk[i] > c)] = old->chunk[i];
+	}
+	idx->chunk[at] = c;
 	newest = c;
 	next_unused = 0;
+	atomic_store_explicit(&chunks, idx, memory_order_release);
 	return 0;
 }
 
@@ -106,30 +118,25 @@ void zex_context_pool_put(struct zex_l0_context *ctx)
 /** zex_context_pool_find - the live context at @h, or NULL; @h is not read */
 struct zex_l0_context *zex_context_pool_find(const void *h)
 {
-	uintptr_t addr = (uintptr_t)h;
-	struct zex_l0_context *ctx = NULL;
-	size_t lo = 0, hi;
+	struct chunk_index *idx = atomic_load_explicit(&chunks, memory_order_acquire);
+	uintptr_t addr = (uintptr_t)h, base, off;
+	struct zex_l0_context *ctx;
+	size_t lo = 0, hi = idx ? idx->n : 0;
 
-	pthread_mutex_lock(&pool_lock);
-	hi = num_chunks;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if ((uintptr_t)chunks[mid] <= addr)
+		if ((uintptr_t)idx->chunk[mid] <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo) {
-		uintptr_t base = (uintptr_t)chunks[lo - 1]->slots;
-		uintptr_t off = addr - base;
-
-		if (off < sizeof(struct chunk) && off % sizeof(struct zex_l0_context) == 0) {
-			ctx = (struct zex_l0_context *)addr;
-			if (!atomic_load(&ctx->live))
-				ctx = NULL;
-		}
-	}
-	pthread_mutex_unlock(&pool_lock);
-	return ctx;
+	if (!lo)
+		return NULL;
+	base = (uintptr_t)idx->chunk[lo - 1]->slots;
+	off = addr - base;
+	if (off >= sizeof(struct chunk) || off % sizeof(struct zex_l0_context))
+		return NULL;
+	ctx = (struct zex_l0_context *)addr;
+	return atomic_load(&ctx->live) ? ctx : NULL;
 }
