@@ -90,17 +90,9 @@ static ssize_t send_raw(int sock, const void *data, size_t len, const int *fds, 
 	} control = { 0 };
 	struct iovec iov = { (void *)data, len };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *c;
 
-	if (nfds) {
-		msg.msg_control = control.buf;
-		msg.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
-		memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
-	}
+	if (nfds)
+		zex_ipc_wire_attach_fds(&msg, control.buf, fds, (unsigned int)nfds);
 	return sendmsg(sock, &msg, MSG_NOSIGNAL);
 }
 

@@ -103,7 +103,6 @@ zexIpcHandlesSend(int socket, uint32_t numIpcHandles, const ze_ipc_mem_handle_t 
 		struct zex_ipc_wire_header hdr;
 		struct iovec iov[2];
 		struct msghdr msg = { 0 };
-		struct cmsghdr *c;
 		int fds[ZEX_IPC_FDS_PER_MSG];
 
 		if (n > ZEX_IPC_FDS_PER_MSG)
@@ -120,13 +119,7 @@ zexIpcHandlesSend(int socket, uint32_t numIpcHandles, const ze_ipc_mem_handle_t 
 		memset(&control, 0, sizeof(control));
 		msg.msg_iov = iov;
 		msg.msg_iovlen = 2;
-		msg.msg_control = control.buf;
-		msg.msg_controllen = CMSG_SPACE(sizeof(int) * n);
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * n);
-		memcpy(CMSG_DATA(c), fds, sizeof(int) * n);
+		zex_ipc_wire_attach_fds(&msg, control.buf, fds, n);
 		if (send_all(socket, &msg, sizeof(hdr) + n * sizeof(*pIpcHandles)))
 			return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 		done += n;

@@ -8,13 +8,16 @@
  *
  * Each message of a transfer: this header, then its handles' 64 bytes
  * each, with their fds as one SCM_RIGHTS (ipc_socket.c; the tests and the
- * fuzz target write it by hand). Documentation/ipc.rst draws it.
+ * fuzz target write it by hand, and all attach the fds with
+ * zex_ipc_wire_attach_fds()). Documentation/ipc.rst draws it.
  */
 
 #ifndef ZEX_L0_IPC_WIRE_H
 #define ZEX_L0_IPC_WIRE_H
 
 #include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
 
 #define ZEX_IPC_WIRE_MAGIC	0x5a455857u	/* "ZEXW" */
 #define ZEX_IPC_WIRE_VERSION	2
@@ -30,5 +33,24 @@ struct zex_ipc_wire_header {
 };
 
 _Static_assert(sizeof(struct zex_ipc_wire_header) == 24, "the header has no padding");
+
+/*
+ * zex_ipc_wire_attach_fds - @n fds as @msg's one SCM_RIGHTS message
+ * @control: zeroed room of at least CMSG_SPACE(sizeof(int) * @n) bytes,
+ *	aligned for struct cmsghdr; @n is not 0.
+ */
+static inline void zex_ipc_wire_attach_fds(struct msghdr *msg, void *control, const int *fds,
+					   unsigned int n)
+{
+	struct cmsghdr *c;
+
+	msg->msg_control = control;
+	msg->msg_controllen = CMSG_SPACE(sizeof(int) * n);
+	c = CMSG_FIRSTHDR(msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int) * n);
+	memcpy(CMSG_DATA(c), fds, sizeof(int) * n);
+}
 
 #endif /* ZEX_L0_IPC_WIRE_H */

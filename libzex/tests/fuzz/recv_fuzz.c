@@ -79,17 +79,8 @@ static void send_message(int sock, const uint8_t *data, size_t len, int nfds)
 	memset(&control, 0, sizeof(control));
 	for (i = 0; i < nfds; i++)
 		fds[i] = memfd_create("fuzz", MFD_CLOEXEC);
-	if (nfds) {
-		struct cmsghdr *c;
-
-		msg.msg_control = control.buf;
-		msg.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
-		memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
-	}
+	if (nfds)
+		zex_ipc_wire_attach_fds(&msg, control.buf, fds, (unsigned int)nfds);
 	(void)!sendmsg(sock, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
 	for (i = 0; i < nfds; i++)
 		close(fds[i]);
