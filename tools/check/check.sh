@@ -18,7 +18,8 @@
 #             warning-free for each)
 # 4. debug    the debug kernels built from linux-source-6.1 and -6.12
 #             (KUnit, KASAN, lockdep, kmemleak, ...): KUnit suites, the
-#             kselftests again (but tools/vm/stock-only.txt), a kmemleak scan
+#             kselftests again (but those tools/vm/selftest-scope.txt keeps
+#             to the stock kernels), a kmemleak scan
 #
 # The host layer runs beside layers 3 and 4 and reports after them.
 #

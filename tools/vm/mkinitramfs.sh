@@ -110,7 +110,7 @@ done
 # (selftest-scope.txt), and how many calls the fuzzer makes in the rows
 # after it (ZEX_FUZZ_CALLS_LATER_ROWS, default 5000; the first row makes
 # ZEX_FUZZ_CALLS, default 20000).
-awk '!/^#/ && / first-row( |$)/ { print $1 }' "$here/selftest-scope.txt" > "$root/etc/zex/first-row-only"
+"$here/selftest-scope.sh" first-row > "$root/etc/zex/first-row-only"
 # The runs with zex absent; ZEX_VM_ABSENT=0 leaves them out (the debug
 # kernels: the stock kernels of both lines check them).
 [ "${ZEX_VM_ABSENT:-1}" = 1 ] || : > "$root/etc/zex/no-absent"

@@ -110,7 +110,7 @@ check-stock)
 	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 900 "$O/vm/stock-$line.log"
 	python3 "$results" vm "$O/vm/stock-$line.log" --layer "stock-kernel[$line]" \
 		--row-layer "stock-kernel[$line-{row}]" --rows "${#sets[@]}" \
-		--first-row-only $(awk '!/^#/ && / first-row( |$)/ { print $1 }' "$vmdir/selftest-scope.txt") \
+		--first-row-only $("$vmdir/selftest-scope.sh" first-row) \
 		--selftests $selftests --bad-params "$vmdir/bad-params.txt"
 	;;
 stress)
@@ -156,7 +156,7 @@ check-debug | fuzz)
 	fi
 	# The kselftests whose subject is userspace alone run on the stock
 	# kernels only (tools/vm/selftest-scope.txt says which and why).
-	stock_only=$(awk '!/^#/ && / stock( |$)/ { print $1 }' "$vmdir/selftest-scope.txt")
+	stock_only=$("$vmdir/selftest-scope.sh" stock)
 	selftests=$(tr ' ' '\n' <<<"$selftests" | grep -vxF "$stock_only" | tr '\n' ' ')
 	suites=$(sed -n 's/^[[:space:]]*\.name = "\(zex_[a-z_]*\)",$/\1/p' "$top"/kmod/tests/*.c)
 	# KUnit suites run at every load attempt (6.1), so the refused loads

@@ -39,6 +39,24 @@ static uint32_t block_warps(uint32_t warps)
 	return warps % 8 == 0 ? 8 : warps % 4 == 0 ? 4 : 1;
 }
 
+/* Wait for the kernel just launched, or give up: a hung protocol. */
+static void finish_or_exit(double seconds, const char *what)
+{
+	CUDA_OK(cudaGetLastError());
+	if (!gpu_wait(seconds)) {
+		printf("# %s did not finish in %.0f s\n", what, seconds);
+		_exit(1);
+	}
+}
+
+/* The @n per-call latencies (ns) the kernel wrote at @dlat, which is freed. */
+static void fetch_latencies(uint64_t *dlat, uint32_t n, std::vector<uint64_t> *lat)
+{
+	lat->resize(n);
+	CUDA_OK(cudaMemcpy(lat->data(), dlat, n * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+	CUDA_OK(cudaFree(dlat));
+}
+
 /* ---- floors: the flag ping-pong ---- */
 
 struct flag_pair {
@@ -110,21 +128,13 @@ static double pingpong(uint32_t warps, int threads, uint32_t rounds, std::vector
 	t0 = gpu_now();
 	pingpong_kernel<<<warps / block_warps(warps), 32 * block_warps(warps)>>>(dpairs, rounds,
 									       dlat);
-	CUDA_OK(cudaGetLastError());
-	if (!gpu_wait(120)) {
-		printf("# ping-pong did not finish\n");
-		_exit(1);
-	}
+	finish_or_exit(120, "the ping-pong");
 	t = gpu_now() - t0;
 	stop = 1;
 	for (int i = 0; i < threads; i++)
 		pthread_join(tid[i], NULL);
-	if (lat) {
-		lat->resize(rounds);
-		CUDA_OK(cudaMemcpy(lat->data(), dlat, rounds * sizeof(uint64_t),
-				   cudaMemcpyDeviceToHost));
-		CUDA_OK(cudaFree(dlat));
-	}
+	if (lat)
+		fetch_latencies(dlat, rounds, lat);
 	CUDA_OK(cudaFreeHost(pairs));
 	return (double)warps * rounds / t;
 }
@@ -255,19 +265,11 @@ static double hostrpc_calls(struct gpu_channel *ch, uint32_t warps, int threads,
 	t0 = gpu_now();
 	calls_kernel<<<warps / block_warps(warps), 32 * block_warps(warps)>>>(ch->client, calls,
 									     full, dlat, out);
-	CUDA_OK(cudaGetLastError());
-	if (!gpu_wait(300)) {
-		printf("# hostrpc calls did not finish\n");
-		_exit(1);
-	}
+	finish_or_exit(300, "the hostrpc calls");
 	t = gpu_now() - t0;
 	gpu_servers_stop(ch);
-	if (lat) {
-		lat->resize(calls);
-		CUDA_OK(cudaMemcpy(lat->data(), dlat, calls * sizeof(uint64_t),
-				   cudaMemcpyDeviceToHost));
-		CUDA_OK(cudaFree(dlat));
-	}
+	if (lat)
+		fetch_latencies(dlat, calls, lat);
 	CUDA_OK(cudaFree(out));
 	return (double)warps * calls / t;
 }
@@ -349,11 +351,7 @@ int main(void)
 		CUDA_OK(cudaMalloc(&dns, sizeof(ns)));
 		gpu_servers_start(&ch, 1, operate_small, clear_nothing, NULL);
 		steps_kernel<<<1, 1>>>(ch.client, calls, dns);
-		CUDA_OK(cudaGetLastError());
-		if (!gpu_wait(60)) {
-			printf("# steps did not finish\n");
-			_exit(1);
-		}
+		finish_or_exit(60, "the steps");
 		gpu_servers_stop(&ch);
 		CUDA_OK(cudaMemcpy(ns, dns, sizeof(ns), cudaMemcpyDeviceToHost));
 		CUDA_OK(cudaFree(dns));

@@ -86,17 +86,19 @@ uint32_t zex_hostrpc_slots(const struct zex_hostrpc *ch)
  */
 int zex_hostrpc_layout(const struct zex_hostrpc *ch, struct zex_hostrpc_layout *out)
 {
-	char *control = ch->map;
+	/* What zex_hostrpc_view_bind() pointed the core at. */
+	const struct hostrpc_shared *sh = ch->role == ZEX_HOSTRPC_DEVICE ? &ch->client.sh :
+									&ch->server.sh;
 
 	*out = (struct zex_hostrpc_layout){
 		.region = ch->map,
 		.region_size = ZEX_HOSTRPC_REGION_SIZE(ch->nslots),
-		.g = (uint64_t *)(control + ZEX_HOSTRPC_CONTROL_G),
-		.h = (uint64_t *)(control + ZEX_HOSTRPC_CONTROL_H),
-		.host_armed = (uint32_t *)(control + ZEX_HOSTRPC_CONTROL_HOST_ARMED),
-		.device_armed = (uint32_t *)(control + ZEX_HOSTRPC_CONTROL_DEVICE_ARMED),
-		.dead = (uint32_t *)(control + ZEX_HOSTRPC_CONTROL_DEAD),
-		.pages = (struct zex_hostrpc_page *)(control + ZEX_HOSTRPC_SLOTS_AT),
+		.g = (uint64_t *)sh->G,
+		.h = (uint64_t *)sh->H,
+		.host_armed = (uint32_t *)sh->host_armed,
+		.device_armed = (uint32_t *)sh->device_armed,
+		.dead = (uint32_t *)sh->dead,
+		.pages = (struct zex_hostrpc_page *)sh->pages,
 		.nslots = ch->nslots,
 	};
 	return 0;
