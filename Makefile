@@ -47,8 +47,10 @@ kmod:
 libzex:
 	$(MAKE) -C libzex O=$(O)
 
+# The kselftests the kernel's way: zex put into a hard-linked copy of
+# linux-source-6.1, built and installed by its tools/testing/selftests.
 selftests: libzex
-	$(MAKE) -C selftests O=$(O) KSFT_DIR=$(KSFT_DIR)
+	@tools/kselftest-install.sh $(O)
 
 tools: libzex
 	@mkdir -p $(O)/bin

@@ -16,6 +16,7 @@
 
 #include <drm/zex_drm.h>
 
+#include "common/zex_kunit_export.h"
 #include "zex_params.h"
 
 static int zex_param_fail(struct zex_param_error *err, const char *param,
@@ -67,3 +68,4 @@ int zex_params_validate(const struct zex_params *p, struct zex_param_error *err)
 				      "must be between 1 and 1048576");
 	return 0;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_params_validate);

@@ -19,6 +19,7 @@
 
 #include <drm/zex_drm.h>
 
+#include "common/zex_kunit_export.h"
 #include "zex_params.h"
 #include "zex_topology.h"
 
@@ -35,6 +36,7 @@ void zex_topology_init(struct zex_topology *topo, const struct zex_params *p)
 	topo->multi_storage_granularity = (u64)p->multi_storage_granularity_kb * SZ_1K;
 	topo->tile_mem_size = (u64)p->tile_mem_mb * SZ_1M;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_topology_init);
 
 struct zex_engine_list {
 	struct drm_zex_engine_info *engines;
@@ -104,3 +106,4 @@ u32 zex_topology_engines(const struct zex_topology *topo,
 
 	return list.count;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_topology_engines);

@@ -69,6 +69,13 @@ static inline void vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 #define ZEX_FOP_UNSIGNED_OFFSET .fop_flags = FOP_UNSIGNED_OFFSET,
 #endif
 
+/* Symbol namespaces are named by strings from 6.13 on. */
+#if KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
+#define ZEX_KUNIT_NAMESPACE EXPORTED_FOR_KUNIT_TESTING
+#else
+#define ZEX_KUNIT_NAMESPACE "EXPORTED_FOR_KUNIT_TESTING"
+#endif
+
 /** zex_drm_file_pid_nr - the pid number of the process that opened @file */
 static inline pid_t zex_drm_file_pid_nr(struct drm_file *file)
 {

@@ -44,6 +44,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
+#include "../common/zex_kunit_export.h"
 #include "../common/zex_compat.h"
 #include "zex_hostrpc.h"
 
@@ -239,6 +240,7 @@ void zex_hostrpc_channel_put(struct zex_hostrpc_channel *ch)
 {
 	kref_put(&ch->ref, zex_hostrpc_channel_release);
 }
+ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_channel_put);
 
 /**
  * zex_hostrpc_view_create - a new view of one side
@@ -280,6 +282,7 @@ struct zex_hostrpc_view *zex_hostrpc_view_create(struct zex_hostrpc_channel *ch,
 	kref_get(&ch->ref);
 	return view;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_view_create);
 
 /**
  * zex_hostrpc_view_destroy - a view's last file reference and mapping went
@@ -317,6 +320,7 @@ void zex_hostrpc_view_destroy(struct zex_hostrpc_view *view)
 	kfree(view);
 	zex_hostrpc_channel_put(ch);
 }
+ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_view_destroy);
 
 static vm_fault_t zex_hostrpc_fault(struct vm_fault *vmf)
 {

@@ -32,6 +32,7 @@
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
 
+#include "../common/zex_kunit_export.h"
 #include "zex_hostrpc.h"
 
 /* More passes than this in one go: let the workqueue run it again. */
@@ -142,6 +143,7 @@ void zex_hostrpc_reap(struct zex_hostrpc_channel *ch)
 		queue_work(system_wq, &ch->reap_work);
 	mutex_unlock(&ch->reap_lock);
 }
+ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_reap);
 
 /**
  * zex_hostrpc_reap_work - the reaper, run after a ring to the device side

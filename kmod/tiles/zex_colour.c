@@ -20,6 +20,7 @@
 
 #include <drm/zex_drm.h>
 
+#include "../common/zex_kunit_export.h"
 #include "zex_colour.h"
 
 static void zex_colour_set(struct zex_colour_piece *pieces, u32 i, u32 tile,
@@ -117,3 +118,4 @@ int zex_colour(u64 size, u32 tiles, u32 policy, u64 granularity,
 	out->num_pieces = n;
 	return 0;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_colour);

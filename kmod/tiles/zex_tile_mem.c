@@ -14,6 +14,7 @@
 #include <linux/bug.h>
 #include <linux/errno.h>
 
+#include "../common/zex_kunit_export.h"
 #include "zex_tile_mem.h"
 
 /**
@@ -28,6 +29,7 @@ void zex_tile_mem_init(struct zex_tile_mem *mem, u64 size)
 	mem->used = 0;
 	mem->num_bos = 0;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_tile_mem_init);
 
 /**
  * zex_tile_mem_charge - reserve @bytes of the tile for one buffer object
@@ -50,6 +52,7 @@ int zex_tile_mem_charge(struct zex_tile_mem *mem, u64 bytes)
 	spin_unlock(&mem->lock);
 	return ret;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_tile_mem_charge);
 
 /**
  * zex_tile_mem_uncharge - release a reservation made by zex_tile_mem_charge()
@@ -65,6 +68,7 @@ void zex_tile_mem_uncharge(struct zex_tile_mem *mem, u64 bytes)
 	}
 	spin_unlock(&mem->lock);
 }
+ZEX_EXPORT_FOR_KUNIT(zex_tile_mem_uncharge);
 
 /**
  * zex_tile_mem_usage - read the accounting consistently
@@ -79,3 +83,4 @@ void zex_tile_mem_usage(struct zex_tile_mem *mem, struct zex_tile_mem_usage *usa
 	usage->num_bos = mem->num_bos;
 	spin_unlock(&mem->lock);
 }
+ZEX_EXPORT_FOR_KUNIT(zex_tile_mem_usage);

@@ -29,6 +29,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
+#include "../common/zex_kunit_export.h"
 #include "zex_pt.h"
 
 #define PTE_PFN_BITS	40
@@ -144,6 +145,7 @@ int zex_pt_init(struct zex_pt *pt)
 	pt->root = node_alloc(pt, ZEX_PT_LEVELS - 1);
 	return pt->root ? 0 : -ENOMEM;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_pt_init);
 
 static void free_tree(struct zex_pt *pt, struct zex_pt_node *node, int level)
 {
@@ -171,6 +173,7 @@ void zex_pt_fini(struct zex_pt *pt)
 	free_tree(pt, pt->root, ZEX_PT_LEVELS - 1);
 	pt->root = NULL;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_pt_fini);
 
 /**
  * zex_pt_unbind - take one binding's counts off a range
@@ -221,6 +224,7 @@ void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, bool writable,
 			prune(pt, cur, path, 0);
 	}
 }
+ZEX_EXPORT_FOR_KUNIT(zex_pt_unbind);
 
 /**
  * zex_pt_bind - map @npages pages at @va, sharing PTEs with other bindings
@@ -279,6 +283,7 @@ unwind:
 	zex_pt_unbind(pt, va, done, writable, NULL, NULL);
 	return ret;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_pt_bind);
 
 /**
  * zex_pt_lookup - what the device sees at @va
@@ -307,6 +312,7 @@ int zex_pt_lookup(struct zex_pt *pt, u64 va, unsigned long *pfn, bool *writable)
 	*writable = zpte_wcount(e) > 0;
 	return 0;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_pt_lookup);
 
 /**
  * zex_pt_count - how many bindings cover the page at @va
@@ -326,6 +332,7 @@ unsigned int zex_pt_count(struct zex_pt *pt, u64 va, unsigned int *writers)
 		*writers = zpte_wcount(e);
 	return zpte_count(e);
 }
+ZEX_EXPORT_FOR_KUNIT(zex_pt_count);
 
 static void dump_node(struct seq_file *m, struct zex_pt_node *node, int level, u64 base)
 {

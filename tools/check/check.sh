@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 # DOC: check.sh - `make check`: every test layer, one verdict
 #
-# 1. build    everything, zex.ko with W=1
+# 1. build    everything, zex.ko with W=1, the kselftests installed the
+#             kernel's way (tools/kselftest-install.sh)
 # 2. host     uapi header as C and C++, libzex unit tests under ASan and
 #             UBSan, libzex's exports, install and call graph, zex.ko's
 #             call and include graph (and no KUnit in it), the hostrpc
@@ -12,16 +13,21 @@
 #             libzex's DDI layout against Level Zero loader 1.32.0's headers,
 #             libzex's fuzz targets (20000 inputs each), hostrpc's CUDA
 #             device half compiled (where nvcc is)
-# 3. stock    Debian's stock kernels in QEMU, both lines: every kselftest on
+# 3. kunit    zex put into Debian's 6.1 source tree, its KUnit suites built
+#             in and run by the kernel's kunit.py in QEMU (tools/check/kunit.sh)
+# 4. stock    Debian's stock kernels in QEMU, both lines: every kselftest on
 #             6.1 in every row of the parameter matrix (one VM, zex.ko
 #             reloaded per row), on 6.12 in the default row (zex.ko built
-#             warning-free for each)
-# 4. debug    the debug kernels built from linux-source-6.1 and -6.12
-#             (KUnit, KASAN, lockdep, kmemleak, ...): KUnit suites, the
-#             kselftests again (but those tools/vm/selftest-scope.txt keeps
-#             to the stock kernels), a kmemleak scan
+#             warning-free for each); the first row through the kernel's
+#             run_kselftest.sh from the kselftest install
+# 5. debug    the debug kernels built from linux-source-6.1 and -6.12
+#             (KUnit, KASAN, lockdep, kmemleak, ...): the KUnit suites
+#             (zex_kunit.ko), the kselftests again under run_kselftest.sh
+#             (but those tools/vm/selftest-scope.txt keeps to the stock
+#             kernels), a kmemleak scan
 #
-# The host layer runs beside layers 3 and 4 and reports after them.
+# Layers 2 and 3 run, one after the other, beside layers 4 and 5 and
+# report after them.
 #
 # Each layer prints "RESULT <layer> passed=N failed=N skipped=N"; the last
 # line totals them as "N passed, N failed, N skipped". Exits 1 on any
@@ -32,7 +38,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 export O=${O:-$top/build}
 export KDIR=${KDIR:-$(tools/kernel-dir.sh "${KVER:-}")}
-layers=${ZEX_CHECK_LAYERS:-host stock debug}
+layers=${ZEX_CHECK_LAYERS:-host kunit stock debug}
 logs=$O/check
 mkdir -p "$logs"
 # shellcheck source=tools/check/verdict.sh
@@ -81,6 +87,7 @@ host_layer() {
 			>"$logs/kmod-layering.tap" 2>&1
 		python3 tools/check/results.py tap host kmod-layering $? "$logs/kmod-layering.tap"
 		check_cmd host kmod-carries-no-tests bash -c '! nm kmod/zex.ko | grep -i kunit'
+		check_cmd host kernel-tree tools/check/kernel-tree-test.sh
 		# libzex's DDI layout against a real loader's headers (1.32.0,
 		# built once from the vendored archive; absent: a skip, but a
 		# failure under CI=true).
@@ -126,8 +133,20 @@ host_layer() {
 	} | tally
 	layer_end host
 }
-if [[ " $layers " == *" host "* ]]; then
-	(renice -n 10 -p "$BASHPID" >/dev/null; host_layer) >"$logs/host.out" 2>&1 &
+# KUnit the way kernel CI runs it: zex in Debian's 6.1 tree, kunit.py run
+# (tools/check/kunit.sh). After the host layer, beside the VM layers.
+kunit_layer() {
+	layer_start kunit
+	tools/check/kunit.sh "$logs" | tally
+	layer_end kunit
+}
+
+if [[ " $layers " == *" host "* || " $layers " == *" kunit "* ]]; then
+	(
+		renice -n 10 -p "$BASHPID" >/dev/null
+		[[ " $layers " != *" host "* ]] || host_layer
+		[[ " $layers " != *" kunit "* ]] || kunit_layer
+	) >"$logs/host.out" 2>&1 &
 	host_pid=$!
 fi
 

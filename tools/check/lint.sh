@@ -16,7 +16,7 @@ out=${O:-$top/build}/lint
 mkdir -p "$out"
 cd "$top"
 
-files=$(git ls-files 'kmod/*.[ch]' 'uapi/drm/*.h')
+files=$(git ls-files 'kmod/*.[ch]' kmod/Kconfig 'uapi/drm/*.h')
 echo "1..2"
 failed=0
 if [ -z "$files" ]; then

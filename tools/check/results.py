@@ -11,17 +11,20 @@ dumps, and decides:
   succeeded;
 - every kselftest skipped (exit 4) while zex was absent;
 - every invalid module parameter was refused, the log naming it;
-- every expected kselftest ran, its TAP plan matches its results, and
+- every expected kselftest ran (marked by init.sh, or under the kernel's
+  run_kselftest.sh, whose own TAP must then be whole), its TAP plan
+  matches its results, and
   its exit code agrees with them; a test that tools/check/required-tests.txt
   requires in this layer fails the layer when it skips;
-- every expected KUnit suite ran (they run when zex.ko loads and print
-  KTAP to the kernel log), its KTAP parsed with the kernel's
+- every expected KUnit suite ran (they run when zex_kunit.ko loads and
+  print KTAP to the kernel log), its KTAP parsed with the kernel's
   `kunit.py parse` (debug kernel only);
 - the kernel log has no BUG, WARNING, KASAN report, lockdep splat, oops,
   kmemleak report, and the taint is O/E/N at most.
 
 `results.py tap LAYER NAME RC FILE` judges one host-side TAP program the
-same way as a kselftest in the VM.
+same way as a kselftest in the VM; `results.py kunit-json LAYER RC FILE
+SUITE...` the JSON report of `kunit.py run`.
 
 Prints one line per problem, then `RESULT <layer> passed=N failed=N
 skipped=N`; exits 1 when anything failed.
@@ -29,6 +32,7 @@ skipped=N`; exits 1 when anything failed.
 
 import argparse
 import fnmatch
+import json
 import os
 import re
 import subprocess
@@ -142,18 +146,18 @@ def judge_kselftest(v, name, body, end_line):
 
 
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
-LOAD_MARK = "zex-vm: loading zex.ko for the tests"
+LOAD_MARK = "zex-vm: loading zex_kunit.ko"
 SUITE_RESULT = re.compile(r"^(not ok|ok) \d+ (zex_\w+)")
 
 
 def kunit_ktap(dmesg):
-    """The KTAP that loading zex.ko printed, made one document.
+    """The KTAP that loading zex_kunit.ko printed, made one document.
 
     Module suites print their KTAP to the kernel log without a top-level
     header; this adds "KTAP version 1" and the plan.
     """
     lines = [TIMESTAMP.sub("", l) for l in dmesg]
-    # Only the load that init.sh marked; refused loads ran the suites too.
+    # From the load that init.sh marked on.
     mark = [i for i, l in enumerate(lines) if l.startswith(LOAD_MARK)]
     if mark:
         lines = lines[mark[-1]:]
@@ -207,11 +211,50 @@ def judge_load(v, marks):
     v.check("rmmod rc=0" in marks, "rmmod zex succeeded")
 
 
+RUNNER_HEAD = re.compile(r"^# selftests: (\S+): (\S+)$")
+RUNNER_RESULT = re.compile(
+    r"^(not ok|ok) (\d+) selftests: (\S+): (\S+)(?: # (SKIP|TIMEOUT|exit=(-?\d+)).*)?$")
+
+
+def runner_tests(v, body):
+    """The kernel's kselftest runner (run_kselftest.sh): its TAP judged, and
+    each program's output (which it prefixes with "# ") given back as
+    (name, output, "rc=N"), as a kselftest-begin/-end section would be.
+    """
+    plan = next((int(m.group(1)) for m in map(TAP_PLAN.match, body) if m), None)
+    name, out, results = None, [], 0
+    for line in body:
+        m = RUNNER_HEAD.match(line)
+        if m:
+            name, out = m.group(2), []
+            continue
+        m = RUNNER_RESULT.match(line)
+        if m and m.group(4) == name:
+            results += 1
+            if m.group(5) == "SKIP":
+                rc = 4
+            elif m.group(5) == "TIMEOUT":
+                rc = 124
+            elif m.group(6):
+                rc = int(m.group(6))
+            else:
+                rc = 0 if m.group(1) == "ok" else 1
+            yield name, out, f"rc={rc}"
+            name = None
+        elif name is not None:
+            out.append(line[2:] if line.startswith("# ") else line.lstrip("#"))
+    v.check(plan is not None and plan == results,
+            f"run_kselftest.sh: plan 1..{plan}, {results} results")
+
+
 def judge_row(v, body, expected):
     """One row: the load, every expected kselftest, the unload."""
     judge_load(v, [l[len("@@ZEX "):] for l in body if l.startswith("@@ZEX ")])
     ran = set()
-    for name, tbody, end in sections(body, "kselftest"):
+    runs = list(sections(body, "kselftest"))
+    for _, rbody, _ in sections(body, "ksft-runner"):
+        runs += runner_tests(v, rbody)
+    for name, tbody, end in runs:
         ran.add(name)
         judge_kselftest(v, name, tbody, end)
     for name in expected:
@@ -245,9 +288,51 @@ def main_tap(argv):
     return 1 if v.failed else 0
 
 
+def main_kunit_json(argv):
+    """`results.py kunit-json LAYER RC FILE SUITE...`: kunit.py run's --json.
+
+    Every expected suite ran, every case in the run passed or skipped, and
+    kunit.py's exit code agrees.
+    """
+    layer, rc, path, expected = argv[0], int(argv[1]), argv[2], argv[3:]
+    v = Verdict(layer)
+    try:
+        with open(path) as f:
+            top = json.load(f)
+    except (OSError, ValueError) as e:
+        top = None
+        v.problem(f"kunit.py wrote no JSON ({e})")
+    failed = 0
+
+    def walk(group, suite):
+        nonlocal failed
+        for case in group.get("test_cases", []):
+            what = f"{suite}: {case['name']}" if suite else case["name"]
+            if case["status"] == "SKIP":
+                v.skip(suite or "kunit", case["name"])
+            else:
+                v.check(case["status"] == "PASS", f"{what} ({case['status']})")
+                failed += case["status"] != "PASS"
+        for sub in group.get("sub_groups", []):
+            walk(sub, suite or sub["name"])
+
+    if top is not None:
+        suites = [g["name"] for g in top.get("sub_groups", [])]
+        for name in expected:
+            v.check(name in suites, f"KUnit suite {name} ran under kunit.py")
+        walk(top, None)
+    if rc != 0 and not failed:
+        v.problem(f"kunit.py exited {rc} with no failed test")
+    print(f"RESULT {v.layer} passed={v.passed} failed={v.failed} "
+          f"skipped={v.skipped}")
+    return 1 if v.failed else 0
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "tap":
         return main_tap(sys.argv[2:])
+    if len(sys.argv) > 1 and sys.argv[1] == "kunit-json":
+        return main_kunit_json(sys.argv[2:])
     if len(sys.argv) > 1 and sys.argv[1] == "vm":
         del sys.argv[1]
     ap = argparse.ArgumentParser()
@@ -312,6 +397,8 @@ def main():
         v.check(len(rows) == args.rows,
                 f"{len(rows)} of {args.rows} rows of module parameters ran to their end")
         if args.kunit_suites:
+            v.check("kunit-insmod rc=0" in marks, "insmod zex_kunit.ko succeeded")
+            v.check("kunit-rmmod rc=0" in marks, "rmmod zex_kunit succeeded")
             dmesg = [l for _, body, _ in sections(lines, "dmesg") for l in body]
             judge_kunit(v, args.kunit_py, dmesg, args.kunit_suites)
     else:

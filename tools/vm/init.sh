@@ -63,14 +63,23 @@ grep -v '^#' /etc/zex/bad-params | while read -r bad; do
 	mark "badparam $bad rc=$rc logged=$((after - before))"
 done
 
-# load PARAMS: load zex.ko for the tests. KUnit suites of a module run at
-# every load attempt (in 6.1 before its init), so the kernel log marks
-# where the real load begins.
+# load PARAMS: load zex.ko for the tests.
 load() {
-	echo "zex-vm: loading zex.ko for the tests" > /dev/kmsg
 	# shellcheck disable=SC2086
 	insmod /lib/modules/zex.ko $1
 	mark "insmod rc=$?"
+}
+
+# kunit: zex's KUnit suites (zex_kunit.ko, where the VM carries it) run
+# once, as the module loads; their KTAP is in the dmesg dump below, after
+# the line that marks this load.
+kunit() {
+	[ -f /lib/modules/zex_kunit.ko ] || return 0
+	echo "zex-vm: loading zex_kunit.ko" > /dev/kmsg
+	insmod /lib/modules/zex_kunit.ko
+	mark "kunit-insmod rc=$?"
+	rmmod zex_kunit
+	mark "kunit-rmmod rc=$?"
 }
 
 unload() {
@@ -80,10 +89,28 @@ unload() {
 
 # run_selftests [LATER]: every kselftest; with LATER (a row after the
 # first) not those that run in the first row only, and the fuzzer makes
-# fewer calls.
+# fewer calls. Where the VM carries the kselftest install, the first row
+# runs what it lists through the kernel's runner (its TAP between
+# ksft-runner marks), and the rest as any other row does.
+runner=/opt/zex/kselftest/run_kselftest.sh
 run_selftests() {
+	listed=
+	if [ -z "${1:-}" ] && [ -x $runner ]; then
+		mark "ksft-runner-begin"
+		# Appending: the runner reopens /dev/stdout for the programs'
+		# output, and a second description that does not append would
+		# write over it.
+		: > /tmp/kselftest.out
+		$runner -c drivers/gpu/zex >> /tmp/kselftest.out 2>&1
+		cat /tmp/kselftest.out
+		mark "ksft-runner-end"
+		listed=$(sed -n 's|^drivers/gpu/zex:||p' /opt/zex/kselftest/kselftest-list.txt)
+	fi
 	for t in $selftests; do
 		if [ -n "${1:-}" ] && grep -qx "$t" /etc/zex/first-row-only; then
+			continue
+		fi
+		if echo "$listed" | grep -qx "$t"; then
 			continue
 		fi
 		mark "kselftest-begin $t"
@@ -104,8 +131,8 @@ run_selftests() {
 case $MODE in
 check | stress | fuzz)
 	# Every row of /etc/zex/rows (module parameters, "-" the defaults):
-	# zex.ko loaded with them, every kselftest, zex.ko unloaded. KUnit
-	# suites run at each load; their KTAP is in the dmesg dump below.
+	# zex.ko loaded with them, every kselftest, zex.ko unloaded; the KUnit
+	# suites in the first row.
 	# stress: the kselftests at the seed's scale (ZEX_STRESS=1); fuzz:
 	# the fuzzer alone, long (ZEX_FUZZ_CALLS from the host).
 	[ "$MODE" = check ] || export ZEX_STRESS=1
@@ -116,6 +143,7 @@ check | stress | fuzz)
 		tag=$(echo "${params:-default}" | tr ' =' '_-')
 		mark "row-begin $tag"
 		load "$params"
+		[ -n "$later" ] || kunit
 		run_selftests $later
 		unload
 		mark "row-end $tag"

@@ -12,8 +12,12 @@
 # MODDIR       /lib/modules/<release> of that kernel, or "-" when zex's
 #              dependencies are built in (the debug kernel)
 # BINDIR       tools (zex-info) put on the VM's PATH
-# SELFTESTDIR  kselftest binaries, run in the order of their names;
-#              zex_unplug_test (which unbinds the device) runs last
+# SELFTESTDIR  kselftest programs, run in the order of their names;
+#              zex_unplug_test (which unbinds the device) runs last. When
+#              it is drivers/gpu/zex of a kselftest install
+#              (tools/kselftest-install.sh), the whole install goes to
+#              /opt/zex/kselftest and init.sh runs the first row of
+#              parameters through its run_kselftest.sh
 #
 # Dynamic binaries (the Level Zero applications) get their shared
 # libraries, found with ldd, at the host's paths; so do libzex.so (from
@@ -41,6 +45,9 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$here/init.sh" "$root/init"
 chmod 755 "$root/init"
 cp "$zex_ko" "$root/lib/modules/zex.ko"
+# zex's KUnit suites, where they were built beside it (the debug kernels).
+kunit_ko=$(dirname "$zex_ko")/zex_kunit.ko
+[ ! -f "$kunit_ko" ] || cp "$kunit_ko" "$root/lib/modules/zex_kunit.ko"
 
 # Resolve zex's module dependencies through modules.dep, deepest first.
 : > "$root/etc/zex/modules"
@@ -66,7 +73,14 @@ if [ "$moddir" != "-" ]; then
 fi
 
 cp "$bindir"/* "$root/opt/zex/bin/" 2>/dev/null || true
-cp "$stdir"/* "$root/opt/zex/selftests/"
+ksft=$(cd "$stdir/../../.." && pwd)
+if [ -f "$ksft/run_kselftest.sh" ] && [ "$stdir" -ef "$ksft/drivers/gpu/zex" ]; then
+	rmdir "$root/opt/zex/selftests"
+	cp -r "$ksft" "$root/opt/zex/kselftest"
+	ln -s ../kselftest/drivers/gpu/zex "$root/opt/zex/selftests"
+else
+	cp "$stdir"/* "$root/opt/zex/selftests/"
+fi
 
 # Shared libraries: libzex, the loader's layers, and every dynamic
 # binary's ldd closure (with the dynamic linker) at the host's paths.
@@ -94,6 +108,8 @@ fi
 # ZEX_VM_LEAVE_OUT: kselftests this VM does not run.
 for t in ${ZEX_VM_LEAVE_OUT:-}; do
 	rm -f "$root/opt/zex/selftests/$t"
+	[ ! -f "$root/opt/zex/kselftest/kselftest-list.txt" ] ||
+		sed -i "\|^drivers/gpu/zex:$t\$|d" "$root/opt/zex/kselftest/kselftest-list.txt"
 done
 for elf in "$root"/opt/zex/bin/* "$root"/opt/zex/selftests/* "$root"/opt/zex/lib/* $layers; do
 	ldd "$elf" >/dev/null 2>&1 || continue	# static, or not an ELF
@@ -103,7 +119,8 @@ for elf in "$root"/opt/zex/bin/* "$root"/opt/zex/selftests/* "$root"/opt/zex/lib
 	done
 done
 # zex_unplug_test unbinds and rebinds the device: keep it last.
-(cd "$root/opt/zex/selftests" && ls | grep -v '^zex_unplug_test$' || true) > "$root/etc/zex/selftests"
+(cd "$root/opt/zex/selftests" && ls | grep -v -e '^zex_unplug_test$' -e '^config$' -e '^settings$' || true) \
+	> "$root/etc/zex/selftests"
 [ -f "$root/opt/zex/selftests/zex_unplug_test" ] && echo zex_unplug_test >> "$root/etc/zex/selftests"
 
 # The kselftests that run in the first row of parameters only
@@ -115,7 +132,7 @@ done
 # kernels: the stock kernels of both lines check them).
 [ "${ZEX_VM_ABSENT:-1}" = 1 ] || : > "$root/etc/zex/no-absent"
 # The refused loads of bad-params.txt; ZEX_VM_BAD_PARAMS=0 leaves them out
-# (the debug kernel: every load attempt reruns the KUnit suites).
+# (the debug kernels: the stock kernels of both lines check them).
 if [ "${ZEX_VM_BAD_PARAMS:-1}" = 1 ]; then
 	cp "$here/bad-params.txt" "$root/etc/zex/bad-params"
 else

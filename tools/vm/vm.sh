@@ -13,7 +13,8 @@
 # check-stock  kselftests on the stock kernel, in one VM: each row of the
 #              parameter matrix in turn, judged by tools/check/results.py
 # check-debug  build (or reuse) the debug kernel, build zex.ko and its KUnit
-#              suites against it, run KUnit and the kselftests, scan for leaks
+#              suites (zex_kunit.ko) against it, run the suites and the
+#              kselftests, scan for leaks
 #
 # Expects `make all` to have run (zex.ko for KDIR, static tools and
 # selftests under build/). KDIR names the stock kernel (default: the newest
@@ -45,7 +46,9 @@ stock_moddir=/lib/modules/$release
 # The kernel line (6.1, 6.12): it names the layers and the logs.
 line=$(cut -d. -f1-2 <<<"$release")
 
-selftests=$(cd "$O/selftests" && ls)
+# The kselftests as tools/kselftest-install.sh installed them.
+stdir=$O/kselftest-install/drivers/gpu/zex
+selftests=$(sed -n 's|^drivers/gpu/zex:||p' "$O/kselftest-install/kselftest-list.txt")
 
 # Level Zero loader 1.32.0 beside Debian's: the Level Zero tests run under
 # both (mkinitramfs.sh adds zex_l0_loader_test_1_32). Without the vendored
@@ -66,7 +69,7 @@ stock_initrd() {
 	local name=${2:-$1}
 
 	"$vmdir/mkinitramfs.sh" "$O/vm/stock-$name.cpio.gz" "$zex_ko" \
-		"$stock_moddir" "$O/bin" "$O/selftests" "$1" "$params"
+		"$stock_moddir" "$O/bin" "$stdir" "$1" "$params"
 	echo "$O/vm/stock-$name.cpio.gz"
 }
 
@@ -119,7 +122,7 @@ stress)
 	# calls between sleepers (the seed's full scale runs natively).
 	mkdir -p "$O/vm/stress-selftests"
 	rm -f "$O/vm/stress-selftests"/*
-	cp "$O/selftests/zex_libzex_hostrpc_test" "$O/vm/stress-selftests/"
+	cp "$stdir/zex_libzex_hostrpc_test" "$O/vm/stress-selftests/"
 	"$vmdir/mkinitramfs.sh" "$O/vm/stress.cpio.gz" "$zex_ko" \
 		"$stock_moddir" "$O/bin" "$O/vm/stress-selftests" stress "$params"
 	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/stress.cpio.gz" 2048 5400 "$O/vm/stress.log"
@@ -132,7 +135,7 @@ check-debug | fuzz)
 	dbg=$("$vmdir/debug-kernel.sh" "$dline")
 	src=$("$vmdir/linux-source.sh" "$dline")
 	dlayer=debug-kernel-$dline
-	# zex.ko with its KUnit suites, in a copy of the sources.
+	# zex.ko and its KUnit suites (zex_kunit.ko), in a copy of the sources.
 	if ! ko=$("$vmdir/kmod-build.sh" "$dbg" "$O/kmod-debug-$dline" ZEX_KUNIT=y); then
 		echo "RESULT $dlayer passed=0 failed=1 skipped=0"
 		exit 1
@@ -140,7 +143,7 @@ check-debug | fuzz)
 	if [ "$mode" = fuzz ]; then
 		mkdir -p "$O/vm/fuzz-selftests"
 		rm -f "$O/vm/fuzz-selftests"/*
-		cp "$O/selftests/zex_fuzz_test" "$O/vm/fuzz-selftests/"
+		cp "$stdir/zex_fuzz_test" "$O/vm/fuzz-selftests/"
 		# 10^6 calls in all; the debug kernel under TCG makes about 550
 		# calls/s per process, steadily: about 15 minutes.
 		export ZEX_FUZZ_CALLS=${ZEX_FUZZ_CALLS:-500000}
@@ -159,14 +162,13 @@ check-debug | fuzz)
 	stock_only=$("$vmdir/selftest-scope.sh" stock)
 	selftests=$(tr ' ' '\n' <<<"$selftests" | grep -vxF "$stock_only" | tr '\n' ' ')
 	suites=$(sed -n 's/^[[:space:]]*\.name = "\(zex_[a-z_]*\)",$/\1/p' "$top"/kmod/tests/*.c)
-	# KUnit suites run at every load attempt (6.1), so the refused loads
-	# of bad-params.txt, checked on the stock kernels, are left out here,
-	# and so are the zex-absent runs (also checked there). The fuzzer
+	# The refused loads of bad-params.txt and the zex-absent runs are
+	# checked on the stock kernels and left out here. The fuzzer
 	# makes 5000 calls per process here (20000 on the stock kernels;
 	# make fuzz runs 10^6 on this kernel).
 	ZEX_VM_BAD_PARAMS=0 ZEX_VM_ABSENT=0 ZEX_FUZZ_CALLS=${ZEX_FUZZ_CALLS:-5000} \
 		ZEX_VM_LEAVE_OUT="$stock_only" "$vmdir/mkinitramfs.sh" "$O/vm/$dlayer.cpio.gz" \
-		"$ko" - "$O/bin" "$O/selftests" check "$params"
+		"$ko" - "$O/bin" "$stdir" check "$params"
 	"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/$dlayer.cpio.gz" 1024 900 \
 		"$O/vm/$dlayer.log"
 	python3 "$results" vm "$O/vm/$dlayer.log" --layer "$dlayer" --no-absent \
