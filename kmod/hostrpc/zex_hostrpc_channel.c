@@ -53,6 +53,7 @@
  * check that every way of closing a channel's views frees it.
  */
 atomic_t zex_hostrpc_channels_live = ATOMIC_INIT(0);
+ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_channels_live);
 
 /**
  * zex_hostrpc_device_init - a device's channel list and limits
@@ -209,6 +210,7 @@ zex_hostrpc_channel_create(struct drm_device *drm, u32 nslots)
 	}
 	return ch;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_channel_create);
 
 static void zex_hostrpc_channel_release(struct kref *ref)
 {

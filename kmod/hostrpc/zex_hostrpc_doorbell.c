@@ -442,3 +442,4 @@ __poll_t zex_hostrpc_poll_mask(struct zex_hostrpc_view *view)
 		mask |= EPOLLERR | EPOLLHUP;
 	return mask;
 }
+ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_poll_mask);
