@@ -77,7 +77,7 @@ ksft=$(cd "$stdir/../../.." && pwd)
 if [ -f "$ksft/run_kselftest.sh" ] && [ "$stdir" -ef "$ksft/drivers/gpu/zex" ]; then
 	rmdir "$root/opt/zex/selftests"
 	cp -r "$ksft" "$root/opt/zex/kselftest"
-	ln -s ../kselftest/drivers/gpu/zex "$root/opt/zex/selftests"
+	ln -s kselftest/drivers/gpu/zex "$root/opt/zex/selftests"
 else
 	cp "$stdir"/* "$root/opt/zex/selftests/"
 fi
