@@ -68,4 +68,4 @@ int zex_params_validate(const struct zex_params *p, struct zex_param_error *err)
 				      "must be between 1 and 1048576");
 	return 0;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_params_validate);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_params_validate);

@@ -36,7 +36,7 @@ void zex_topology_init(struct zex_topology *topo, const struct zex_params *p)
 	topo->multi_storage_granularity = (u64)p->multi_storage_granularity_kb * SZ_1K;
 	topo->tile_mem_size = (u64)p->tile_mem_mb * SZ_1M;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_topology_init);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_topology_init);
 
 struct zex_engine_list {
 	struct drm_zex_engine_info *engines;
@@ -106,4 +106,4 @@ u32 zex_topology_engines(const struct zex_topology *topo,
 
 	return list.count;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_topology_engines);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_topology_engines);

@@ -53,7 +53,7 @@
  * check that every way of closing a channel's views frees it.
  */
 atomic_t zex_hostrpc_channels_live = ATOMIC_INIT(0);
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_channels_live);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_channels_live);
 
 /**
  * zex_hostrpc_device_init - a device's channel list and limits
@@ -210,7 +210,7 @@ zex_hostrpc_channel_create(struct drm_device *drm, u32 nslots)
 	}
 	return ch;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_channel_create);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_channel_create);
 
 static void zex_hostrpc_channel_release(struct kref *ref)
 {
@@ -242,7 +242,7 @@ void zex_hostrpc_channel_put(struct zex_hostrpc_channel *ch)
 {
 	kref_put(&ch->ref, zex_hostrpc_channel_release);
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_channel_put);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_channel_put);
 
 /**
  * zex_hostrpc_view_create - a new view of one side
@@ -284,7 +284,7 @@ struct zex_hostrpc_view *zex_hostrpc_view_create(struct zex_hostrpc_channel *ch,
 	kref_get(&ch->ref);
 	return view;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_view_create);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_view_create);
 
 /**
  * zex_hostrpc_view_destroy - a view's last file reference and mapping went
@@ -322,7 +322,7 @@ void zex_hostrpc_view_destroy(struct zex_hostrpc_view *view)
 	kfree(view);
 	zex_hostrpc_channel_put(ch);
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_view_destroy);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_view_destroy);
 
 static vm_fault_t zex_hostrpc_fault(struct vm_fault *vmf)
 {

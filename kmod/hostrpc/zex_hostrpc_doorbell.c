@@ -124,7 +124,7 @@ void zex_hostrpc_deliver(struct zex_hostrpc_channel *ch,
 	if (to == ZEX_HOSTRPC_DEVICE && atomic_read(&ch->norphans))
 		queue_work(system_wq, &ch->reap_work);
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_deliver);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_deliver);
 
 /**
  * zex_hostrpc_ring_if_armed - ring a side the way a peer must
@@ -147,7 +147,7 @@ bool zex_hostrpc_ring_if_armed(struct zex_hostrpc_channel *ch,
 	zex_hostrpc_deliver(ch, to);
 	return true;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_ring_if_armed);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_ring_if_armed);
 
 /**
  * zex_hostrpc_ring - DRM_ZEX_HOSTRPC_IOCTL_RING: ring the other side
@@ -170,7 +170,7 @@ int zex_hostrpc_ring(struct zex_hostrpc_view *view)
 	zex_hostrpc_deliver(ch, ZEX_HOSTRPC_HOST);
 	return 0;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_ring);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_ring);
 
 /**
  * zex_hostrpc_host_has_work - does some slot need the host?
@@ -194,7 +194,7 @@ bool zex_hostrpc_host_has_work(struct zex_hostrpc_channel *ch)
 	}
 	return false;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_host_has_work);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_host_has_work);
 
 static bool zex_hostrpc_check_bits(struct zex_hostrpc_view *view,
 				   const struct drm_zex_hostrpc_wait *args)
@@ -342,7 +342,7 @@ long zex_hostrpc_wait(struct zex_hostrpc_view *view,
 	}
 	return ret;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_wait);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_wait);
 
 /**
  * zex_hostrpc_set_eventfd - DRM_ZEX_HOSTRPC_IOCTL_SET_EVENTFD
@@ -420,7 +420,7 @@ ssize_t zex_hostrpc_read(struct zex_hostrpc_view *view, bool nonblock,
 			return ret;
 	}
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_read);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_read);
 
 /**
  * zex_hostrpc_poll_mask - what poll() reports for a view
@@ -442,4 +442,4 @@ __poll_t zex_hostrpc_poll_mask(struct zex_hostrpc_view *view)
 		mask |= EPOLLERR | EPOLLHUP;
 	return mask;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_poll_mask);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_poll_mask);

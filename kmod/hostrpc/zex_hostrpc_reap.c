@@ -143,7 +143,7 @@ void zex_hostrpc_reap(struct zex_hostrpc_channel *ch)
 		queue_work(system_wq, &ch->reap_work);
 	mutex_unlock(&ch->reap_lock);
 }
-ZEX_EXPORT_FOR_KUNIT(zex_hostrpc_reap);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_reap);
 
 /**
  * zex_hostrpc_reap_work - the reaper, run after a ring to the device side

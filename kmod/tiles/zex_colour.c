@@ -118,4 +118,4 @@ int zex_colour(u64 size, u32 tiles, u32 policy, u64 granularity,
 	out->num_pieces = n;
 	return 0;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_colour);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_colour);

@@ -29,7 +29,7 @@ void zex_tile_mem_init(struct zex_tile_mem *mem, u64 size)
 	mem->used = 0;
 	mem->num_bos = 0;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_tile_mem_init);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_tile_mem_init);
 
 /**
  * zex_tile_mem_charge - reserve @bytes of the tile for one buffer object
@@ -52,7 +52,7 @@ int zex_tile_mem_charge(struct zex_tile_mem *mem, u64 bytes)
 	spin_unlock(&mem->lock);
 	return ret;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_tile_mem_charge);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_tile_mem_charge);
 
 /**
  * zex_tile_mem_uncharge - release a reservation made by zex_tile_mem_charge()
@@ -68,7 +68,7 @@ void zex_tile_mem_uncharge(struct zex_tile_mem *mem, u64 bytes)
 	}
 	spin_unlock(&mem->lock);
 }
-ZEX_EXPORT_FOR_KUNIT(zex_tile_mem_uncharge);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_tile_mem_uncharge);
 
 /**
  * zex_tile_mem_usage - read the accounting consistently
@@ -83,4 +83,4 @@ void zex_tile_mem_usage(struct zex_tile_mem *mem, struct zex_tile_mem_usage *usa
 	usage->num_bos = mem->num_bos;
 	spin_unlock(&mem->lock);
 }
-ZEX_EXPORT_FOR_KUNIT(zex_tile_mem_usage);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_tile_mem_usage);

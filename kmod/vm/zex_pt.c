@@ -145,7 +145,7 @@ int zex_pt_init(struct zex_pt *pt)
 	pt->root = node_alloc(pt, ZEX_PT_LEVELS - 1);
 	return pt->root ? 0 : -ENOMEM;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_pt_init);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_init);
 
 static void free_tree(struct zex_pt *pt, struct zex_pt_node *node, int level)
 {
@@ -173,7 +173,7 @@ void zex_pt_fini(struct zex_pt *pt)
 	free_tree(pt, pt->root, ZEX_PT_LEVELS - 1);
 	pt->root = NULL;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_pt_fini);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_fini);
 
 /**
  * zex_pt_unbind - take one binding's counts off a range
@@ -224,7 +224,7 @@ void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, bool writable,
 			prune(pt, cur, path, 0);
 	}
 }
-ZEX_EXPORT_FOR_KUNIT(zex_pt_unbind);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_unbind);
 
 /**
  * zex_pt_bind - map @npages pages at @va, sharing PTEs with other bindings
@@ -283,7 +283,7 @@ unwind:
 	zex_pt_unbind(pt, va, done, writable, NULL, NULL);
 	return ret;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_pt_bind);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_bind);
 
 /**
  * zex_pt_lookup - what the device sees at @va
@@ -312,7 +312,7 @@ int zex_pt_lookup(struct zex_pt *pt, u64 va, unsigned long *pfn, bool *writable)
 	*writable = zpte_wcount(e) > 0;
 	return 0;
 }
-ZEX_EXPORT_FOR_KUNIT(zex_pt_lookup);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_lookup);
 
 /**
  * zex_pt_count - how many bindings cover the page at @va
@@ -332,7 +332,7 @@ unsigned int zex_pt_count(struct zex_pt *pt, u64 va, unsigned int *writers)
 		*writers = zpte_wcount(e);
 	return zpte_count(e);
 }
-ZEX_EXPORT_FOR_KUNIT(zex_pt_count);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_count);
 
 static void dump_node(struct seq_file *m, struct zex_pt_node *node, int level, u64 base)
 {
