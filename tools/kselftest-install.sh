@@ -22,15 +22,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 src=$("$top/tools/vm/linux-source.sh" 6.1)
 tree=$out/kernel-tree
 
-if ! cmp -s "$tree/.zex-copy-of" <(echo "$src"); then
-	rm -rf "$tree" "$tree.tmp"
-	cp -al "$src" "$tree.tmp" 2>/dev/null || {
-		rm -rf "$tree.tmp"
-		cp -as "$src" "$tree.tmp"
-	}
-	echo "$src" >"$tree.tmp/.zex-copy-of"
-	mv "$tree.tmp" "$tree"
-fi
+"$top/tools/vm/tree-copy.sh" "$src" "$tree"
 "$top/tools/kernel-tree.sh" "$tree"
 rm -rf "$out/kselftest-install"
 make -s -C "$tree/tools/testing/selftests" O="$out/kselftest" TARGETS=drivers/gpu/zex \

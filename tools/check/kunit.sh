@@ -34,12 +34,7 @@ build=$cache/kunit-build-${srcver#linux-source-}
 
 exec 9>"$cache/kunit.lock"
 flock 9
-if [ ! -f "$tree/.zex-copy-of" ]; then
-	rm -rf "$tree" "$tree.tmp"
-	cp -al "$src" "$tree.tmp" 2>/dev/null || { rm -rf "$tree.tmp"; cp -as "$src" "$tree.tmp"; }
-	echo "$src" >"$tree.tmp/.zex-copy-of"
-	mv "$tree.tmp" "$tree"
-fi
+"$top/tools/vm/tree-copy.sh" "$src" "$tree"
 "$top/tools/kernel-tree.sh" "$tree"
 mkdir -p "$build"
 if ! cmp -s "$build/.zex-checkout" <(echo "$top"); then
@@ -47,7 +42,7 @@ if ! cmp -s "$build/.zex-checkout" <(echo "$top"); then
 	echo "$top" >"$build/.zex-checkout"
 fi
 
-suites=$(sed -n 's/^[[:space:]]*\.name = "\(zex_[a-z_]*\)",$/\1/p' "$top"/kmod/tests/*.c)
+suites=$("$top/tools/vm/kunit-suites.sh")
 rm -f "$logs/kunit.json"
 start=$(date +%s)
 (cd "$tree" && python3 tools/testing/kunit/kunit.py run --kunitconfig=drivers/gpu/drm/zex \

@@ -161,7 +161,7 @@ check-debug | fuzz)
 	# kernels only (tools/vm/selftest-scope.txt says which and why).
 	stock_only=$("$vmdir/selftest-scope.sh" stock)
 	selftests=$(tr ' ' '\n' <<<"$selftests" | grep -vxF "$stock_only" | tr '\n' ' ')
-	suites=$(sed -n 's/^[[:space:]]*\.name = "\(zex_[a-z_]*\)",$/\1/p' "$top"/kmod/tests/*.c)
+	suites=$("$vmdir/kunit-suites.sh")
 	# The refused loads of bad-params.txt and the zex-absent runs are
 	# checked on the stock kernels and left out here. The fuzzer
 	# makes 5000 calls per process here (20000 on the stock kernels;
