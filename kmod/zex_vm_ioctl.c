@@ -31,7 +31,8 @@ int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file
 	struct drm_zex_userptr_import *args = data;
 	bool writable = !(args->flags & DRM_ZEX_USERPTR_READ_ONLY);
 
-	if (zex_ioctl_check(drm, args->flags & ~DRM_ZEX_USERPTR_READ_ONLY) ||
+	if (zex_ioctl_check(drm, args->flags & ~(DRM_ZEX_USERPTR_READ_ONLY |
+						 DRM_ZEX_USERPTR_MIRROR)) ||
 	    zex_ioctl_check(drm, args->reserved[0] || args->reserved[1]) ||
 	    zex_ioctl_check(drm, !args->size) ||
 	    zex_ioctl_check(drm, !PAGE_ALIGNED(args->addr) || !PAGE_ALIGNED(args->size)) ||
@@ -42,6 +43,9 @@ int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file
 	if (zex_ioctl_check(drm, !access_ok(u64_to_user_ptr(args->addr), args->size)) ||
 	    zex_ioctl_check(drm, (args->addr + args->size - 1) >> ZEX_PT_VA_BITS))
 		return -EFAULT;
+	if (args->flags & DRM_ZEX_USERPTR_MIRROR)
+		return zex_vm_import_mirror(zex_file_vm(file), args->addr, args->size, writable,
+					    &args->id);
 	return zex_vm_import_userptr(zex_file_vm(file), args->addr, args->size, writable,
 				     &args->id);
 }

@@ -7,22 +7,35 @@
  * DOC: zex_pt.c - building and tearing down the software page table
  *
  * A PTE packs the page frame (40 bits), the number of bindings covering
- * the page (12 bits) and how many of them are writable (12 bits) into 64
- * bits, so a leaf table is one 4 KiB page for 2 MiB of address space.
- * Every table is one page, its node header a few bytes.
+ * the page (11 bits), how many of them are writable (11 bits) and two
+ * flags for mirror bindings (the entry is a mirror's; its frame is stale)
+ * into 64 bits, so a leaf table is one 4 KiB page for 2 MiB of address
+ * space. A 2 MiB leaf is the same word in a level-1 slot, its frame the
+ * first of 512, tagged in bit 0 (a frame of a 2 MiB leaf is 512-aligned,
+ * a table's address 8-aligned, so neither uses that bit otherwise).
  *
- * Binding walks the range leaf by leaf, creating missing tables on the way
- * (a parent's live count goes up when a child appears); for each page it
- * either starts a PTE or, if one is live, checks that it maps the same
- * frame and adds to its counts. A page that another binding maps to a
- * different frame fails the bind with -EBUSY after undoing what the bind
- * did. Unbinding takes the range's own counts off; a PTE whose count
+ * Binding first checks the whole range without changing anything: a page
+ * that another binding maps to a different frame, that is covered
+ * %ZEX_PT_MAX_OVERLAP times already, or that a mirror binding covers (or,
+ * for a mirror binding, that anything covers) fails the bind with -EBUSY.
+ * It then walks the range 2 MiB block by 2 MiB block, creating missing
+ * tables (a parent's live count goes up when a child appears). A whole
+ * block of 512 contiguous, aligned frames becomes, or adds its counts to,
+ * a 2 MiB leaf when the block has no leaf table; anything else goes into
+ * the block's leaf table, splitting a 2 MiB leaf into one first. Only
+ * -ENOMEM can stop the second walk; what it did is then undone (a 2 MiB
+ * leaf split on the way stays split, mapping the same frames).
+ *
+ * Unbinding takes the range's own counts off. A leaf entry whose count
  * reaches 0 is cleared, and a table whose live count reaches 0 is freed,
- * then its parent loses a live entry, up to (not including) the root.
+ * then its parent loses a live entry, up to (not including) the root. A
+ * binding's range always meets a 2 MiB leaf whole: a binding that covers
+ * part of one splits it when it is bound, and nothing merges tables back.
  */
 
 #include <linux/bits.h>
 #include <linux/bug.h>
+#include <linux/compiler.h>
 #include <linux/gfp.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -32,35 +45,68 @@
 #include "../common/zex_kunit_export.h"
 #include "zex_pt.h"
 
-#define PTE_PFN_BITS	40
-#define PTE_COUNT_SHIFT	40
-#define PTE_WCOUNT_SHIFT 52
-#define PTE_FIELD_MASK	GENMASK_ULL(11, 0)
+#define ZPTE_PFN_MASK	GENMASK_ULL(39, 0)
+#define ZPTE_COUNT_SHIFT	40
+#define ZPTE_WCOUNT_SHIFT 51
+#define ZPTE_FIELD_MASK	GENMASK_ULL(10, 0)
+#define ZPTE_MIRROR	BIT_ULL(62)
+#define ZPTE_STALE	BIT_ULL(63)
+#define ZPTE_HUGE	BIT_ULL(0)	/* a level-1 slot holding a 2 MiB leaf */
+#define ZPTE_HUGE_PFN_MASK	(ZPTE_PFN_MASK & ~(u64)(ZEX_PT_ENTRIES - 1))
+
+static_assert(ZEX_PT_MAX_OVERLAP == ZPTE_FIELD_MASK);
 
 static u64 zpte_make(unsigned long pfn, u64 count, u64 wcount)
 {
-	return (pfn & GENMASK_ULL(PTE_PFN_BITS - 1, 0)) |
-	       (count << PTE_COUNT_SHIFT) | (wcount << PTE_WCOUNT_SHIFT);
+	return (pfn & ZPTE_PFN_MASK) | (count << ZPTE_COUNT_SHIFT) | (wcount << ZPTE_WCOUNT_SHIFT);
 }
 
 static unsigned long zpte_pfn(u64 pte)
 {
-	return pte & GENMASK_ULL(PTE_PFN_BITS - 1, 0);
+	return pte & ZPTE_PFN_MASK;
 }
 
 static unsigned int zpte_count(u64 pte)
 {
-	return (pte >> PTE_COUNT_SHIFT) & PTE_FIELD_MASK;
+	return (pte >> ZPTE_COUNT_SHIFT) & ZPTE_FIELD_MASK;
 }
 
 static unsigned int zpte_wcount(u64 pte)
 {
-	return (pte >> PTE_WCOUNT_SHIFT) & PTE_FIELD_MASK;
+	return (pte >> ZPTE_WCOUNT_SHIFT) & ZPTE_FIELD_MASK;
+}
+
+static bool slot_huge(u64 slot)
+{
+	return slot & ZPTE_HUGE;
+}
+
+static unsigned long huge_pfn(u64 slot)
+{
+	return slot & ZPTE_HUGE_PFN_MASK;
+}
+
+/* The table a slot of levels 3 to 1 points to; NULL if empty or a 2 MiB leaf. */
+static struct zex_pt_node *slot_table(u64 slot)
+{
+	static_assert(ZPTE_HUGE == 1);	/* as zex_pt_child() reads it */
+	return slot_huge(slot) ? NULL : (struct zex_pt_node *)(uintptr_t)slot;
+}
+
+/* The PTE that page @idx of a 2 MiB leaf would have in a leaf table. */
+static u64 huge_pte(u64 slot, unsigned int idx)
+{
+	return zpte_make(huge_pfn(slot) + idx, zpte_count(slot), zpte_wcount(slot));
 }
 
 static unsigned int pt_index(u64 va, int level)
 {
 	return (va >> (PAGE_SHIFT + level * ZEX_PT_SHIFT)) & (ZEX_PT_ENTRIES - 1);
+}
+
+static u64 *slot_of(struct zex_pt_node *node, u64 va, int level)
+{
+	return (u64 *)node->entries + pt_index(va, level);
 }
 
 static struct zex_pt_node *node_alloc(struct zex_pt *pt, int level)
@@ -85,11 +131,6 @@ static void node_free(struct zex_pt *pt, struct zex_pt_node *node, int level)
 	pt->nodes[level]--;
 }
 
-static struct zex_pt_node **child_slot(struct zex_pt_node *node, u64 va, int level)
-{
-	return (struct zex_pt_node **)node->entries + pt_index(va, level);
-}
-
 /* Free the empty tables on @va's path, from @level up to below the root. */
 static void prune(struct zex_pt *pt, u64 va, struct zex_pt_node **path, int level)
 {
@@ -97,40 +138,67 @@ static void prune(struct zex_pt *pt, u64 va, struct zex_pt_node **path, int leve
 		if (path[level]->live)
 			return;
 		node_free(pt, path[level], level);
-		*child_slot(path[level + 1], va, level + 1) = NULL;
+		*slot_of(path[level + 1], va, level + 1) = 0;
 		path[level + 1]->live--;
 	}
 }
 
 /*
- * The leaf table covering @va; path[l] receives the table at level l.
- * With @create, missing tables are made: ERR_PTR(-ENOMEM) when one cannot
- * be (the empty tables made on the way are freed again).
+ * The level-1 table covering @va; path[l] receives the table at level l
+ * (3 to 1). With @create, missing tables are made: ERR_PTR(-ENOMEM) when
+ * one cannot be (the empty tables made on the way are freed again).
  */
-static struct zex_pt_node *walk(struct zex_pt *pt, u64 va, bool create,
-				struct zex_pt_node **path)
+static struct zex_pt_node *walk_dir(struct zex_pt *pt, u64 va, bool create,
+				    struct zex_pt_node **path)
 {
 	struct zex_pt_node *node = pt->root;
 	int level;
 
 	path[ZEX_PT_LEVELS - 1] = node;
-	for (level = ZEX_PT_LEVELS - 1; level > 0; level--) {
-		struct zex_pt_node **slot = child_slot(node, va, level);
+	for (level = ZEX_PT_LEVELS - 1; level > 1; level--) {
+		u64 *slot = slot_of(node, va, level);
 
 		if (!*slot) {
+			struct zex_pt_node *child;
+
 			if (!create)
 				return NULL;
-			*slot = node_alloc(pt, level - 1);
-			if (!*slot) {
+			child = node_alloc(pt, level - 1);
+			if (!child) {
 				prune(pt, va, path, level);
 				return ERR_PTR(-ENOMEM);
 			}
+			*slot = (uintptr_t)child;
 			node->live++;
 		}
-		node = *slot;
+		node = slot_table(*slot);
 		path[level - 1] = node;
 	}
 	return node;
+}
+
+/* The level-1 slot of @va's 2 MiB block, or NULL when it has no level-1 table. */
+static u64 *block_slot(struct zex_pt *pt, u64 va)
+{
+	struct zex_pt_node *path[ZEX_PT_LEVELS];
+	struct zex_pt_node *dir;
+
+	if (va >> ZEX_PT_VA_BITS)
+		return NULL;
+	dir = walk_dir(pt, va, false, path);
+	return dir ? slot_of(dir, va, 1) : NULL;
+}
+
+/* The PTE of the page at @va, whichever leaf maps it; 0 when none does. */
+static u64 pte_of(struct zex_pt *pt, u64 va)
+{
+	u64 *slot = block_slot(pt, va);
+
+	if (!slot || !*slot)
+		return 0;
+	if (slot_huge(*slot))
+		return huge_pte(*slot, pt_index(va, 0));
+	return READ_ONCE(((u64 *)slot_table(*slot)->entries)[pt_index(va, 0)]);
 }
 
 /**
@@ -153,7 +221,7 @@ static void free_tree(struct zex_pt *pt, struct zex_pt_node *node, int level)
 
 	if (level > 0)
 		for (i = 0; i < ZEX_PT_ENTRIES; i++) {
-			struct zex_pt_node *child = ((struct zex_pt_node **)node->entries)[i];
+			struct zex_pt_node *child = zex_pt_child(node, i);
 
 			if (child)
 				free_tree(pt, child, level - 1);
@@ -169,119 +237,285 @@ void zex_pt_fini(struct zex_pt *pt)
 {
 	if (!pt->root)
 		return;
-	WARN_ON_ONCE(pt->root->live);
+	WARN_ON_ONCE(pt->root->live || pt->huge);
 	free_tree(pt, pt->root, ZEX_PT_LEVELS - 1);
 	pt->root = NULL;
 }
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_fini);
+
+/* A run of contiguous frames an unbind reports in one call. */
+struct pfn_run {
+	unsigned long first, n;
+	void (*each)(struct page *page, unsigned long npages, void *ctx);
+	void *ctx;
+};
+
+static void run_flush(struct pfn_run *run)
+{
+	if (run->n)
+		run->each(pfn_to_page(run->first), run->n, run->ctx);
+	run->n = 0;
+}
+
+/* Runs stay within a 512-aligned block of frames: their struct pages are contiguous. */
+static void run_add(struct pfn_run *run, unsigned long pfn)
+{
+	if (run->n && (pfn != run->first + run->n || !(pfn & (ZEX_PT_ENTRIES - 1))))
+		run_flush(run);
+	if (!run->n)
+		run->first = pfn;
+	run->n++;
+}
+
+/* Take one binding's counts off a 2 MiB leaf it covers whole. */
+static void unbind_huge(struct zex_pt *pt, u64 va, struct zex_pt_node **path, u64 *slot,
+			bool writable, struct pfn_run *run)
+{
+	unsigned int count = zpte_count(*slot), wcount = zpte_wcount(*slot);
+
+	if (WARN_ON_ONCE(!count || (writable && !wcount)))
+		return;
+	if (run->each) {
+		run_flush(run);
+		run->each(pfn_to_page(huge_pfn(*slot)), ZEX_PT_ENTRIES, run->ctx);
+	}
+	if (count > 1) {
+		*slot = zpte_make(huge_pfn(*slot), count - 1, wcount - writable) | ZPTE_HUGE;
+		return;
+	}
+	*slot = 0;
+	pt->huge--;
+	path[1]->live--;
+	prune(pt, va, path, 1);
+}
+
+/* Take one binding's counts off entries [i, i + n) of a leaf table. */
+static void unbind_table(struct zex_pt *pt, u64 va, struct zex_pt_node **path, u64 *slot,
+			 unsigned int i, unsigned int n, bool writable, struct pfn_run *run)
+{
+	struct zex_pt_node *leaf = slot_table(*slot);
+	u64 *pte = leaf->entries;
+	unsigned int k;
+
+	for (k = i; k < i + n; k++) {
+		unsigned int count = zpte_count(pte[k]);
+		unsigned int wcount = zpte_wcount(pte[k]);
+
+		if (WARN_ON_ONCE(!count || (writable && !wcount)))
+			continue;
+		if (run->each)
+			run_add(run, zpte_pfn(pte[k]));
+		if (count == 1) {
+			WRITE_ONCE(pte[k], 0);
+			leaf->live--;
+		} else {
+			pte[k] = (pte[k] & (ZPTE_MIRROR | ZPTE_STALE)) |
+				 zpte_make(zpte_pfn(pte[k]), count - 1, wcount - writable);
+		}
+	}
+	if (leaf->live)
+		return;
+	node_free(pt, leaf, 0);
+	*slot = 0;
+	path[1]->live--;
+	prune(pt, va, path, 1);
+}
 
 /**
  * zex_pt_unbind - take one binding's counts off a range
  * @pt: the page table.
  * @va: page-aligned start.
  * @npages: pages.
- * @writable: the binding was writable.
- * @each: called with every page of the range before its counts go (the
- *	table is the only list of a binding's pages), or NULL.
+ * @flags: the binding's %ZEX_PT_WRITABLE and %ZEX_PT_MIRROR.
+ * @each: called with every run of contiguous frames of the range before
+ *	their counts go (the table is the only list of a binding's pages),
+ *	or NULL; a run never crosses a 2 MiB-aligned block of frames.
  * @ctx: passed to @each.
  *
- * The range must have been bound with the same @writable.
+ * The range must have been bound with the same @flags.
  */
-void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, bool writable,
-		   void (*each)(struct page *page, void *ctx), void *ctx)
+void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, unsigned int flags,
+		   void (*each)(struct page *page, unsigned long npages, void *ctx),
+		   void *ctx)
 {
+	struct pfn_run run = { .each = each, .ctx = ctx };
+	bool writable = flags & ZEX_PT_WRITABLE;
 	struct zex_pt_node *path[ZEX_PT_LEVELS];
 	u64 done = 0;
 
 	while (done < npages) {
 		u64 cur = va + (done << PAGE_SHIFT);
-		unsigned int i = pt_index(cur, 0), k;
+		unsigned int i = pt_index(cur, 0);
 		u64 n = min_t(u64, ZEX_PT_ENTRIES - i, npages - done);
-		struct zex_pt_node *leaf = walk(pt, cur, false, path);
-		u64 *pte;
+		struct zex_pt_node *dir = walk_dir(pt, cur, false, path);
+		u64 *slot = dir ? slot_of(dir, cur, 1) : NULL;
 
 		done += n;
-		if (WARN_ON_ONCE(!leaf))
+		if (WARN_ON_ONCE(!slot || !*slot))
 			continue;
-		pte = leaf->entries;
-		for (k = i; k < i + n; k++) {
-			unsigned int count = zpte_count(pte[k]);
-			unsigned int wcount = zpte_wcount(pte[k]);
-
-			if (WARN_ON_ONCE(!count || (writable && !wcount)))
-				continue;
-			if (each)
-				each(pfn_to_page(zpte_pfn(pte[k])), ctx);
-			if (count == 1) {
-				pte[k] = 0;
-				leaf->live--;
-			} else {
-				pte[k] = zpte_make(zpte_pfn(pte[k]), count - 1,
-						   wcount - writable);
-			}
-		}
-		if (!leaf->live)
-			prune(pt, cur, path, 0);
+		if (!slot_huge(*slot))
+			unbind_table(pt, cur, path, slot, i, n, writable, &run);
+		else if (!WARN_ON_ONCE(n != ZEX_PT_ENTRIES))
+			unbind_huge(pt, cur, path, slot, writable, &run);
 	}
+	if (each)
+		run_flush(&run);
 }
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_unbind);
 
-/**
- * zex_pt_bind - map @npages pages at @va, sharing PTEs with other bindings
- * @pt: the page table.
- * @va: page-aligned start, below 2^48.
- * @npages: pages, non-zero.
- * @pages: the pages, one per page of the range.
- * @writable: the device may write through this binding.
- *
- * Return: 0; -EBUSY when a page of the range is mapped to another frame or
- * covered %ZEX_PT_MAX_OVERLAP times already; -ENOMEM. On failure the
- * table is as it was.
- */
-int zex_pt_bind(struct zex_pt *pt, u64 va, u64 npages, struct page **pages,
-		bool writable)
+/* Whether @pages are 512 contiguous frames starting 2 MiB-aligned. */
+static bool huge_run(struct page **pages)
 {
-	struct zex_pt_node *path[ZEX_PT_LEVELS];
+	unsigned int k;
+
+	if (page_to_pfn(pages[0]) & (ZEX_PT_ENTRIES - 1))
+		return false;
+	/* Within an aligned block of frames, struct pages are contiguous. */
+	for (k = 1; k < ZEX_PT_ENTRIES; k++)
+		if (pages[k] != pages[0] + k)
+			return false;
+	return true;
+}
+
+/* -EBUSY when binding [va, va + npages) would meet a conflicting entry. */
+static int bind_check(struct zex_pt *pt, u64 va, u64 npages, struct page **pages,
+		      unsigned int flags)
+{
 	u64 done = 0;
-	int ret;
 
 	while (done < npages) {
 		u64 cur = va + (done << PAGE_SHIFT);
 		unsigned int i = pt_index(cur, 0), k;
 		u64 n = min_t(u64, ZEX_PT_ENTRIES - i, npages - done);
-		struct zex_pt_node *leaf = walk(pt, cur, true, path);
-		u64 *pte;
+		u64 *slot = block_slot(pt, cur);
 
-		if (IS_ERR(leaf)) {
-			ret = PTR_ERR(leaf);
-			goto unwind;
-		}
-		pte = leaf->entries;
-		for (k = 0; k < n; k++) {
-			unsigned long pfn = page_to_pfn(pages[done + k]);
-			u64 e = pte[i + k];
+		for (k = 0; slot && *slot && k < n; k++) {
+			u64 e = slot_huge(*slot) ? huge_pte(*slot, i + k) :
+				((u64 *)slot_table(*slot)->entries)[i + k];
 
-			if (!zpte_count(e)) {
-				pte[i + k] = zpte_make(pfn, 1, writable);
-				leaf->live++;
-			} else if (zpte_pfn(e) != pfn || zpte_count(e) == ZEX_PT_MAX_OVERLAP) {
-				ret = -EBUSY;
-				if (!leaf->live)
-					prune(pt, cur, path, 0);
-				done += k;
-				goto unwind;
-			} else {
-				pte[i + k] = zpte_make(pfn, zpte_count(e) + 1,
-						       zpte_wcount(e) + writable);
-			}
+			if (!zpte_count(e))
+				continue;
+			if ((flags & ZEX_PT_MIRROR) || (e & ZPTE_MIRROR) ||
+			    zpte_pfn(e) != page_to_pfn(pages[done + k]) ||
+			    zpte_count(e) == ZEX_PT_MAX_OVERLAP)
+				return -EBUSY;
 		}
 		done += n;
 	}
 	return 0;
+}
 
-unwind:
-	zex_pt_unbind(pt, va, done, writable, NULL, NULL);
-	return ret;
+/* Turn the 2 MiB leaf in @slot into a leaf table mapping the same frames. */
+static struct zex_pt_node *split_huge(struct zex_pt *pt, u64 *slot)
+{
+	struct zex_pt_node *leaf = node_alloc(pt, 0);
+	unsigned int k;
+
+	if (!leaf)
+		return NULL;
+	for (k = 0; k < ZEX_PT_ENTRIES; k++)
+		((u64 *)leaf->entries)[k] = huge_pte(*slot, k);
+	leaf->live = ZEX_PT_ENTRIES;
+	*slot = (uintptr_t)leaf;
+	pt->huge--;
+	return leaf;
+}
+
+/* Bind entries [i, i + n) of the 2 MiB block at @va (checked already). */
+static int bind_block(struct zex_pt *pt, u64 va, unsigned int i, unsigned int n,
+		      struct page **pages, unsigned int flags)
+{
+	bool writable = flags & ZEX_PT_WRITABLE;
+	struct zex_pt_node *path[ZEX_PT_LEVELS];
+	struct zex_pt_node *dir, *leaf;
+	unsigned int k;
+	u64 *slot, *pte;
+
+	dir = walk_dir(pt, va, true, path);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	slot = slot_of(dir, va, 1);
+	if (n == ZEX_PT_ENTRIES && !(flags & ZEX_PT_MIRROR) && (!*slot || slot_huge(*slot)) &&
+	    huge_run(pages)) {
+		if (!*slot) {
+			*slot = zpte_make(page_to_pfn(pages[0]), 1, writable) | ZPTE_HUGE;
+			dir->live++;
+			pt->huge++;
+		} else {
+			*slot = zpte_make(huge_pfn(*slot), zpte_count(*slot) + 1,
+					  zpte_wcount(*slot) + writable) | ZPTE_HUGE;
+		}
+		return 0;
+	}
+	if (!*slot) {
+		leaf = node_alloc(pt, 0);
+		if (!leaf) {
+			prune(pt, va, path, 1);
+			return -ENOMEM;
+		}
+		*slot = (uintptr_t)leaf;
+		dir->live++;
+	} else if (slot_huge(*slot)) {
+		leaf = split_huge(pt, slot);
+		if (!leaf)
+			return -ENOMEM;
+	} else {
+		leaf = slot_table(*slot);
+	}
+	pte = leaf->entries;
+	for (k = 0; k < n; k++) {
+		u64 e = pte[i + k];
+
+		if (flags & ZEX_PT_MIRROR) {
+			pte[i + k] = ZPTE_MIRROR | ZPTE_STALE | zpte_make(0, 1, writable);
+			leaf->live++;
+		} else if (!zpte_count(e)) {
+			pte[i + k] = zpte_make(page_to_pfn(pages[k]), 1, writable);
+			leaf->live++;
+		} else {
+			pte[i + k] = zpte_make(zpte_pfn(e), zpte_count(e) + 1,
+					       zpte_wcount(e) + writable);
+		}
+	}
+	return 0;
+}
+
+/**
+ * zex_pt_bind - map @npages pages at @va, sharing leaf entries with other bindings
+ * @pt: the page table.
+ * @va: page-aligned start, below 2^48.
+ * @npages: pages, non-zero.
+ * @pages: the pages, one per page of the range; NULL for %ZEX_PT_MIRROR.
+ * @flags: %ZEX_PT_WRITABLE: the device may write through this binding;
+ *	%ZEX_PT_MIRROR: a mirror binding, whose PTEs start stale.
+ *
+ * Return: 0; -EBUSY when a page of the range is mapped to another frame,
+ * covered %ZEX_PT_MAX_OVERLAP times already, covered by a mirror binding,
+ * or covered at all for a mirror binding; -ENOMEM. On failure the table
+ * maps what it mapped before.
+ */
+int zex_pt_bind(struct zex_pt *pt, u64 va, u64 npages, struct page **pages,
+		unsigned int flags)
+{
+	u64 done = 0;
+	int ret;
+
+	ret = bind_check(pt, va, npages, pages, flags);
+	if (ret)
+		return ret;
+	while (done < npages) {
+		u64 cur = va + (done << PAGE_SHIFT);
+		unsigned int i = pt_index(cur, 0);
+		u64 n = min_t(u64, ZEX_PT_ENTRIES - i, npages - done);
+
+		ret = bind_block(pt, cur, i, n, pages ? pages + done : NULL, flags);
+		if (ret) {
+			zex_pt_unbind(pt, va, done, flags, NULL, NULL);
+			return ret;
+		}
+		done += n;
+	}
+	return 0;
 }
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_bind);
 
@@ -292,22 +526,17 @@ EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_bind);
  * @pfn: receives the page frame.
  * @writable: receives whether any binding of the page is writable.
  *
- * Return: 0, or -ENOENT when @va is not mapped.
+ * Return: 0, -ENOENT when @va is not mapped, -ESTALE when a mirror
+ * binding covers it but its frame is stale.
  */
 int zex_pt_lookup(struct zex_pt *pt, u64 va, unsigned long *pfn, bool *writable)
 {
-	struct zex_pt_node *path[ZEX_PT_LEVELS];
-	struct zex_pt_node *leaf;
-	u64 e;
+	u64 e = pte_of(pt, va);
 
-	if (va >> ZEX_PT_VA_BITS)
-		return -ENOENT;
-	leaf = walk(pt, va, false, path);
-	if (!leaf)
-		return -ENOENT;
-	e = ((u64 *)leaf->entries)[pt_index(va, 0)];
 	if (!zpte_count(e))
 		return -ENOENT;
+	if (e & ZPTE_STALE)
+		return -ESTALE;
 	*pfn = zpte_pfn(e);
 	*writable = zpte_wcount(e) > 0;
 	return 0;
@@ -324,15 +553,108 @@ EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_lookup);
  */
 unsigned int zex_pt_count(struct zex_pt *pt, u64 va, unsigned int *writers)
 {
-	struct zex_pt_node *path[ZEX_PT_LEVELS];
-	struct zex_pt_node *leaf = va >> ZEX_PT_VA_BITS ? NULL : walk(pt, va, false, path);
-	u64 e = leaf ? ((u64 *)leaf->entries)[pt_index(va, 0)] : 0;
+	u64 e = pte_of(pt, va);
 
 	if (writers)
 		*writers = zpte_wcount(e);
 	return zpte_count(e);
 }
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_count);
+
+/**
+ * zex_pt_leaf_size - the size of the leaf entry that maps @va
+ * @pt: the page table.
+ * @va: any address.
+ *
+ * Return: %ZEX_PT_HUGE_SIZE, PAGE_SIZE, or 0 when @va is not mapped.
+ */
+unsigned int zex_pt_leaf_size(struct zex_pt *pt, u64 va)
+{
+	u64 *slot = block_slot(pt, va);
+
+	if (!slot || !*slot)
+		return 0;
+	if (slot_huge(*slot))
+		return ZEX_PT_HUGE_SIZE;
+	return zpte_count(pte_of(pt, va)) ? PAGE_SIZE : 0;
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_leaf_size);
+
+/**
+ * zex_pt_leaf - the entries of the leaf table that maps @va
+ * @pt: the page table.
+ * @va: an address a mirror binding covers.
+ *
+ * Return: the table's 512 PTEs, or NULL. They stay where they are while
+ * a binding covers one of them.
+ */
+u64 *zex_pt_leaf(struct zex_pt *pt, u64 va)
+{
+	u64 *slot = block_slot(pt, va);
+
+	return slot && *slot && !slot_huge(*slot) ? slot_table(*slot)->entries : NULL;
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_leaf);
+
+/**
+ * zex_pt_mirror_stale - mark a mirror binding's PTEs stale
+ * @leaf: a leaf table from zex_pt_leaf().
+ * @first: the first entry.
+ * @n: entries; those not of a mirror binding are left alone.
+ *
+ * The caller serialises this with zex_pt_mirror_fill() of the same entries.
+ */
+void zex_pt_mirror_stale(u64 *leaf, unsigned int first, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = first; k < first + n; k++)
+		if (leaf[k] & ZPTE_MIRROR)
+			WRITE_ONCE(leaf[k], leaf[k] | ZPTE_STALE);
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_stale);
+
+/**
+ * zex_pt_mirror_any_stale - whether a mirror PTE of a range is stale
+ * @leaf: a leaf table from zex_pt_leaf().
+ * @first: the first entry.
+ * @n: entries.
+ *
+ * Return: true when one of them is stale.
+ */
+bool zex_pt_mirror_any_stale(const u64 *leaf, unsigned int first, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = first; k < first + n; k++)
+		if (READ_ONCE(leaf[k]) & ZPTE_STALE)
+			return true;
+	return false;
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_any_stale);
+
+/**
+ * zex_pt_mirror_fill - give a mirror binding's PTEs their current frames
+ * @leaf: a leaf table from zex_pt_leaf().
+ * @first: the first entry.
+ * @n: entries, all of a mirror binding.
+ * @pfns: their frames; the entries are no longer stale.
+ */
+void zex_pt_mirror_fill(u64 *leaf, unsigned int first, unsigned int n,
+			const unsigned long *pfns)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		u64 e = leaf[first + k];
+
+		if (WARN_ON_ONCE(!(e & ZPTE_MIRROR)))
+			continue;
+		WRITE_ONCE(leaf[first + k], (e & ~(ZPTE_STALE | ZPTE_PFN_MASK)) |
+			   (pfns[k] & ZPTE_PFN_MASK));
+	}
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_fill);
 
 static void dump_node(struct seq_file *m, struct zex_pt_node *node, int level, u64 base)
 {
@@ -343,7 +665,7 @@ static void dump_node(struct seq_file *m, struct zex_pt_node *node, int level, u
 	if (!level)
 		return;
 	for (i = 0; i < ZEX_PT_ENTRIES; i++) {
-		struct zex_pt_node *child = ((struct zex_pt_node **)node->entries)[i];
+		struct zex_pt_node *child = zex_pt_child(node, i);
 
 		if (child)
 			dump_node(m, child, level - 1,

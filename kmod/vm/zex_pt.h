@@ -7,13 +7,20 @@
  * DOC: zex_pt.h - the device's software page table
  *
  * Four levels of 512 entries over 4 KiB pages, as on real GPUs: a 48-bit
- * device virtual address space. Every node counts its live entries. A leaf
- * entry (PTE) counts the bindings that cover it and how many of those are
- * writable, so overlapping bindings share it: unbinding one only takes its
- * own counts off, and an entry, then a node, goes away only when nothing
- * covers it any more. Binding touches only the entries of its range; the
- * nodes it shares with other ranges (at its edges) see their live counts
- * change only for entries that become live or dead.
+ * device virtual address space. A 2 MiB block is mapped either by a leaf
+ * table of 512 entries (PTEs) or, when a binding covers the whole aligned
+ * block with 512 physically contiguous, 2 MiB-aligned frames (a huge
+ * folio), by one 2 MiB leaf entry in the level-1 table. Every table counts
+ * its live entries. A leaf entry of either size counts the bindings that
+ * cover it and how many of those are writable, so overlapping bindings
+ * share it: unbinding one only takes its own counts off, and an entry,
+ * then a table, goes away only when nothing covers it any more. A binding
+ * that covers part of a 2 MiB leaf splits it into a leaf table first.
+ *
+ * A mirror binding (%ZEX_PT_MIRROR) shares no entry with another binding;
+ * its PTEs start stale and are filled, and made stale again, by the
+ * mirror code (zex_mirror.c) through zex_pt_leaf() and the
+ * zex_pt_mirror_*() helpers, under that code's own lock.
  */
 
 #ifndef _ZEX_PT_H_
@@ -29,12 +36,19 @@ struct seq_file;
 #define ZEX_PT_SHIFT		9
 #define ZEX_PT_ENTRIES		BIT(ZEX_PT_SHIFT)
 #define ZEX_PT_VA_BITS		(PAGE_SHIFT + ZEX_PT_LEVELS * ZEX_PT_SHIFT)
-#define ZEX_PT_MAX_OVERLAP	4095	/* bindings covering one page */
+#define ZEX_PT_HUGE_SIZE	(PAGE_SIZE << ZEX_PT_SHIFT)	/* 2 MiB */
+#define ZEX_PT_MAX_OVERLAP	2047	/* bindings covering one page */
+
+/* zex_pt_bind() and zex_pt_unbind() flags */
+#define ZEX_PT_WRITABLE		BIT(0)	/* the device may write */
+#define ZEX_PT_MIRROR		BIT(1)	/* exclusive, filled by zex_pt_mirror_fill() */
 
 /**
  * struct zex_pt_node - one table of 512 entries
- * @live: entries in use: live children, or PTEs with a non-zero count.
- * @entries: child nodes (levels 3 to 1) or packed PTEs (level 0); one page.
+ * @live: entries in use: live children or 2 MiB leaves, or PTEs with a
+ *	non-zero count.
+ * @entries: child tables or 2 MiB leaves (levels 3 to 1), or packed PTEs
+ *	(level 0); one page.
  */
 struct zex_pt_node {
 	unsigned int live;
@@ -46,20 +60,44 @@ struct zex_pt_node {
  * @root: the level-3 node, always present.
  * @nodes: nodes allocated, root included, per level (for tests, debugfs
  *	and the memory-use figures).
+ * @huge: 2 MiB leaf entries in use.
  */
 struct zex_pt {
 	struct zex_pt_node *root;
 	unsigned long nodes[ZEX_PT_LEVELS];
+	unsigned long huge;
 };
+
+/**
+ * zex_pt_child - the table in entry @i of a level-3 to level-1 table
+ * @node: the table.
+ * @i: the entry.
+ *
+ * Return: the child table, or NULL when the entry is empty or a 2 MiB leaf.
+ */
+static inline struct zex_pt_node *zex_pt_child(const struct zex_pt_node *node, unsigned int i)
+{
+	u64 e = ((const u64 *)node->entries)[i];
+
+	return e & 1 ? NULL : (struct zex_pt_node *)(uintptr_t)e;
+}
 
 int zex_pt_init(struct zex_pt *pt);
 void zex_pt_fini(struct zex_pt *pt);
 int zex_pt_bind(struct zex_pt *pt, u64 va, u64 npages, struct page **pages,
-		bool writable);
-void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, bool writable,
-		   void (*each)(struct page *page, void *ctx), void *ctx);
+		unsigned int flags);
+void zex_pt_unbind(struct zex_pt *pt, u64 va, u64 npages, unsigned int flags,
+		   void (*each)(struct page *page, unsigned long npages, void *ctx),
+		   void *ctx);
 int zex_pt_lookup(struct zex_pt *pt, u64 va, unsigned long *pfn, bool *writable);
 unsigned int zex_pt_count(struct zex_pt *pt, u64 va, unsigned int *writers);
+unsigned int zex_pt_leaf_size(struct zex_pt *pt, u64 va);
 void zex_pt_dump(struct zex_pt *pt, struct seq_file *m);
+
+u64 *zex_pt_leaf(struct zex_pt *pt, u64 va);
+void zex_pt_mirror_stale(u64 *leaf, unsigned int first, unsigned int n);
+bool zex_pt_mirror_any_stale(const u64 *leaf, unsigned int first, unsigned int n);
+void zex_pt_mirror_fill(u64 *leaf, unsigned int first, unsigned int n,
+			const unsigned long *pfns);
 
 #endif /* _ZEX_PT_H_ */

@@ -6,13 +6,13 @@
 /**
  * DOC: zex_vm.c - mappings of an address space: userptr imports, buffer objects
  *
- * An import pins the host pages with FOLL_LONGTERM (and FOLL_WRITE unless
- * it is read-only), charges them to the importer's RLIMIT_MEMLOCK through
- * account_locked_vm(), and binds them at their host address. zex pins
- * rather than following the host with an mmu_interval_notifier: the device
- * of this emulation has no way to fault and retry, so the defined outcome
- * of a host munmap() under a live import is that the device keeps seeing
- * the pages it pinned until the import is released — never freed memory.
+ * A pinned import (the default) pins the host pages with FOLL_LONGTERM
+ * (and FOLL_WRITE unless it is read-only), charges them to the importer's
+ * RLIMIT_MEMLOCK through account_locked_vm(), and binds them at their host
+ * address: after a host munmap() under a live import, the device keeps
+ * seeing the pages it pinned until the import is released — never freed
+ * memory. A mirror import (zex_mirror.c) pins nothing and follows the host
+ * instead.
  *
  * A buffer object is bound whole at a chosen device VA: its pieces' pages
  * are pinned for the binding's life, listed in the object's layout order,
@@ -20,7 +20,8 @@
  *
  * The page table is the one record of what a mapping pinned: the page list
  * a pin fills lives only until the pages are bound, and releasing an import
- * unpins the pages its PTEs name (a binding's pages are its object's).
+ * unpins the pages its PTEs name, a run of contiguous frames at a time (a
+ * 2 MiB leaf is one run).
  *
  * Each address space holds at most vm_max_mappings mappings (-ENOSPC
  * past that), and everything it allocates (mapping records, page lists,
@@ -38,6 +39,7 @@
 #include <drm/drm_print.h>
 
 #include "../bo/zex_bo.h"
+#include "zex_mirror.h"
 #include "zex_vm.h"
 
 /**
@@ -45,8 +47,9 @@
  * @addr: its first byte (for an import, host VA == device VA).
  * @npages: its pages.
  * @writable: the device may write.
- * @mm: a userptr import's mm, charged for the pinned pages; NULL for a bind.
- * @bo: a bound buffer object, held for the binding's life; NULL for an import.
+ * @mm: a pinned import's mm, charged for the pinned pages; NULL otherwise.
+ * @bo: a bound buffer object, held for the binding's life; NULL otherwise.
+ * @mirror: a mirror import; NULL otherwise.
  */
 struct zex_mapping {
 	u64 addr;
@@ -54,49 +57,42 @@ struct zex_mapping {
 	bool writable;
 	struct mm_struct *mm;
 	struct zex_bo *bo;
+	struct zex_mirror *mirror;
 };
 
 static atomic_t zex_vm_serial = ATOMIC_INIT(0);
 
-/* Unpins an import's pages as the page table names them, a batch at a time. */
-struct zex_unpin_batch {
-	struct page *pages[32];
-	unsigned int n;
-	bool dirty;
-};
-
-static void zex_unpin_flush(struct zex_unpin_batch *b)
+/* Unpins a run of a pinned import's pages, as the page table names them. */
+static void zex_unpin_run(struct page *page, unsigned long npages, void *ctx)
 {
-	unpin_user_pages_dirty_lock(b->pages, b->n, b->dirty);
-	b->n = 0;
+	struct zex_mapping *map = ctx;
+
+	unpin_user_page_range_dirty_lock(page, npages, map->writable);
 }
 
-static void zex_unpin_page(struct page *page, void *ctx)
+static unsigned int zex_mapping_pt_flags(struct zex_mapping *map)
 {
-	struct zex_unpin_batch *b = ctx;
-
-	b->pages[b->n++] = page;
-	if (b->n == ARRAY_SIZE(b->pages))
-		zex_unpin_flush(b);
+	return map->writable ? ZEX_PT_WRITABLE : 0;
 }
 
-/* Take @map out of the page table (caller holds the lock); imports unpin. */
+/* Take @map out of the page table (caller holds the lock); pinned imports unpin. */
 static void zex_mapping_unbind(struct zex_vm *vm, struct zex_mapping *map)
 {
-	struct zex_unpin_batch batch = { .dirty = map->writable };
-
-	if (map->bo) {
-		zex_pt_unbind(&vm->pt, map->addr, map->npages, map->writable, NULL, NULL);
-		return;
-	}
-	zex_pt_unbind(&vm->pt, map->addr, map->npages, map->writable, zex_unpin_page, &batch);
-	zex_unpin_flush(&batch);
+	if (map->mirror)
+		zex_mirror_unbind(vm, map->mirror);
+	else if (map->bo)
+		zex_pt_unbind(&vm->pt, map->addr, map->npages, zex_mapping_pt_flags(map), NULL, NULL);
+	else
+		zex_pt_unbind(&vm->pt, map->addr, map->npages, zex_mapping_pt_flags(map),
+			      zex_unpin_run, map);
 }
 
 /* Release what an unbound mapping still holds. */
 static void zex_mapping_free(struct zex_mapping *map)
 {
-	if (map->bo) {
+	if (map->mirror) {
+		zex_mirror_free(map->mirror);
+	} else if (map->bo) {
 		zex_bo_unpin_pages(map->bo);
 		drm_gem_object_put(&map->bo->base);
 	} else {
@@ -107,8 +103,9 @@ static void zex_mapping_free(struct zex_mapping *map)
 }
 
 /*
- * Bind a mapping whose pages are pinned and enter it: 0, -ENOSPC when the
- * address space holds vm_max_mappings already, or the page table's -errno.
+ * Bind a mapping whose pages are pinned (or a mirror import, which fills
+ * its own) and enter it: 0, -ENOSPC when the address space holds
+ * vm_max_mappings already, or the binding's -errno.
  */
 static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, struct page **pages,
 			 u32 *id)
@@ -120,11 +117,17 @@ static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, struct page
 		ret = -ENOSPC;
 		goto out;
 	}
-	ret = zex_pt_bind(&vm->pt, map->addr, map->npages, pages, map->writable);
+	if (map->mirror)
+		ret = zex_mirror_bind(vm, map->mirror);
+	else
+		ret = zex_pt_bind(&vm->pt, map->addr, map->npages, pages, zex_mapping_pt_flags(map));
 	if (!ret) {
 		ret = xa_alloc(&vm->mappings, id, map, xa_limit_32b, GFP_KERNEL_ACCOUNT);
-		if (ret)
-			zex_pt_unbind(&vm->pt, map->addr, map->npages, map->writable, NULL, NULL);
+		if (ret && map->mirror)
+			zex_mirror_unbind(vm, map->mirror);
+		else if (ret)
+			zex_pt_unbind(&vm->pt, map->addr, map->npages, zex_mapping_pt_flags(map),
+				      NULL, NULL);
 		else
 			vm->count++;
 	}
@@ -140,6 +143,7 @@ static int zex_vm_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&vm->lock);
 	seq_printf(m, "mappings: %u of %zu bytes\n", vm->count, sizeof(struct zex_mapping));
+	seq_printf(m, "2 MiB leaves: %lu\n", vm->pt.huge);
 	for (level = ZEX_PT_LEVELS - 1; level >= 0; level--)
 		seq_printf(m, "level %d: %lu tables\n", level, vm->pt.nodes[level]);
 	zex_pt_dump(&vm->pt, m);
@@ -167,6 +171,8 @@ int zex_vm_init(struct zex_vm *vm, struct drm_device *drm, u32 max_mappings,
 
 	vm->drm = drm;
 	mutex_init(&vm->lock);
+	mutex_init(&vm->mirror_lock);
+	vm->mirrors = RB_ROOT_CACHED;
 	xa_init_flags(&vm->mappings, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	vm->max_mappings = max_mappings;
 	vm->count = 0;
@@ -194,6 +200,7 @@ void zex_vm_fini(struct zex_vm *vm)
 	}
 	xa_destroy(&vm->mappings);
 	zex_pt_fini(&vm->pt);
+	mutex_destroy(&vm->mirror_lock);
 	mutex_destroy(&vm->lock);
 }
 
@@ -263,6 +270,46 @@ err_unaccount:
 err_free:
 	kvfree(pages);
 	kfree(up);
+	return ret;
+}
+
+/**
+ * zex_vm_import_mirror - map host memory at its own address, following the host
+ * @vm: the address space.
+ * @addr: page-aligned host address, checked by the caller for access_ok.
+ * @size: page-aligned size.
+ * @writable: the device may write (the pages are faulted for write).
+ * @id: receives the mapping's id.
+ *
+ * Nothing is pinned or charged to RLIMIT_MEMLOCK: see zex_mirror.c.
+ *
+ * Return: 0; -EFAULT when a page cannot be faulted in (a hole, an I/O or
+ * PFN mapping, read-only memory for a writable import); -EBUSY when another
+ * mapping covers a page of the range; -ENOMEM; -ENOSPC; -EINTR.
+ */
+int zex_vm_import_mirror(struct zex_vm *vm, u64 addr, u64 size, bool writable, u32 *id)
+{
+	struct zex_mapping *map;
+	int ret;
+
+	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	if (!map)
+		return -ENOMEM;
+	map->addr = addr;
+	map->npages = size >> PAGE_SHIFT;
+	map->writable = writable;
+	ret = zex_mirror_create(vm, addr, map->npages, writable, &map->mirror);
+	if (ret)
+		goto err_free;
+	ret = zex_vm_insert(vm, map, NULL, id);
+	if (ret)
+		goto err_mirror;
+	return 0;
+
+err_mirror:
+	zex_mirror_free(map->mirror);
+err_free:
+	kfree(map);
 	return ret;
 }
 

@@ -11,7 +11,8 @@
  * userptr imports (device VA == host VA) and buffer objects. The copy
  * engine reads and writes through it, which is how tests see what the
  * device can see. This folder knows page tables, mappings and the copy
- * engine; the ioctls that reach them (argument checks, the file's address
+ * engine, and mirror imports (zex_mirror.c), which follow the host's
+ * mapping instead of pinning it; the ioctls that reach them (argument checks, the file's address
  * space) are zex_vm_ioctl.c's, beside the other ioctls.
  */
 
@@ -19,6 +20,7 @@
 #define _ZEX_VM_H_
 
 #include <linux/mutex.h>
+#include <linux/rbtree_types.h>
 #include <linux/xarray.h>
 
 #include "zex_pt.h"
@@ -31,8 +33,11 @@ struct zex_bo;
 /**
  * struct zex_vm - one file's device address space
  * @drm: the device, for its debug messages.
- * @lock: protects @pt and @mappings; held across a whole copy.
+ * @lock: protects @pt, @mappings and @mirrors; held across a whole copy.
+ * @mirror_lock: the mirror imports' notifier lock (see zex_mirror.c): the
+ *	stale bits of their PTEs; held while the copy engine touches pages.
  * @pt: the page table; the only list of the pages a mapping pinned.
+ * @mirrors: the mirror imports, by range (an interval tree).
  * @mappings: the mappings (userptr imports and buffer-object binds) by id.
  * @count: the mappings in @mappings.
  * @max_mappings: the most it may hold (the vm_max_mappings parameter).
@@ -40,8 +45,10 @@ struct zex_bo;
  */
 struct zex_vm {
 	struct drm_device *drm;
-	struct mutex lock; /* protects pt and mappings, see above */
+	struct mutex lock; /* protects pt, mappings and mirrors, see above */
+	struct mutex mirror_lock; /* the mirror PTEs' stale bits, see above */
 	struct zex_pt pt;
+	struct rb_root_cached mirrors;
 	struct xarray mappings;
 	u32 count;
 	u32 max_mappings;
@@ -52,6 +59,7 @@ int zex_vm_init(struct zex_vm *vm, struct drm_device *drm, u32 max_mappings,
 		struct dentry *debugfs_dir, pid_t owner);
 void zex_vm_fini(struct zex_vm *vm);
 int zex_vm_import_userptr(struct zex_vm *vm, u64 addr, u64 size, bool writable, u32 *id);
+int zex_vm_import_mirror(struct zex_vm *vm, u64 addr, u64 size, bool writable, u32 *id);
 int zex_vm_bind_bo(struct zex_vm *vm, struct zex_bo *bo, u64 va, bool writable, u32 *id);
 int zex_vm_unbind(struct zex_vm *vm, u32 id);
 

@@ -446,6 +446,23 @@ struct drm_zex_bo_import {
  */
 #define DRM_ZEX_USERPTR_READ_ONLY	0x1u
 
+/**
+ * DRM_ZEX_USERPTR_MIRROR - &drm_zex_userptr_import.flags bit: mirror the
+ * host's mapping instead of pinning it. Nothing is pinned or charged to
+ * RLIMIT_MEMLOCK; an MMU interval notifier follows the range. When the
+ * host unmaps, remaps, zaps (madvise(MADV_DONTNEED)), migrates or
+ * write-protects any part of it, the device's mapping of that part is
+ * invalidated at once, and the next copy-engine access to it faults the
+ * page the host maps there now back in (hmm_range_fault()): the device
+ * never sees a page the host no longer maps there. Where the host maps
+ * nothing the import may use (unmapped, an I/O or PFN mapping, or
+ * read-only memory under a writable import), the copy faults with
+ * %DRM_ZEX_FAULT_HOST_UNMAPPED. A mirror import shares no page with
+ * another import or bind (-EBUSY). Kernels without CONFIG_HMM_MIRROR:
+ * -EOPNOTSUPP.
+ */
+#define DRM_ZEX_USERPTR_MIRROR		0x2u
+
 /** DRM_ZEX_USERPTR_MAX_SIZE - the largest single import, 4 GiB. */
 #define DRM_ZEX_USERPTR_MAX_SIZE	0x100000000ull
 
@@ -457,7 +474,8 @@ struct drm_zex_bo_import {
  * == host VA). Imports may overlap or touch: a page stays mapped while any
  * import covers it. The pages are pinned (charged to RLIMIT_MEMLOCK) for
  * the import's life: after the host unmaps or frees the memory, the device
- * still sees the pages it pinned, never freed memory.
+ * still sees the pages it pinned, never freed memory. With
+ * %DRM_ZEX_USERPTR_MIRROR the import follows the host's mapping instead.
  *
  * Errors, checked in this order: -EINVAL unknown @flags or non-zero
  * @reserved; -EINVAL @size 0, @addr or @size not page-aligned, or the range
@@ -465,8 +483,10 @@ struct drm_zex_bo_import {
  * that is not user memory; -ENOMEM over RLIMIT_MEMLOCK; -EFAULT a hole, an
  * I/O or PFN mapping, or read-only memory without
  * %DRM_ZEX_USERPTR_READ_ONLY; -EBUSY the range overlaps an import that maps
- * other pages (the host remapped it in between). Nothing stays pinned on
- * any error. -ENOSPC the file holds vm_max_mappings imports and binds (a
+ * other pages (the host remapped it in between), or, for a mirror import,
+ * any other mapping; -EOPNOTSUPP %DRM_ZEX_USERPTR_MIRROR where the kernel
+ * has no HMM; -EINTR a mirror import interrupted by a fatal signal.
+ * Nothing stays pinned on any error. -ENOSPC the file holds vm_max_mappings imports and binds (a
  * module parameter). What the import allocates is charged to the caller's
  * memory cgroup.
  */
@@ -475,7 +495,7 @@ struct drm_zex_userptr_import {
 	__u64 addr;
 	/** @size: page-aligned size in bytes. */
 	__u64 size;
-	/** @flags: 0 or %DRM_ZEX_USERPTR_READ_ONLY. */
+	/** @flags: %DRM_ZEX_USERPTR_READ_ONLY, %DRM_ZEX_USERPTR_MIRROR. */
 	__u32 flags;
 	/** @id: out: the mapping, for DRM_IOCTL_ZEX_VM_UNBIND. */
 	__u32 id;
@@ -537,11 +557,16 @@ struct drm_zex_vm_bind {
  * @DRM_ZEX_FAULT_NOT_MAPPED: an address of the source or destination is
  *	not mapped in the device address space.
  * @DRM_ZEX_FAULT_READ_ONLY: a destination address is mapped read-only.
+ * @DRM_ZEX_FAULT_HOST_UNMAPPED: an address of a mirror import
+ *	(%DRM_ZEX_USERPTR_MIRROR) where the host maps nothing the import may
+ *	use any more: unmapped or moved away, an I/O or PFN mapping, or
+ *	read-only memory under a writable import.
  */
 enum drm_zex_fault_reason {
 	DRM_ZEX_FAULT_NONE = 0,
 	DRM_ZEX_FAULT_NOT_MAPPED = 1,
 	DRM_ZEX_FAULT_READ_ONLY = 2,
+	DRM_ZEX_FAULT_HOST_UNMAPPED = 3,
 };
 
 /** DRM_ZEX_COPY_MAX_LEN - the most one copy moves, 1 GiB. */
@@ -558,7 +583,8 @@ enum drm_zex_fault_reason {
  * @flags, non-zero @reserved, a wrapping or overlapping range; -E2BIG @len
  * above %DRM_ZEX_COPY_MAX_LEN; -EINTR the caller was killed (a fatal
  * signal) during the copy: the bytes up to some point were copied, the
- * rest not.
+ * rest not; -ENOMEM faulting a mirror import's pages back in ran out of
+ * memory (nothing copied).
  */
 struct drm_zex_copy {
 	/** @src: device VA to read. */
