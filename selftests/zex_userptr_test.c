@@ -24,62 +24,12 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#include "zex_selftest.h"
+#include "zex_userptr.h"
 
-#define PG	4096ul
 #define DST_PAGES	512ul	/* the fixture's scratch: room for a coloured object */
 
 static uint8_t global_bss[8 * PG] __attribute__((aligned(4096)));
 static uint8_t global_data[4 * PG] __attribute__((aligned(4096))) = { 1, 2, 3 };
-
-static int import(int fd, const void *addr, size_t size, uint32_t flags, uint32_t *id)
-{
-	struct drm_zex_userptr_import im = {
-		.addr = (uintptr_t)addr, .size = size, .flags = flags,
-	};
-	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_USERPTR_IMPORT, &im);
-
-	if (!ret && id)
-		*id = im.id;
-	return ret;
-}
-
-static int release(int fd, uint32_t id)
-{
-	struct drm_zex_vm_unbind r = { .id = id };
-
-	return zex_ioctl(fd, DRM_IOCTL_ZEX_VM_UNBIND, &r);
-}
-
-/* Device copy; on a fault *reason and *addr say what the engine saw. */
-static int dev_copy(int fd, const void *src, void *dst, size_t len, uint32_t *reason,
-		    uint64_t *addr)
-{
-	struct drm_zex_copy c = {
-		.src = (uintptr_t)src, .dst = (uintptr_t)dst, .len = len,
-	};
-	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_COPY, &c);
-
-	if (reason)
-		*reason = c.fault_reason;
-	if (addr)
-		*addr = c.fault_addr;
-	return ret;
-}
-
-static long long vm_locked_kb(void)
-{
-	char line[128];
-	long long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmLck: %lld kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
-}
 
 FIXTURE(userptr) {
 	int fd;
@@ -267,7 +217,7 @@ TEST_F(userptr, rlimit_memlock)
 	if (pid == 0) {
 		struct rlimit lim = { 32 * PG, 32 * PG };
 		uint8_t *p = aligned_alloc(PG, 64 * PG);
-		uint32_t a, b;
+		uint32_t a = 0, b = 0;
 		int bad = 0;
 
 		/* Without CAP_IPC_LOCK the limit applies (the fixture's 64 pages
@@ -353,7 +303,7 @@ TEST_F(userptr, bad_imports)
 	ASSERT_NE(MAP_FAILED, hole);
 	im.addr = (uintptr_t)p;
 	im.size = PG;
-	im.flags = 2;
+	im.flags = 4;
 	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_USERPTR_IMPORT, &im));
 	im.flags = 0;
 	im.reserved[1] = 1;
@@ -437,6 +387,8 @@ TEST_F(userptr, debugfs_shows_the_tables)
 	uint32_t a;
 
 	ASSERT_NE(NULL, p);
+	/* 4 KiB pages: leaf tables, not 2 MiB leaves (zex_userptr_huge_test). */
+	ASSERT_EQ(0, madvise(p, 4 << 20, MADV_NOHUGEPAGE));
 	memset(p, 1, 4 << 20);
 	ASSERT_EQ(0, import(self->fd, p, 4 << 20, 0, &a));
 	snprintf(cmd, sizeof(cmd), "ls /sys/kernel/debug/zex/vm-%d-* 2>/dev/null | tail -n1",

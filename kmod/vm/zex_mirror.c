@@ -106,10 +106,11 @@ static bool zex_mirror_invalidate(struct mmu_interval_notifier *mni,
 	else if (!mutex_trylock(&vm->mirror_lock))
 		return false;
 	mmu_interval_set_seq(mni, cur_seq);
+	/* A range may end at ULONG_MAX (the mm going away): clamp, then align. */
 	if (m->bound)
 		mirror_mark_stale(m, max_t(u64, range->start & PAGE_MASK, m->addr),
-				  min_t(u64, PAGE_ALIGN(range->end),
-					m->addr + (m->npages << PAGE_SHIFT)));
+				  PAGE_ALIGN(min_t(u64, range->end,
+						   m->addr + (m->npages << PAGE_SHIFT))));
 	mutex_unlock(&vm->mirror_lock);
 	return true;
 }
