@@ -11,7 +11,9 @@
  * ZE_MEMORY_TYPE_HOST_IMPORTED with their address range, free cleanly and
  * stay the application's; every result code of the extension (misaligned,
  * size 0, READ_ONLY with WRITE_COMBINED, unmappable or read-only memory,
- * over RLIMIT_MEMLOCK, unknown pointers) and ordinary zeMemAllocHost;
+ * unknown pointers) and ordinary zeMemAllocHost; the application's memory
+ * mirrored (not charged to RLIMIT_MEMLOCK), libzex's own pinned (bounded
+ * by it, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY past it);
  * zeMemAllocShared's memory entering the device's address space (debugfs
  * counts the mapping) and leaving it at zeMemFree.
  */
@@ -157,7 +159,26 @@ TEST(result_codes)
 	zeContextDestroy(ctx);
 }
 
-TEST(over_rlimit_memlock_is_out_of_host_memory)
+static long long locked_kb(void)
+{
+	char line[128];
+	long long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmLck: %lld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/*
+ * The application's memory is mirrored: not pinned, not charged, so an
+ * unprivileged user maps more than RLIMIT_MEMLOCK; libzex's own host
+ * memory is pinned and bounded by it.
+ */
+TEST(rlimit_memlock_bounds_pinned_host_memory_only)
 {
 	int status;
 	pid_t pid = fork();
@@ -166,6 +187,7 @@ TEST(over_rlimit_memlock_is_out_of_host_memory)
 	if (pid == 0) {
 		struct rlimit lim = { 8 * PG, 8 * PG };
 		ze_context_handle_t ctx = ctx_open();
+		ze_host_mem_alloc_desc_t d = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
 		uint8_t *heap = aligned_alloc(PG, 16 * PG);
 		void *out;
 		int bad = 0;
@@ -173,9 +195,14 @@ TEST(over_rlimit_memlock_is_out_of_host_memory)
 		if (!ctx || !heap || setrlimit(RLIMIT_MEMLOCK, &lim) || setuid(65534))
 			_exit(10);
 		memset(heap, 1, 16 * PG);
-		bad |= memmap(ctx, heap, 16 * PG, 0, &out) != ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		bad |= (memmap(ctx, heap, 8 * PG, 0, &out) != ZE_RESULT_SUCCESS) << 1;
+		bad |= memmap(ctx, heap, 16 * PG, 0, &out) != ZE_RESULT_SUCCESS;
+		bad |= (locked_kb() != 0) << 1;
 		bad |= (zeMemFree(ctx, heap) != ZE_RESULT_SUCCESS) << 2;
+		bad |= (zeMemAllocHost(ctx, &d, 16 * PG, 0, &out) !=
+			ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY) << 3;
+		bad |= (zeMemAllocHost(ctx, &d, 4 * PG, 0, &out) != ZE_RESULT_SUCCESS) << 4;
+		bad |= (locked_kb() != 4 * PG / 1024) << 5;
+		bad |= (zeMemFree(ctx, out) != ZE_RESULT_SUCCESS) << 6;
 		_exit(bad);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));

@@ -460,7 +460,7 @@ static void bind_live(struct pt_ctx *c, u64 va, u64 npages, bool writable)
 static void zex_test_pt_huge_and_small_release_either(struct kunit *test)
 {
 	struct pt_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	u64 block = 2 * SZ_1G;	/* an even 2 MiB block: huge frames */
+	u64 block = 2ull * SZ_1G;	/* an even 2 MiB block: huge frames */
 	int first;
 
 	for (first = 0; first < 2; first++) {
@@ -511,7 +511,7 @@ static void zex_test_pt_mirror(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, va - SZ_4K, 2, NULL, ZEX_PT_MIRROR), -EBUSY);
 	KUNIT_ASSERT_EQ(test, zex_pt_bind(&c->pt, va, 8, NULL,
 					  ZEX_PT_MIRROR | ZEX_PT_WRITABLE), 0);
-	KUNIT_EXPECT_EQ(test, do_bind(c, va + SZ_4K, 1, false, 0), -EBUSY);
+	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, va + SZ_4K, 1, c->pool, 0), -EBUSY);
 	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, va, 1, NULL, ZEX_PT_MIRROR), -EBUSY);
 	/* Stale until filled; filled, then stale again. */
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va, &pfn, &writable), -ESTALE);

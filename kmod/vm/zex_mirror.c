@@ -66,6 +66,12 @@ struct zex_mirror {
 	u64 **leaves;
 };
 
+/* 2 MiB blocks the range [@m->addr, @m->node.last] touches. */
+static u64 mirror_blocks(struct zex_mirror *m)
+{
+	return m->node.last / ZEX_PT_HUGE_SIZE - m->addr / ZEX_PT_HUGE_SIZE + 1;
+}
+
 static u64 *mirror_leaf(struct zex_mirror *m, u64 va)
 {
 	return m->leaves[(va - ALIGN_DOWN(m->addr, ZEX_PT_HUGE_SIZE)) / ZEX_PT_HUGE_SIZE];
@@ -238,7 +244,6 @@ int zex_mirror_create(struct zex_vm *vm, u64 addr, u64 npages, bool writable,
 		      struct zex_mirror **out)
 {
 	struct zex_mirror *m;
-	u64 blocks;
 	int ret;
 
 	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
@@ -250,8 +255,7 @@ int zex_mirror_create(struct zex_vm *vm, u64 addr, u64 npages, bool writable,
 	m->writable = writable;
 	m->node.start = addr;
 	m->node.last = addr + (npages << PAGE_SHIFT) - 1;
-	blocks = m->node.last / ZEX_PT_HUGE_SIZE - addr / ZEX_PT_HUGE_SIZE + 1;
-	m->leaves = kvcalloc(blocks, sizeof(*m->leaves), GFP_KERNEL_ACCOUNT);
+	m->leaves = kvcalloc(mirror_blocks(m), sizeof(*m->leaves), GFP_KERNEL_ACCOUNT);
 	if (!m->leaves) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -336,6 +340,17 @@ void zex_mirror_free(struct zex_mirror *m)
 	mmu_interval_notifier_remove(&m->notifier);
 	kvfree(m->leaves);
 	kfree(m);
+}
+
+/**
+ * zex_mirror_bytes - what a mirror import keeps beside its PTEs
+ * @m: the import.
+ *
+ * Return: the bytes of its record and its list of leaf tables.
+ */
+size_t zex_mirror_bytes(struct zex_mirror *m)
+{
+	return sizeof(*m) + mirror_blocks(m) * sizeof(*m->leaves);
 }
 
 /**

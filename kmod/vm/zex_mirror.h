@@ -28,6 +28,7 @@ int zex_mirror_create(struct zex_vm *vm, u64 addr, u64 npages, bool writable,
 int zex_mirror_bind(struct zex_vm *vm, struct zex_mirror *m);
 void zex_mirror_unbind(struct zex_vm *vm, struct zex_mirror *m);
 void zex_mirror_free(struct zex_mirror *m);
+size_t zex_mirror_bytes(struct zex_mirror *m);
 int zex_mirror_populate(struct zex_vm *vm, u64 va, u64 len, u64 *fail_va);
 #else
 static inline int zex_mirror_create(struct zex_vm *vm, u64 addr, u64 npages, bool writable,
@@ -47,6 +48,11 @@ static inline void zex_mirror_unbind(struct zex_vm *vm, struct zex_mirror *m)
 
 static inline void zex_mirror_free(struct zex_mirror *m)
 {
+}
+
+static inline size_t zex_mirror_bytes(struct zex_mirror *m)
+{
+	return 0;
 }
 
 static inline int zex_mirror_populate(struct zex_vm *vm, u64 va, u64 len, u64 *fail_va)

@@ -139,10 +139,17 @@ out:
 static int zex_vm_show(struct seq_file *m, void *unused)
 {
 	struct zex_vm *vm = m->private;
+	struct zex_mapping *map;
+	size_t mirror_bytes = 0;
+	unsigned long id;
 	int level;
 
 	mutex_lock(&vm->lock);
+	xa_for_each(&vm->mappings, id, map)
+		if (map->mirror)
+			mirror_bytes += zex_mirror_bytes(map->mirror);
 	seq_printf(m, "mappings: %u of %zu bytes\n", vm->count, sizeof(struct zex_mapping));
+	seq_printf(m, "mirror records: %zu bytes\n", mirror_bytes);
 	seq_printf(m, "2 MiB leaves: %lu\n", vm->pt.huge);
 	for (level = ZEX_PT_LEVELS - 1; level >= 0; level--)
 		seq_printf(m, "level %d: %lu tables\n", level, vm->pt.nodes[level]);

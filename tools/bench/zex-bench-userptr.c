@@ -8,18 +8,23 @@
  *
  * Usage: zex-bench-userptr SIZE_MIB (at most 1024: io_uring's buffer limit)
  *
- * A 2 MiB-aligned anonymous range of SIZE_MIB on 4 KiB pages, populated
- * first so that both sides measure pinning, not page faults. zex:
- * DRM_IOCTL_ZEX_USERPTR_IMPORT of the range (a long-term pin, the
- * RLIMIT_MEMLOCK charge, and page tables), then release. Floor: another
- * kernel subsystem doing the same work, io_uring's fixed-buffer
- * registration of the same range (IORING_REGISTER_BUFFERS: a long-term
- * pin, the same charge, and a 16-byte bio_vec per page), then
- * IORING_UNREGISTER_BUFFERS. Median of 5 rounds each, interleaved. Also
- * every byte the import keeps, from zex's debugfs dump: the page tables
- * (one page each) and the mapping record. Prints two lines:
- * "BENCH userptr size_mib=… zex_ms=… uring_ms=…" and
- * "BENCH ptmem mapped=… tables=… table_bytes=… record_bytes=…".
+ * Two 2 MiB-aligned anonymous ranges of SIZE_MIB, populated first so that
+ * every side measures pinning or mirroring, not page faults: one on 4 KiB
+ * pages (MADV_NOHUGEPAGE), one on transparent huge pages (MADV_HUGEPAGE,
+ * MADV_COLLAPSE where the fault did not give them; the bytes of THP that
+ * back it are printed). For each, in interleaved rounds (median of 5):
+ * DRM_IOCTL_ZEX_USERPTR_IMPORT pinned (a long-term pin, the RLIMIT_MEMLOCK
+ * charge and page tables: 2 MiB leaves on THP), then released; the same
+ * with DRM_ZEX_USERPTR_MIRROR (an MMU interval notifier, hmm_range_fault()
+ * of every page, page tables), then released; and the floor, another
+ * kernel subsystem's long-term pin of the same range: io_uring's
+ * fixed-buffer registration (IORING_REGISTER_BUFFERS: a long-term pin, the
+ * same charge, a 16-byte bio_vec per page), then unregistered. Also every
+ * byte each kind of import keeps, from zex's debugfs dump: page tables
+ * (one page each), the mapping record and a mirror's own record. Prints
+ * "BENCH userptr pages=4k|thp size_mib=… pin_ms=… mirror_ms=… uring_ms=…
+ * thp_kb=…" and, per kind, "BENCH ptmem pages=… kind=pin|mirror mapped=…
+ * tables=… huge=… table_bytes=… record_bytes=…".
  */
 
 #include <fcntl.h>
@@ -34,6 +39,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE	25
+#endif
+
 #include <linux/io_uring.h>
 #include <xf86drm.h>
 
@@ -45,15 +54,18 @@
 #define ROUNDS 5
 
 /* What this process's newest address space keeps, from debugfs. */
-static int vm_metadata(long *tables, long *record_bytes)
+struct vm_metadata {
+	long tables, huge, record_bytes;
+};
+
+static int vm_metadata(struct vm_metadata *md)
 {
 	char pattern[64], line[128];
 	long n, size;
 	glob_t g;
 	FILE *f;
 
-	*tables = 0;
-	*record_bytes = 0;
+	memset(md, 0, sizeof(*md));
 	snprintf(pattern, sizeof(pattern), "/sys/kernel/debug/zex/vm-%d-*", getpid());
 	if (glob(pattern, 0, NULL, &g) || !g.gl_pathc)
 		return -1;
@@ -63,12 +75,56 @@ static int vm_metadata(long *tables, long *record_bytes)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "level %*d: %ld tables", &n) == 1)
-			*tables += n;
+			md->tables += n;
 		if (sscanf(line, "mappings: %ld of %ld bytes", &n, &size) == 2)
-			*record_bytes = n * size;
+			md->record_bytes += n * size;
+		if (sscanf(line, "mirror records: %ld bytes", &n) == 1)
+			md->record_bytes += n;
+		if (sscanf(line, "2 MiB leaves: %ld", &n) == 1)
+			md->huge = n;
 	}
 	fclose(f);
 	return 0;
+}
+
+/* kB of transparent huge pages in the mapping that holds @p. */
+static long anon_huge_kb(const void *p)
+{
+	unsigned long lo, hi, want = (uintptr_t)p;
+	char line[256];
+	long kb = -1;
+	int in = 0;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = want >= lo && want < hi;
+		else if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	}
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/* An import of the range and its release: milliseconds; the metadata when @md. */
+static double zex_import(int fd, void *mem, size_t size, uint32_t flags,
+			 struct vm_metadata *md)
+{
+	struct drm_zex_userptr_import im = {
+		.addr = (uintptr_t)mem, .size = size, .flags = flags,
+	};
+	struct drm_zex_vm_unbind rel = { 0 };
+	double t0 = bench_now_ms(), t;
+
+	if (drmIoctl(fd, DRM_IOCTL_ZEX_USERPTR_IMPORT, &im))
+		return perror("import"), -1;
+	t = bench_now_ms() - t0;
+	if (md && vm_metadata(md))
+		return fprintf(stderr, "zex-bench-userptr: no debugfs dump\n"), -1;
+	rel.id = im.id;
+	drmIoctl(fd, DRM_IOCTL_ZEX_VM_UNBIND, &rel);
+	return t;
 }
 
 /* A pin of [mem, mem + size) by io_uring, and its release: milliseconds. */
@@ -84,14 +140,60 @@ static double uring_register(int ring, void *mem, size_t size)
 	return t;
 }
 
+static void print_ptmem(const char *pages, const char *kind, size_t size,
+			struct vm_metadata *md, const struct vm_metadata *empty)
+{
+	long tables = md->tables - empty->tables;
+
+	printf("BENCH ptmem pages=%s kind=%s mapped=%zu tables=%ld huge=%ld table_bytes=%ld "
+	       "record_bytes=%ld\n", pages, kind, size, tables, md->huge, tables * 4096,
+	       md->record_bytes - empty->record_bytes);
+}
+
+/* One kind of memory: import it pinned, mirrored, and pin it with io_uring. */
+static int bench_memory(int fd, int ring, size_t size, int thp)
+{
+	const char *pages = thp ? "thp" : "4k";
+	double pin[ROUNDS], mirror[ROUNDS], uring[ROUNDS];
+	struct vm_metadata empty, md_pin, md_mirror;
+	uint8_t *raw, *mem;
+	int r;
+
+	raw = mmap(NULL, size + (2 << 20), PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED)
+		return perror("mmap"), 1;
+	mem = (uint8_t *)(((uintptr_t)raw + (2 << 20) - 1) & ~(uintptr_t)((2 << 20) - 1));
+	madvise(mem, size, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	memset(mem, 1, size);
+	if (thp && anon_huge_kb(mem) < (long)(size >> 10))
+		madvise(mem, size, MADV_COLLAPSE);
+	if (vm_metadata(&empty))
+		return fprintf(stderr, "zex-bench-userptr: no debugfs dump\n"), 1;
+
+	for (r = 0; r < ROUNDS; r++) {
+		pin[r] = zex_import(fd, mem, size, 0, r ? NULL : &md_pin);
+		mirror[r] = zex_import(fd, mem, size, DRM_ZEX_USERPTR_MIRROR,
+				       r ? NULL : &md_mirror);
+		uring[r] = uring_register(ring, mem, size);
+		if (pin[r] < 0 || mirror[r] < 0 || uring[r] < 0)
+			return 1;
+	}
+	printf("BENCH userptr pages=%s size_mib=%zu pin_ms=%.2f mirror_ms=%.2f uring_ms=%.2f "
+	       "thp_kb=%ld\n", pages, size >> 20, bench_median(pin, ROUNDS),
+	       bench_median(mirror, ROUNDS), bench_median(uring, ROUNDS),
+	       thp ? anon_huge_kb(mem) : 0);
+	print_ptmem(pages, "pin", size, &md_pin, &empty);
+	print_ptmem(pages, "mirror", size, &md_mirror, &empty);
+	munmap(raw, size + (2 << 20));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t size = (argc > 1 ? (size_t)atol(argv[1]) : 1024) << 20;
-	double zex[ROUNDS], uring[ROUNDS];
 	struct io_uring_params params = { 0 };
-	long tables = -1, record_bytes = 0;
-	uint8_t *raw, *mem;
-	int fd, ring, r;
+	int fd, ring;
 
 	fd = zex_drm_open("zex", DRM_NODE_RENDER);
 	if (fd < 0)
@@ -99,39 +201,5 @@ int main(int argc, char **argv)
 	ring = syscall(__NR_io_uring_setup, 4, &params);
 	if (ring < 0)
 		return perror("io_uring_setup"), 1;
-	raw = mmap(NULL, size + (2 << 20), PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (raw == MAP_FAILED)
-		return perror("mmap"), 1;
-	mem = (uint8_t *)(((uintptr_t)raw + (2 << 20) - 1) & ~(uintptr_t)((2 << 20) - 1));
-	/*
-	 * 4 KiB pages on both sides: on transparent huge pages both would
-	 * pin by folio, which zex's 4 KiB page tables do not yet use.
-	 */
-	madvise(mem, size, MADV_NOHUGEPAGE);
-	memset(mem, 1, size);
-
-	for (r = 0; r < ROUNDS; r++) {
-		struct drm_zex_userptr_import im = { .addr = (uintptr_t)mem, .size = size };
-		struct drm_zex_vm_unbind rel = { 0 };
-		double t0 = bench_now_ms();
-
-		if (drmIoctl(fd, DRM_IOCTL_ZEX_USERPTR_IMPORT, &im))
-			return perror("import"), 1;
-		zex[r] = bench_now_ms() - t0;
-		if (!r && vm_metadata(&tables, &record_bytes))
-			return fprintf(stderr, "zex-bench-userptr: no debugfs dump\n"), 1;
-		rel.id = im.id;
-		drmIoctl(fd, DRM_IOCTL_ZEX_VM_UNBIND, &rel);
-
-		uring[r] = uring_register(ring, mem, size);
-		if (uring[r] < 0)
-			return 1;
-	}
-	printf("BENCH userptr size_mib=%zu zex_ms=%.2f uring_ms=%.2f\n", size >> 20,
-	       bench_median(zex, ROUNDS), bench_median(uring, ROUNDS));
-	/* Minus the empty address space's root table. */
-	printf("BENCH ptmem mapped=%zu tables=%ld table_bytes=%ld record_bytes=%ld\n", size,
-	       tables - 1, (tables - 1) * 4096, record_bytes);
-	return 0;
+	return bench_memory(fd, ring, size, 0) || bench_memory(fd, ring, size, 1);
 }

@@ -101,6 +101,8 @@ ZEX_PUBLIC int zex_bo_import(struct zex_device *dev, const int *fds, uint32_t nu
 		  uint64_t *size);
 ZEX_PUBLIC int zex_userptr_import(struct zex_device *dev, const void *addr, uint64_t size,
 				  bool read_only, uint32_t *id);
+ZEX_PUBLIC int zex_userptr_import_mirror(struct zex_device *dev, const void *addr,
+					 uint64_t size, bool read_only, uint32_t *id);
 ZEX_PUBLIC int zex_userptr_release(struct zex_device *dev, uint32_t id);
 ZEX_PUBLIC int zex_bo_layout(struct zex_device *dev, uint32_t handle, uint32_t *num_pieces,
 		  bool *interleaved, uint64_t *granularity);

@@ -156,19 +156,34 @@ int zex_bo_layout(struct zex_device *dev, uint32_t handle, uint32_t *num_pieces,
 	return ret;
 }
 
-int zex_userptr_import(struct zex_device *dev, const void *addr, uint64_t size,
-		       bool read_only, uint32_t *id)
+static int userptr_import(struct zex_device *dev, const void *addr, uint64_t size,
+			  uint32_t flags, uint32_t *id)
 {
 	struct drm_zex_userptr_import im = {
 		.addr = (uintptr_t)addr,
 		.size = size,
-		.flags = read_only ? DRM_ZEX_USERPTR_READ_ONLY : 0,
+		.flags = flags,
 	};
 	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_USERPTR_IMPORT, &im);
 
 	if (!ret)
 		*id = im.id;
 	return ret;
+}
+
+/* Pinned: the pages stay the device's until release, charged to RLIMIT_MEMLOCK. */
+int zex_userptr_import(struct zex_device *dev, const void *addr, uint64_t size,
+		       bool read_only, uint32_t *id)
+{
+	return userptr_import(dev, addr, size, read_only ? DRM_ZEX_USERPTR_READ_ONLY : 0, id);
+}
+
+/* Mirrored: follows the host's mapping, pins nothing; -EOPNOTSUPP without HMM. */
+int zex_userptr_import_mirror(struct zex_device *dev, const void *addr, uint64_t size,
+			      bool read_only, uint32_t *id)
+{
+	return userptr_import(dev, addr, size, DRM_ZEX_USERPTR_MIRROR |
+			      (read_only ? DRM_ZEX_USERPTR_READ_ONLY : 0), id);
 }
 
 int zex_userptr_release(struct zex_device *dev, uint32_t id)

@@ -16,12 +16,18 @@
  * the application keeps ownership, zeMemFree only unmaps it from the
  * device). Without it libzex allocates the memory itself.
  *
+ * Which import: memory libzex allocated never changes under it, so it is
+ * pinned (charged to RLIMIT_MEMLOCK). The application's own memory is
+ * mirrored (DRM_ZEX_USERPTR_MIRROR: nothing pinned or charged, and the
+ * device follows whatever the application later does to its mapping),
+ * unless the kernel cannot mirror (no HMM): then it is pinned too.
+ *
  * Result codes: size 0 is ZE_RESULT_ERROR_UNSUPPORTED_SIZE; a misaligned
  * pointer or size, READ_ONLY with WRITE_COMBINED, a descriptor whose size
  * disagrees, and memory that cannot be mapped (a hole, an I/O mapping,
  * read-only memory without MEM_READ_ONLY, an address whose pages changed
- * under a live import) are ZE_RESULT_ERROR_INVALID_ARGUMENT; over
- * RLIMIT_MEMLOCK is ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY.
+ * under a live import) are ZE_RESULT_ERROR_INVALID_ARGUMENT; a pinned
+ * import over RLIMIT_MEMLOCK is ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY.
  */
 
 #include <errno.h>
@@ -153,7 +159,10 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 		ret = -ENOMEM;
 		goto err;
 	}
-	ret = zex_userptr_import(ctx->drv->dev, mem, size, read_only, &a->handle);
+	ret = map ? zex_userptr_import_mirror(ctx->drv->dev, mem, size, read_only, &a->handle) :
+		    -EOPNOTSUPP;
+	if (ret == -EOPNOTSUPP)
+		ret = zex_userptr_import(ctx->drv->dev, mem, size, read_only, &a->handle);
 	if (ret)
 		goto err;
 	a->base = (uintptr_t)mem;
