@@ -411,7 +411,7 @@ static void op_userptr(void)
 	int i = below(POOL), fd = a_drm();
 	struct drm_zex_userptr_import im = {
 		.addr = (uintptr_t)P.host + off, .size = len,
-		.flags = fuzz_flags(DRM_ZEX_USERPTR_READ_ONLY),
+		.flags = fuzz_flags(DRM_ZEX_USERPTR_READ_ONLY | DRM_ZEX_USERPTR_MIRROR),
 	};
 
 	if (off + len > P.host_len)
@@ -451,6 +451,28 @@ static void op_vm_unbind(void)
 	if (one_in(16))
 		u.pad = 1;
 	call(P.map_id_fd[i] >= 0 ? P.map_id_fd[i] : a_drm(), DRM_IOCTL_ZEX_VM_UNBIND, &u);
+}
+
+/* The host changes memory that imports (pinned or mirrored) may cover. */
+static void op_host_change(void)
+{
+	size_t off = below(P.host_len / PG) * PG, len = PG * (1 + below(8));
+
+	if (off + len > P.host_len)
+		len = P.host_len - off;
+	switch (below(3)) {
+	case 0:
+		madvise(P.host + off, len, MADV_DONTNEED);
+		break;
+	case 1:
+		mprotect(P.host + off, len, PROT_READ);
+		mprotect(P.host + off, len, PROT_READ | PROT_WRITE);
+		break;
+	default:
+		mmap(P.host + off, len, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		break;
+	}
 }
 
 static void op_copy(void)
@@ -715,7 +737,7 @@ static void (*const ops[])(void) = {
 	op_bo_mmap, op_bo_mmap, op_bo_info, op_bo_export, op_bo_export,
 	op_bo_import, op_bo_import, op_prime_export, op_prime_import, op_dmabuf_mmap,
 	op_userptr, op_userptr,
-	op_vm_bind, op_vm_bind, op_vm_unbind, op_copy, op_copy, op_query,
+	op_vm_bind, op_vm_bind, op_vm_unbind, op_copy, op_copy, op_host_change, op_query,
 	op_hostrpc_create, op_view_ioctl, op_view_ioctl, op_view_ioctl,
 	op_view_file, op_view_mmap, op_map_change, op_map_change, op_touch,
 	op_touch, op_fork, op_close, op_eventfd, op_drm_unknown,
