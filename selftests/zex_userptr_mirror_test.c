@@ -113,14 +113,17 @@ TEST_F(mirror, dontneed_shows_the_hosts_zeros_a_pin_keeps_the_old_page)
 
 TEST_F(mirror, a_mapping_replaced_in_place_is_what_the_device_sees)
 {
-	uint8_t *p = anon(8 * PG);
+	uint8_t *p = anon(8 * PG), *old = anon(4 * PG);
 	uint32_t id;
 
 	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, old);
 	memset(p, 1, 8 * PG);
 	ASSERT_EQ(0, import(self->fd, p, 8 * PG, MIRROR, &id));
 	ASSERT_EQ(0, dev_copy(self->fd, p, self->dst, 8 * PG, NULL, NULL));
 	EXPECT_EQ(1, self->dst[3 * PG]);
+	/* The old pages live on elsewhere; new ones take their place. */
+	ASSERT_EQ(old, mremap(p + 2 * PG, 4 * PG, 4 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, old));
 	ASSERT_EQ(p + 2 * PG, mmap(p + 2 * PG, 4 * PG, PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
 	memset(p + 2 * PG, 2, 4 * PG);
@@ -131,6 +134,7 @@ TEST_F(mirror, a_mapping_replaced_in_place_is_what_the_device_sees)
 	EXPECT_EQ(1, self->dst[6 * PG]);
 	EXPECT_EQ(0, release(self->fd, id));
 	munmap(p, 8 * PG);
+	munmap(old, 4 * PG);
 }
 
 TEST_F(mirror, unmapped_or_moved_pages_fault_host_unmapped)
@@ -360,8 +364,8 @@ TEST_F(mirror, compaction_moves_pages_under_it)
 }
 
 /* The race: a host thread keeps changing the range, the device keeps reading it. */
-#define RACE_PAGES	16
-#define RACE_COPIES	3000
+#define RACE_PAGES	32
+#define RACE_COPIES	1500
 
 struct race {
 	uint8_t *p;
@@ -377,9 +381,10 @@ static void *host_churn(void *arg)
 	for (i = 0; !atomic_load(&r->stop); i++) {
 		/* The host writes 1..250 (or leaves fresh zeros); the copy's target starts 0xff. */
 		uint8_t g = 1 + atomic_fetch_add(&r->generation, 1) % 250;
-		size_t off = (i % RACE_PAGES) * PG;
+		size_t off = ((i / 8) % RACE_PAGES) * PG;	/* one page per round of 8 */
 
-		switch (i % 5) {
+		/* Mostly frees pages under the range; holes come and go. */
+		switch (i % 8) {
 		case 0:
 			munmap(r->p + off, PG);
 			break;
@@ -389,23 +394,24 @@ static void *host_churn(void *arg)
 			memset(r->p + off, g, PG);
 			break;
 		case 2:
-			madvise(r->p, RACE_PAGES * PG, MADV_DONTNEED);
-			break;
-		case 3:
 			mprotect(r->p + off, PG, PROT_READ);
 			mprotect(r->p + off, PG, PROT_READ | PROT_WRITE);
 			break;
-		default:
+		case 3:
 			mmap(r->p, RACE_PAGES * PG, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 			memset(r->p, g, RACE_PAGES * PG);
+			break;
+		default:
+			memset(r->p + off, g, PG);
+			madvise(r->p, RACE_PAGES * PG, MADV_DONTNEED);
 			break;
 		}
 	}
 	return NULL;
 }
 
-TEST_F(mirror, host_changes_race_device_copies)
+TEST_F_TIMEOUT(mirror, host_changes_race_device_copies, 150)
 {
 	struct race r = { 0 };
 	unsigned int c, ok = 0, faults = 0, k;

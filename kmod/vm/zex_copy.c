@@ -125,8 +125,12 @@ int zex_vm_copy(struct zex_vm *vm, struct drm_zex_copy *args)
 		bool w;
 		void *s, *d;
 
-		zex_pt_lookup(&vm->pt, src, &spfn, &w);
-		zex_pt_lookup(&vm->pt, dst, &dpfn, &w);
+		/* Checked under the same locks: a miss here is a bug, not a fault. */
+		if (WARN_ON_ONCE(zex_pt_lookup(&vm->pt, src, &spfn, &w) ||
+				 zex_pt_lookup(&vm->pt, dst, &dpfn, &w))) {
+			ret = -EFAULT;
+			break;
+		}
 		s = kmap_local_page(pfn_to_page(spfn));
 		d = kmap_local_page(pfn_to_page(dpfn));
 		memcpy(d + offset_in_page(dst), s + offset_in_page(src), n);
