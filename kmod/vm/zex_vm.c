@@ -70,7 +70,7 @@ static void zex_unpin_run(struct page *page, unsigned long npages, void *ctx)
 	unpin_user_page_range_dirty_lock(page, npages, map->writable);
 }
 
-static unsigned int zex_mapping_pt_flags(struct zex_mapping *map)
+static unsigned int pt_flags(struct zex_mapping *map)
 {
 	return map->writable ? ZEX_PT_WRITABLE : 0;
 }
@@ -81,9 +81,9 @@ static void zex_mapping_unbind(struct zex_vm *vm, struct zex_mapping *map)
 	if (map->mirror)
 		zex_mirror_unbind(vm, map->mirror);
 	else if (map->bo)
-		zex_pt_unbind(&vm->pt, map->addr, map->npages, zex_mapping_pt_flags(map), NULL, NULL);
+		zex_pt_unbind(&vm->pt, map->addr, map->npages, pt_flags(map), NULL, NULL);
 	else
-		zex_pt_unbind(&vm->pt, map->addr, map->npages, zex_mapping_pt_flags(map),
+		zex_pt_unbind(&vm->pt, map->addr, map->npages, pt_flags(map),
 			      zex_unpin_run, map);
 }
 
@@ -120,13 +120,13 @@ static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, struct page
 	if (map->mirror)
 		ret = zex_mirror_bind(vm, map->mirror);
 	else
-		ret = zex_pt_bind(&vm->pt, map->addr, map->npages, pages, zex_mapping_pt_flags(map));
+		ret = zex_pt_bind(&vm->pt, map->addr, map->npages, pages, pt_flags(map));
 	if (!ret) {
 		ret = xa_alloc(&vm->mappings, id, map, xa_limit_32b, GFP_KERNEL_ACCOUNT);
 		if (ret && map->mirror)
 			zex_mirror_unbind(vm, map->mirror);
 		else if (ret)
-			zex_pt_unbind(&vm->pt, map->addr, map->npages, zex_mapping_pt_flags(map),
+			zex_pt_unbind(&vm->pt, map->addr, map->npages, pt_flags(map),
 				      NULL, NULL);
 		else
 			vm->count++;
