@@ -25,10 +25,8 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#include "zex_selftest.h"
+#include "zex_userptr.h"
 #include "zex/zex_api.h"
-
-#define PG	4096ul
 
 static uint8_t global_bss[4 * PG] __attribute__((aligned(4096)));
 
@@ -159,20 +157,6 @@ TEST(result_codes)
 	zeContextDestroy(ctx);
 }
 
-static long long locked_kb(void)
-{
-	char line[128];
-	long long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmLck: %lld kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
-}
-
 /*
  * The application's memory is mirrored: not pinned, not charged, so an
  * unprivileged user maps more than RLIMIT_MEMLOCK; libzex's own host
@@ -196,12 +180,12 @@ TEST(rlimit_memlock_bounds_pinned_host_memory_only)
 			_exit(10);
 		memset(heap, 1, 16 * PG);
 		bad |= memmap(ctx, heap, 16 * PG, 0, &out) != ZE_RESULT_SUCCESS;
-		bad |= (locked_kb() != 0) << 1;
+		bad |= (vm_locked_kb() != 0) << 1;
 		bad |= (zeMemFree(ctx, heap) != ZE_RESULT_SUCCESS) << 2;
 		bad |= (zeMemAllocHost(ctx, &d, 16 * PG, 0, &out) !=
 			ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY) << 3;
 		bad |= (zeMemAllocHost(ctx, &d, 4 * PG, 0, &out) != ZE_RESULT_SUCCESS) << 4;
-		bad |= (locked_kb() != 4 * PG / 1024) << 5;
+		bad |= (vm_locked_kb() != 4 * PG / 1024) << 5;
 		bad |= (zeMemFree(ctx, out) != ZE_RESULT_SUCCESS) << 6;
 		_exit(bad);
 	}

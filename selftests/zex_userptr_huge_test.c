@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "zex_anon_huge.h"
 #include "zex_userptr.h"
 
 #ifndef MADV_COLLAPSE
@@ -28,26 +29,6 @@
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB	(21 << 26)
 #endif
-
-/* kB of transparent huge pages backing the mapping that holds @p. */
-static long anon_huge_kb(const void *p)
-{
-	unsigned long lo, hi, want = (uintptr_t)p;
-	char line[256];
-	long kb = -1;
-	bool in = false;
-	FILE *f = fopen("/proc/self/smaps", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
-			in = want >= lo && want < hi;
-		else if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
-			break;
-	}
-	if (f)
-		fclose(f);
-	return kb;
-}
 
 /* @blocks 2 MiB blocks of THP-backed memory, 2 MiB-aligned, filled with @seed. */
 static uint8_t *thp_blocks(unsigned int blocks, uint32_t seed)
@@ -63,9 +44,9 @@ static uint8_t *thp_blocks(unsigned int blocks, uint32_t seed)
 	if (madvise(p, size, MADV_HUGEPAGE))
 		return NULL;
 	zex_fill(p, size, seed);
-	if (anon_huge_kb(p) < (long)(size >> 10))
+	if (zex_anon_huge_kb(p) < (long)(size >> 10))
 		madvise(p, size, MADV_COLLAPSE);
-	if (anon_huge_kb(p) < (long)(size >> 10))
+	if (zex_anon_huge_kb(p) < (long)(size >> 10))
 		return NULL;
 	return p;
 }

@@ -48,6 +48,7 @@
 
 #include <drm/zex_drm.h>
 
+#include "zex_anon_huge.h"
 #include "zex_bench.h"
 #include "zex_drm_node.h"
 
@@ -85,26 +86,6 @@ static int vm_metadata(struct vm_metadata *md)
 	}
 	fclose(f);
 	return 0;
-}
-
-/* kB of transparent huge pages in the mapping that holds @p. */
-static long anon_huge_kb(const void *p)
-{
-	unsigned long lo, hi, want = (uintptr_t)p;
-	char line[256];
-	long kb = -1;
-	int in = 0;
-	FILE *f = fopen("/proc/self/smaps", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
-			in = want >= lo && want < hi;
-		else if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
-			break;
-	}
-	if (f)
-		fclose(f);
-	return kb;
 }
 
 /* An import of the range and its release: milliseconds; the metadata when @md. */
@@ -166,7 +147,7 @@ static int bench_memory(int fd, int ring, size_t size, int thp)
 	mem = (uint8_t *)(((uintptr_t)raw + (2 << 20) - 1) & ~(uintptr_t)((2 << 20) - 1));
 	madvise(mem, size, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 	memset(mem, 1, size);
-	if (thp && anon_huge_kb(mem) < (long)(size >> 10))
+	if (thp && zex_anon_huge_kb(mem) < (long)(size >> 10))
 		madvise(mem, size, MADV_COLLAPSE);
 	if (vm_metadata(&empty))
 		return fprintf(stderr, "zex-bench-userptr: no debugfs dump\n"), 1;
@@ -182,7 +163,7 @@ static int bench_memory(int fd, int ring, size_t size, int thp)
 	printf("BENCH userptr pages=%s size_mib=%zu pin_ms=%.2f mirror_ms=%.2f uring_ms=%.2f "
 	       "thp_kb=%ld\n", pages, size >> 20, bench_median(pin, ROUNDS),
 	       bench_median(mirror, ROUNDS), bench_median(uring, ROUNDS),
-	       thp ? anon_huge_kb(mem) : 0);
+	       thp ? zex_anon_huge_kb(mem) : 0);
 	print_ptmem(pages, "pin", size, &md_pin, &empty);
 	print_ptmem(pages, "mirror", size, &md_mirror, &empty);
 	munmap(raw, size + (2 << 20));
