@@ -367,6 +367,17 @@ static int op_userptr_import(struct sweep_ctx *c)
 	return ret;
 }
 
+static int op_userptr_mirror(struct sweep_ctx *c)
+{
+	struct drm_zex_userptr_import im = {
+		.addr = (uintptr_t)c->host, .size = 16 * 4096, .flags = DRM_ZEX_USERPTR_MIRROR,
+	};
+	int ret = zex_ioctl(c->fd, DRM_IOCTL_ZEX_USERPTR_IMPORT, &im);
+
+	c->id = im.id;
+	return ret;
+}
+
 static int op_vm_bind(struct sweep_ctx *c)
 {
 	struct drm_zex_vm_bind b = { .handle = c->handle, .va = SWEEP_VA };
@@ -506,6 +517,8 @@ TEST_F(fault, userptr_import_and_release)
 	ASSERT_NE(MAP_FAILED, c.host);
 	memset(c.host, 1, 16 * 4096);
 	EXPECT_LT(0, sweep(_metadata, &c, op_userptr_import, undo_mapping, -ENOMEM));
+	/* A mirror import: its record, leaf list, notifier, tables, fill list. */
+	EXPECT_LT(0, sweep(_metadata, &c, op_userptr_mirror, undo_mapping, -ENOMEM));
 	munmap(c.host, 16 * 4096);
 }
 
