@@ -36,6 +36,9 @@
 #include "zex/zex_hostrpc.h"
 
 #define TAG_SLOW	(1ull << 63)	/* operate sleeps: a call stays in flight */
+#define TAG_HANG	(1ull << 62)	/* operate says so on hang_pipe, then never returns */
+
+static int hang_pipe[2] = { -1, -1 };
 
 enum serve_mode { SERVE_WAIT, SERVE_POLL, SERVE_EVENTFD };
 
@@ -72,6 +75,13 @@ static void operate(struct zex_hostrpc_page *p, void *ctx)
 		r->errors++;
 	if (tag & TAG_SLOW)
 		usleep(30000);
+	if (tag & TAG_HANG) {
+		/* In operate for good: only the server's death ends this call. */
+		if (write(hang_pipe[1], "h", 1) != 1)
+			r->errors++;
+		for (;;)
+			pause();
+	}
 	for (i = 0; i < 64; i++)
 		for (j = 0; j < 8; j++) {
 			if (p->cacheline[i].element[j] != (tag ^ (uint64_t)(i * 8 + j)))
@@ -193,7 +203,7 @@ static void *device_main(void *arg)
 
 	for (n = 0; n < d->calls; n++) {
 		struct call c = { .tag = (((uint64_t)(d->id + 1) << 32 | n) * 0x9e3779b97f4a7c15ull) &
-					 ~TAG_SLOW,
+					 ~(TAG_SLOW | TAG_HANG),
 				  .rig = d->rig, .errors = &d->errors };
 		int ret;
 
@@ -541,6 +551,7 @@ TEST(kill_9_of_the_server_fails_callers_instead_of_hanging)
 	rig_open(_metadata, &r, 2);
 	ASSERT_EQ(0, zex_hostrpc_open_view(r.host, ZEX_HOSTRPC_DEVICE, &dv));
 	ASSERT_EQ(0, zex_hostrpc_set_spin(dv, 16));
+	ASSERT_EQ(0, pipe(hang_pipe));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
@@ -553,11 +564,13 @@ TEST(kill_9_of_the_server_fails_callers_instead_of_hanging)
 	zex_hostrpc_close(r.host);
 	r.host = NULL;
 	EXPECT_EQ(0, zex_hostrpc_call(dv, 0, fill, use, &c));
-	/* A slow call is in flight when the server dies. */
-	c.tag = TAG_SLOW | 6;
+	/* The server dies while it operates on a call (it says when it is there). */
+	c.tag = TAG_HANG | 6;
 	if (fork() == 0) {
-		usleep(10000);
-		kill(pid, SIGKILL);
+		char h;
+
+		if (read(hang_pipe[0], &h, 1) == 1)
+			kill(pid, SIGKILL);
 		_exit(0);
 	}
 	EXPECT_EQ(-EPIPE, zex_hostrpc_call(dv, 1, fill, use, &c));
