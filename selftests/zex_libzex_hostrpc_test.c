@@ -263,13 +263,6 @@ static bool collect_all(struct zex_hostrpc *dv)
 	}
 }
 
-static bool stress(void)
-{
-	const char *s = getenv("ZEX_STRESS");
-
-	return s && *s == '1';
-}
-
 /* A positive number from the environment, or @def. */
 static uint32_t env_count(const char *name, uint32_t def)
 {
@@ -362,7 +355,7 @@ static void run_stress(struct __test_metadata *_metadata, int nserv,
 
 TEST(sync_calls_one_device_one_server)
 {
-	run(_metadata, 1, 1, stress() ? 100000 : 1000, 1, wait1, 64, false);
+	run(_metadata, 1, 1, zex_stress() ? 100000 : 1000, 1, wait1, 64, false);
 }
 
 TEST(async_calls_are_answered_and_collected)
@@ -372,7 +365,7 @@ TEST(async_calls_are_answered_and_collected)
 
 TEST(sixty_four_devices_one_server)
 {
-	if (stress())
+	if (zex_stress())
 		run_stress(_metadata, 1, wait1);
 	else
 		run(_metadata, 64, 64, 20, 1, poll1, 16, false);
@@ -380,7 +373,7 @@ TEST(sixty_four_devices_one_server)
 
 TEST(sixty_four_devices_two_servers)
 {
-	if (stress())
+	if (zex_stress())
 		run_stress(_metadata, 2, poll_eventfd);
 	else
 		run(_metadata, 64, 64, 20, 2, poll_eventfd, 16, false);
@@ -388,7 +381,7 @@ TEST(sixty_four_devices_two_servers)
 
 TEST(four_servers_every_way_of_sleeping)
 {
-	if (stress())
+	if (zex_stress())
 		run_stress(_metadata, 4, mixed4);
 	else
 		run(_metadata, 16, 16, 20, 4, mixed4, 16, false);
@@ -398,7 +391,7 @@ TEST(blocking_on_both_sides_loses_no_wakeup)
 {
 	/* Devices sleep at once (spin 0), servers sleep at once: every
 	 * hand-over goes through a doorbell; 10^5 calls under make stress. */
-	run(_metadata, 4, 4, stress() ? 25000 : 250, 2, poll_eventfd, 0, false);
+	run(_metadata, 4, 4, zex_stress() ? 25000 : 250, 2, poll_eventfd, 0, false);
 }
 
 TEST(calls_from_device_processes_with_their_own_views)

@@ -277,6 +277,13 @@ static inline long long zex_tiles_usage(void)
  * limit grows from the harness's 30 s to an hour (ZEX_TEST_TIMEOUT seconds
  * when set), so a hang still ends the run.
  */
+static inline bool zex_stress(void)
+{
+	const char *s = getenv("ZEX_STRESS");
+
+	return s && *s == '1';
+}
+
 static inline void zex_stress_timeouts(void)
 {
 	struct __fixture_metadata *f;

@@ -17,7 +17,8 @@
  * device sees. Mirror imports overlap nothing. Threads race host munmap,
  * mmap, madvise and mprotect against device copies: every copy either
  * succeeds with bytes the host wrote there or faults cleanly (run on the
- * debug kernel, KASAN and lockdep watch the kernel side).
+ * debug kernel, KASAN and lockdep watch the kernel side; make stress runs
+ * 50 times as many copies).
  */
 
 #include <pthread.h>
@@ -365,7 +366,7 @@ TEST_F(mirror, compaction_moves_pages_under_it)
 
 /* The race: a host thread keeps changing the range, the device keeps reading it. */
 #define RACE_PAGES	32
-#define RACE_COPIES	1500
+#define RACE_COPIES	1500	/* make stress (ZEX_STRESS=1): 50 times as many */
 
 struct race {
 	uint8_t *p;
@@ -423,7 +424,7 @@ TEST_F_TIMEOUT(mirror, host_changes_race_device_copies, 150)
 	memset(r.p, 1, RACE_PAGES * PG);
 	ASSERT_EQ(0, import(self->fd, r.p, RACE_PAGES * PG, MIRROR, &id));
 	ASSERT_EQ(0, pthread_create(&t, NULL, host_churn, &r));
-	for (c = 0; c < RACE_COPIES; c++) {
+	for (c = 0; c < RACE_COPIES * (zex_stress() ? 50 : 1); c++) {
 		uint32_t reason = 0;
 		uint64_t addr = 0;
 		int ret;

@@ -11,7 +11,8 @@
 #              sleepers, every reply checked against its request
 # 4. vm        the hostrpc kselftests through the kernel channel under TCG
 #              at the largest scale that finishes in bounded time (1024
-#              callers x 100 calls; 10^5 calls between sleepers)
+#              callers x 100 calls; 10^5 calls between sleepers), and the
+#              mirror imports' host-versus-device race, 75000 copies
 #
 # Each layer prints its figures (calls, calls/s, hangs, rings per call) and
 # "RESULT <layer> passed=N failed=N skipped=N"; the last line totals them.

@@ -7,7 +7,8 @@
 # run          boot the stock Debian kernel with zex loaded, run zex-info
 # shell        the same VM, interactive (exit the shell to power off)
 # bench        the benchmarks of tools/bench in that VM, printed as a table
-# stress       the hostrpc kselftests at the seed's scale (long)
+# stress       the hostrpc kselftests at the seed's scale, the mirror race
+#              50 times longer (long)
 # fuzz         the fuzzer on the debug kernel with fault injection, 10^6
 #              calls (ZEX_FUZZ_CALLS per process, two processes; ZEX_FUZZ_SEED)
 # check-stock  kselftests on the stock kernel, in one VM: each row of the
@@ -119,16 +120,18 @@ check-stock)
 stress)
 	# The hostrpc kselftests at the largest scale TCG finishes in bounded
 	# time: 1024 callers x 100 calls against 1, 2 and 4 servers, 10^5
-	# calls between sleepers (the seed's full scale runs natively).
+	# calls between sleepers (the seed's full scale runs natively); the
+	# mirror imports' host-versus-device race, 75000 copies.
 	mkdir -p "$O/vm/stress-selftests"
 	rm -f "$O/vm/stress-selftests"/*
-	cp "$stdir/zex_libzex_hostrpc_test" "$O/vm/stress-selftests/"
+	cp "$stdir/zex_libzex_hostrpc_test" "$stdir/zex_userptr_mirror_test" \
+		"$O/vm/stress-selftests/"
 	"$vmdir/mkinitramfs.sh" "$O/vm/stress.cpio.gz" "$zex_ko" \
 		"$stock_moddir" "$O/bin" "$O/vm/stress-selftests" stress "$params"
 	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/stress.cpio.gz" 2048 5400 "$O/vm/stress.log"
 	grep -E '^# .*(doorbell rings|reaped)' "$O/vm/stress.log" || true
 	python3 "$results" vm "$O/vm/stress.log" --layer stress \
-		--selftests zex_libzex_hostrpc_test
+		--selftests zex_libzex_hostrpc_test zex_userptr_mirror_test
 	;;
 check-debug | fuzz)
 	dline=${KVER:-6.1}
