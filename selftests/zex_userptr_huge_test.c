@@ -11,7 +11,9 @@
  * (the debugfs dump counts them), and 4 KiB leaves at unaligned edges. The
  * copy engine reads and writes through them, across block boundaries. A
  * 4 KiB import inside a 2 MiB one splits the leaf; releasing either leaves
- * the other fully readable. Huge pages are made sure of (MADV_COLLAPSE,
+ * the other fully readable. A mirror import of THP memory maps 2 MiB
+ * leaves too, and follows the host when it splits or zaps a huge page
+ * under it. Huge pages are made sure of (MADV_COLLAPSE,
  * hugetlbfs pages reserved when root may); a test that cannot have them
  * skips, and the VM layers count that skip as a failure.
  */
@@ -189,6 +191,37 @@ TEST_F(huge, thp_and_4k_imports_overlap_release_either)
 		}
 		EXPECT_EQ(0, munmap(p, HUGE_PG));
 	}
+}
+
+TEST_F(huge, thp_mirror_imports_as_2mib_leaves_and_follows_a_split)
+{
+	uint8_t *p = thp_blocks(2, 31);
+	uint32_t id, reason;
+	uint64_t addr;
+
+	if (!p)
+		SKIP(return, "no transparent huge pages to be had");
+	ASSERT_EQ(0, import(self->fd, p, 2 * HUGE_PG, DRM_ZEX_USERPTR_MIRROR, &id));
+	EXPECT_EQ(2, vm_debugfs("2 MiB leaves: "));
+	check_through_the_engine(_metadata, self->fd, self->small, p, 2 * HUGE_PG, 31);
+	/* A hole in the first huge page: the host splits it, the device follows. */
+	ASSERT_EQ(0, munmap(p + 7 * PG, PG));
+	EXPECT_EQ(-EFAULT, dev_copy(self->fd, p, self->small, HUGE_PG, &reason, &addr));
+	EXPECT_EQ(DRM_ZEX_FAULT_HOST_UNMAPPED, reason);
+	EXPECT_EQ((uintptr_t)p + 7 * PG, addr);
+	ASSERT_EQ(0, dev_copy(self->fd, p + 8 * PG, self->small, HUGE_PG - 8 * PG, NULL, NULL));
+	EXPECT_EQ(0, memcmp(p + 8 * PG, self->small, HUGE_PG - 8 * PG));
+	EXPECT_EQ(1, vm_debugfs("2 MiB leaves: "));
+	/* The second one zapped: the device sees the host's zeros. */
+	ASSERT_EQ(0, madvise(p + HUGE_PG, HUGE_PG, MADV_DONTNEED));
+	memset(self->small, 0xff, PG);
+	ASSERT_EQ(0, dev_copy(self->fd, p + HUGE_PG + 5, self->small, PG, NULL, NULL));
+	EXPECT_EQ(0, self->small[0]);
+	EXPECT_EQ(0, self->small[PG - 1]);
+	EXPECT_EQ(0, release(self->fd, id));
+	EXPECT_EQ(0, vm_debugfs("2 MiB leaves: "));
+	munmap(p, 7 * PG);
+	munmap(p + 8 * PG, 2 * HUGE_PG - 8 * PG);
 }
 
 TEST_F(huge, hugetlbfs_imports_as_2mib_leaves)

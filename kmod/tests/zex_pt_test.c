@@ -500,12 +500,15 @@ static void zex_test_pt_huge_and_small_release_either(struct kunit *test)
 static void zex_test_pt_mirror(struct kunit *test)
 {
 	struct pt_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	u64 va = SZ_4M - 4 * SZ_4K, *leaf;
-	unsigned long pfns[8], pfn;
+	u64 va = SZ_4M - 4 * SZ_4K, block = SZ_8M, *slot;
 	unsigned int i, first = (va >> PAGE_SHIFT) & (ZEX_PT_ENTRIES - 1);
+	struct zex_pt_node *spare;
+	unsigned long *pfns, pfn, tables;
 	bool writable;
 
 	pt_ctx_init(test, c, 20);
+	pfns = kunit_kcalloc(test, ZEX_PT_ENTRIES, sizeof(*pfns), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pfns);
 	bind_live(c, va - SZ_4K, 1, true);
 	/* A mirror binding shares no page, either way round. */
 	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, va - SZ_4K, 2, NULL, ZEX_PT_MIRROR), -EBUSY);
@@ -513,30 +516,80 @@ static void zex_test_pt_mirror(struct kunit *test)
 					  ZEX_PT_MIRROR | ZEX_PT_WRITABLE), 0);
 	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, va + SZ_4K, 1, c->pool, 0), -EBUSY);
 	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, va, 1, NULL, ZEX_PT_MIRROR), -EBUSY);
-	/* Stale until filled; filled, then stale again. */
+	/* Parts of blocks: leaf tables. Stale until filled; filled, then stale again. */
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va, &pfn, &writable), -ESTALE);
 	KUNIT_EXPECT_EQ(test, zex_pt_count(&c->pt, va, NULL), 1);
-	leaf = zex_pt_leaf(&c->pt, va);
-	KUNIT_ASSERT_NOT_NULL(test, leaf);
-	KUNIT_EXPECT_TRUE(test, zex_pt_mirror_any_stale(leaf, first, 4));
+	slot = zex_pt_mirror_slot(&c->pt, va);
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	KUNIT_EXPECT_TRUE(test, zex_pt_mirror_any_stale(slot, first, 4));
 	for (i = 0; i < 4; i++)
 		pfns[i] = page_to_pfn(c->pool[i]);
-	zex_pt_mirror_fill(leaf, first, 4, pfns);	/* the first block's four */
-	KUNIT_EXPECT_FALSE(test, zex_pt_mirror_any_stale(leaf, first, 4));
+	KUNIT_EXPECT_FALSE(test, zex_pt_mirror_needs_table(slot, 4, pfns));
+	spare = NULL;
+	zex_pt_mirror_fill(&c->pt, slot, first, 4, pfns, &spare);	/* the first block's four */
+	KUNIT_EXPECT_FALSE(test, zex_pt_mirror_any_stale(slot, first, 4));
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va + 3 * SZ_4K, &pfn, &writable), 0);
 	KUNIT_EXPECT_EQ(test, pfn, pfns[3]);
 	KUNIT_EXPECT_TRUE(test, writable);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va + 4 * SZ_4K, &pfn, &writable), -ESTALE);
-	zex_pt_mirror_stale(leaf, first + 1, 2);
+	zex_pt_mirror_stale(slot, first + 1, 2);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va, &pfn, &writable), 0);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va + SZ_4K, &pfn, &writable), -ESTALE);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va + 3 * SZ_4K, &pfn, &writable), 0);
 	/* The neighbour's own PTE is no mirror's: never made stale. */
-	zex_pt_mirror_stale(leaf, first - 1, 1);
+	zex_pt_mirror_stale(slot, first - 1, 1);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va - SZ_4K, &pfn, &writable), 0);
 	zex_pt_unbind(&c->pt, va, 8, ZEX_PT_MIRROR | ZEX_PT_WRITABLE, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, zex_pt_count(&c->pt, va, NULL), 0);
 	KUNIT_EXPECT_EQ(test, zex_pt_count(&c->pt, va + 7 * SZ_4K, NULL), 0);
+	check_all(c);
+
+	/* A whole block: a stale 2 MiB leaf, no leaf table. */
+	tables = c->pt.nodes[0];
+	KUNIT_ASSERT_EQ(test, zex_pt_bind(&c->pt, block, ZEX_PT_ENTRIES, NULL, ZEX_PT_MIRROR), 0);
+	KUNIT_EXPECT_EQ(test, c->pt.huge, 1);
+	KUNIT_EXPECT_EQ(test, c->pt.nodes[0], tables);
+	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + SZ_1M, &pfn, &writable), -ESTALE);
+	slot = zex_pt_mirror_slot(&c->pt, block);
+	for (i = 0; i < ZEX_PT_ENTRIES; i++)
+		pfns[i] = page_to_pfn(c->huge[0]) + i;
+	/* A huge page behind it: a 2 MiB leaf, read-only like the binding. */
+	KUNIT_EXPECT_FALSE(test, zex_pt_mirror_needs_table(slot, ZEX_PT_ENTRIES, pfns));
+	zex_pt_mirror_fill(&c->pt, slot, 0, ZEX_PT_ENTRIES, pfns, &spare);
+	KUNIT_EXPECT_EQ(test, zex_pt_leaf_size(&c->pt, block + SZ_1M), ZEX_PT_HUGE_SIZE);
+	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + SZ_1M, &pfn, &writable), 0);
+	KUNIT_EXPECT_EQ(test, pfn, pfns[256]);
+	KUNIT_EXPECT_FALSE(test, writable);
+	/* Part of it invalidated: all of it is stale. */
+	zex_pt_mirror_stale(slot, 3, 1);
+	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + SZ_1M, &pfn, &writable), -ESTALE);
+	/* Small pages behind part of it now: a leaf table, the rest still stale. */
+	for (i = 0; i < 4; i++)
+		pfns[i] = page_to_pfn(c->pool[i]);
+	KUNIT_EXPECT_TRUE(test, zex_pt_mirror_needs_table(slot, 4, pfns));
+	spare = zex_pt_leaf_alloc(&c->pt);
+	KUNIT_ASSERT_NOT_NULL(test, spare);
+	zex_pt_mirror_fill(&c->pt, slot, 0, 4, pfns, &spare);
+	KUNIT_EXPECT_NULL(test, spare);
+	KUNIT_EXPECT_EQ(test, c->pt.huge, 0);
+	KUNIT_EXPECT_EQ(test, c->pt.nodes[0], tables + 1);
+	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + 2 * SZ_4K, &pfn, &writable), 0);
+	KUNIT_EXPECT_EQ(test, pfn, pfns[2]);
+	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + 4 * SZ_4K, &pfn, &writable), -ESTALE);
+	KUNIT_EXPECT_EQ(test, zex_pt_leaf_size(&c->pt, block), PAGE_SIZE);
+	/* A huge page again: back to a 2 MiB leaf, the table freed. */
+	for (i = 0; i < ZEX_PT_ENTRIES; i++)
+		pfns[i] = page_to_pfn(c->huge[1]) + i;
+	zex_pt_mirror_fill(&c->pt, slot, 0, ZEX_PT_ENTRIES, pfns, &spare);
+	KUNIT_EXPECT_EQ(test, c->pt.huge, 1);
+	KUNIT_EXPECT_EQ(test, c->pt.nodes[0], tables);
+	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + 4 * SZ_4K, &pfn, &writable), 0);
+	KUNIT_EXPECT_EQ(test, pfn, pfns[4]);
+	KUNIT_EXPECT_EQ(test, zex_pt_count(&c->pt, block + 4 * SZ_4K, NULL), 1);
+	/* Nothing else may bind there. */
+	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, block, 1, c->huge, 0), -EBUSY);
+	zex_pt_unbind(&c->pt, block, ZEX_PT_ENTRIES, ZEX_PT_MIRROR, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, c->pt.huge, 0);
 	check_all(c);
 	pt_ctx_fini(c);
 }

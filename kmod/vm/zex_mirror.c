@@ -23,10 +23,13 @@
  * mirror_lock while it touches the pages, so an invalidation waits until
  * it is done: the device never uses a page the host has let go.
  *
- * Mirror imports cover no page another mapping covers, so their PTEs are
- * theirs alone; their leaf tables stay put while they are bound, and the
- * notifier reaches them through the import's own list of them, never by
- * walking the page table that binds change.
+ * Mirror imports cover no page another mapping covers, so their entries
+ * are theirs alone. Each 2 MiB block's level-1 entry stays put while they
+ * are bound, and the notifier reaches it through the import's own list of
+ * them, never by walking the page table that binds change. A whole block
+ * is a 2 MiB leaf while the host backs it with a huge page, a leaf table
+ * when not; only a fill changes which, under both locks, with any table
+ * it needs allocated before it takes mirror_lock.
  */
 
 #include <linux/hmm.h>
@@ -53,7 +56,7 @@
  * @npages: its pages.
  * @writable: the device may write; pages are faulted for write.
  * @bound: its PTEs exist (under &zex_vm.mirror_lock).
- * @leaves: the leaf table of each 2 MiB block it touches, first block first.
+ * @slots: the level-1 entry of each 2 MiB block it touches, first block first.
  */
 struct zex_mirror {
 	struct mmu_interval_notifier notifier;
@@ -63,7 +66,7 @@ struct zex_mirror {
 	u64 npages;
 	bool writable;
 	bool bound;
-	u64 **leaves;
+	u64 **slots;
 };
 
 /* 2 MiB blocks the range [@m->addr, @m->node.last] touches. */
@@ -72,9 +75,9 @@ static u64 mirror_blocks(struct zex_mirror *m)
 	return m->node.last / ZEX_PT_HUGE_SIZE - m->addr / ZEX_PT_HUGE_SIZE + 1;
 }
 
-static u64 *mirror_leaf(struct zex_mirror *m, u64 va)
+static u64 *mirror_slot(struct zex_mirror *m, u64 va)
 {
-	return m->leaves[(va - ALIGN_DOWN(m->addr, ZEX_PT_HUGE_SIZE)) / ZEX_PT_HUGE_SIZE];
+	return m->slots[(va - ALIGN_DOWN(m->addr, ZEX_PT_HUGE_SIZE)) / ZEX_PT_HUGE_SIZE];
 }
 
 static unsigned int leaf_index(u64 va)
@@ -94,7 +97,7 @@ static void mirror_mark_stale(struct zex_mirror *m, u64 start, u64 end)
 	while (start < end) {
 		u64 next = block_end(start, end);
 
-		zex_pt_mirror_stale(mirror_leaf(m, start), leaf_index(start),
+		zex_pt_mirror_stale(mirror_slot(m, start), leaf_index(start),
 				    (next - start) >> PAGE_SHIFT);
 		start = next;
 	}
@@ -135,6 +138,8 @@ static int fill_range(struct zex_vm *vm, struct zex_mirror *m, u64 va, unsigned 
 		      unsigned long *pfns)
 {
 	struct mm_struct *mm = m->notifier.mm;
+	u64 *slot = mirror_slot(m, va);
+	struct zex_pt_node *spare = NULL;
 	struct hmm_range range = {
 		.notifier = &m->notifier,
 		.start = va,
@@ -164,17 +169,26 @@ static int fill_range(struct zex_vm *vm, struct zex_mirror *m, u64 va, unsigned 
 		}
 		if (ret)
 			break;
+		for (k = 0; k < n; k++)
+			pfns[k] = page_to_pfn(hmm_pfn_to_page(pfns[k]));
+		/* A table to split a 2 MiB leaf into: allocated before mirror_lock. */
+		if (!spare && zex_pt_mirror_needs_table(slot, n, pfns)) {
+			spare = zex_pt_leaf_alloc(&vm->pt);
+			if (!spare) {
+				ret = -ENOMEM;
+				break;
+			}
+		}
 		mutex_lock(&vm->mirror_lock);
 		if (mmu_interval_read_retry(&m->notifier, range.notifier_seq)) {
 			mutex_unlock(&vm->mirror_lock);
 			continue;
 		}
-		for (k = 0; k < n; k++)
-			pfns[k] = page_to_pfn(hmm_pfn_to_page(pfns[k]));
-		zex_pt_mirror_fill(mirror_leaf(m, va), leaf_index(va), n, pfns);
+		zex_pt_mirror_fill(&vm->pt, slot, leaf_index(va), n, pfns, &spare);
 		mutex_unlock(&vm->mirror_lock);
 		break;
 	}
+	zex_pt_leaf_free(&vm->pt, spare);
 	mmput(mm);
 	if (ret == -ENOMEM || ret == -EINTR)
 		return ret;
@@ -191,7 +205,7 @@ static int fill_block(struct zex_vm *vm, struct zex_mirror *m, u64 start, u64 en
 	unsigned int n = (end - start) >> PAGE_SHIFT, k;
 	int ret;
 
-	if (!zex_pt_mirror_any_stale(mirror_leaf(m, start), leaf_index(start), n))
+	if (!zex_pt_mirror_any_stale(mirror_slot(m, start), leaf_index(start), n))
 		return 0;
 	ret = fill_range(vm, m, start, n, pfns);
 	if (ret != -EFAULT)
@@ -255,8 +269,8 @@ int zex_mirror_create(struct zex_vm *vm, u64 addr, u64 npages, bool writable,
 	m->writable = writable;
 	m->node.start = addr;
 	m->node.last = addr + (npages << PAGE_SHIFT) - 1;
-	m->leaves = kvcalloc(mirror_blocks(m), sizeof(*m->leaves), GFP_KERNEL_ACCOUNT);
-	if (!m->leaves) {
+	m->slots = kvcalloc(mirror_blocks(m), sizeof(*m->slots), GFP_KERNEL_ACCOUNT);
+	if (!m->slots) {
 		ret = -ENOMEM;
 		goto err_free;
 	}
@@ -268,7 +282,7 @@ int zex_mirror_create(struct zex_vm *vm, u64 addr, u64 npages, bool writable,
 	return 0;
 
 err_free:
-	kvfree(m->leaves);
+	kvfree(m->slots);
 	kfree(m);
 	return ret;
 }
@@ -304,8 +318,8 @@ int zex_mirror_bind(struct zex_vm *vm, struct zex_mirror *m)
 	if (ret)
 		return ret;
 	for (va = m->addr; va < end; va = block_end(va, end))
-		m->leaves[(va - ALIGN_DOWN(m->addr, ZEX_PT_HUGE_SIZE)) / ZEX_PT_HUGE_SIZE] =
-			zex_pt_leaf(&vm->pt, va);
+		m->slots[(va - ALIGN_DOWN(m->addr, ZEX_PT_HUGE_SIZE)) / ZEX_PT_HUGE_SIZE] =
+			zex_pt_mirror_slot(&vm->pt, va);
 	mutex_lock(&vm->mirror_lock);
 	m->bound = true;
 	mutex_unlock(&vm->mirror_lock);
@@ -338,19 +352,19 @@ void zex_mirror_unbind(struct zex_vm *vm, struct zex_mirror *m)
 void zex_mirror_free(struct zex_mirror *m)
 {
 	mmu_interval_notifier_remove(&m->notifier);
-	kvfree(m->leaves);
+	kvfree(m->slots);
 	kfree(m);
 }
 
 /**
- * zex_mirror_bytes - what a mirror import keeps beside its PTEs
+ * zex_mirror_bytes - what a mirror import keeps beside its page-table entries
  * @m: the import.
  *
- * Return: the bytes of its record and its list of leaf tables.
+ * Return: the bytes of its record and its list of level-1 entries.
  */
 size_t zex_mirror_bytes(struct zex_mirror *m)
 {
-	return sizeof(*m) + mirror_blocks(m) * sizeof(*m->leaves);
+	return sizeof(*m) + mirror_blocks(m) * sizeof(*m->slots);
 }
 
 /**

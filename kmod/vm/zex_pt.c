@@ -96,7 +96,8 @@ static struct zex_pt_node *slot_table(u64 slot)
 /* The PTE that page @idx of a 2 MiB leaf would have in a leaf table. */
 static u64 huge_pte(u64 slot, unsigned int idx)
 {
-	return zpte_make(huge_pfn(slot) + idx, zpte_count(slot), zpte_wcount(slot));
+	return zpte_make(huge_pfn(slot) + idx, zpte_count(slot), zpte_wcount(slot)) |
+	       (slot & (ZPTE_MIRROR | ZPTE_STALE));
 }
 
 static unsigned int pt_index(u64 va, int level)
@@ -193,12 +194,13 @@ static u64 *block_slot(struct zex_pt *pt, u64 va)
 static u64 pte_of(struct zex_pt *pt, u64 va)
 {
 	u64 *slot = block_slot(pt, va);
+	u64 s = slot ? READ_ONCE(*slot) : 0;
 
-	if (!slot || !*slot)
+	if (!s)
 		return 0;
-	if (slot_huge(*slot))
-		return huge_pte(*slot, pt_index(va, 0));
-	return READ_ONCE(((u64 *)slot_table(*slot)->entries)[pt_index(va, 0)]);
+	if (slot_huge(s))
+		return huge_pte(s, pt_index(va, 0));
+	return READ_ONCE(((u64 *)slot_table(s)->entries)[pt_index(va, 0)]);
 }
 
 /**
@@ -435,6 +437,13 @@ static int bind_block(struct zex_pt *pt, u64 va, unsigned int i, unsigned int n,
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
 	slot = slot_of(dir, va, 1);
+	if (n == ZEX_PT_ENTRIES && (flags & ZEX_PT_MIRROR)) {
+		/* A whole block of a mirror: a stale 2 MiB leaf until filled. */
+		*slot = ZPTE_MIRROR | ZPTE_STALE | zpte_make(0, 1, writable) | ZPTE_HUGE;
+		dir->live++;
+		pt->huge++;
+		return 0;
+	}
 	if (n == ZEX_PT_ENTRIES && !(flags & ZEX_PT_MIRROR) && (!*slot || slot_huge(*slot)) &&
 	    huge_run(pages)) {
 		if (!*slot) {
@@ -581,76 +590,175 @@ unsigned int zex_pt_leaf_size(struct zex_pt *pt, u64 va)
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_leaf_size);
 
 /**
- * zex_pt_leaf - the entries of the leaf table that maps @va
+ * zex_pt_mirror_slot - the level-1 entry of the 2 MiB block of a mirror page
  * @pt: the page table.
  * @va: an address a mirror binding covers.
  *
- * Return: the table's 512 PTEs, or NULL. They stay where they are while
- * a binding covers one of them.
+ * Return: the entry (a 2 MiB leaf or the block's leaf table), or NULL. It
+ * stays where it is while the binding covers a page of the block; what it
+ * holds changes only in zex_pt_mirror_fill().
  */
-u64 *zex_pt_leaf(struct zex_pt *pt, u64 va)
+u64 *zex_pt_mirror_slot(struct zex_pt *pt, u64 va)
 {
-	u64 *slot = block_slot(pt, va);
-
-	return slot && *slot && !slot_huge(*slot) ? slot_table(*slot)->entries : NULL;
+	return block_slot(pt, va);
 }
-EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_leaf);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_slot);
 
 /**
- * zex_pt_mirror_stale - mark a mirror binding's PTEs stale
- * @leaf: a leaf table from zex_pt_leaf().
- * @first: the first entry.
- * @n: entries; those not of a mirror binding are left alone.
+ * zex_pt_mirror_stale - mark a mirror binding's entries stale
+ * @slot: from zex_pt_mirror_slot().
+ * @first: the first page of the block.
+ * @n: pages; those not of a mirror binding are left alone. A 2 MiB leaf
+ *	goes stale whole.
  *
- * The caller serialises this with zex_pt_mirror_fill() of the same entries.
+ * The caller serialises this with zex_pt_mirror_fill() of the same block.
  */
-void zex_pt_mirror_stale(u64 *leaf, unsigned int first, unsigned int n)
+void zex_pt_mirror_stale(u64 *slot, unsigned int first, unsigned int n)
 {
+	u64 *pte;
 	unsigned int k;
 
+	if (slot_huge(*slot)) {
+		if (*slot & ZPTE_MIRROR)
+			WRITE_ONCE(*slot, *slot | ZPTE_STALE);
+		return;
+	}
+	pte = slot_table(*slot)->entries;
 	for (k = first; k < first + n; k++)
-		if (leaf[k] & ZPTE_MIRROR)
-			WRITE_ONCE(leaf[k], leaf[k] | ZPTE_STALE);
+		if (pte[k] & ZPTE_MIRROR)
+			WRITE_ONCE(pte[k], pte[k] | ZPTE_STALE);
 }
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_stale);
 
 /**
- * zex_pt_mirror_any_stale - whether a mirror PTE of a range is stale
- * @leaf: a leaf table from zex_pt_leaf().
- * @first: the first entry.
- * @n: entries.
+ * zex_pt_mirror_any_stale - whether a mirror page of a block's range is stale
+ * @slot: from zex_pt_mirror_slot().
+ * @first: the first page of the block.
+ * @n: pages.
  *
- * Return: true when one of them is stale.
+ * Return: true when one of them is.
  */
-bool zex_pt_mirror_any_stale(const u64 *leaf, unsigned int first, unsigned int n)
+bool zex_pt_mirror_any_stale(const u64 *slot, unsigned int first, unsigned int n)
 {
+	u64 s = READ_ONCE(*slot);
+	const u64 *pte;
 	unsigned int k;
 
+	if (slot_huge(s))
+		return s & ZPTE_STALE;
+	pte = slot_table(s)->entries;
 	for (k = first; k < first + n; k++)
-		if (READ_ONCE(leaf[k]) & ZPTE_STALE)
+		if (READ_ONCE(pte[k]) & ZPTE_STALE)
 			return true;
 	return false;
 }
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_any_stale);
 
-/**
- * zex_pt_mirror_fill - give a mirror binding's PTEs their current frames
- * @leaf: a leaf table from zex_pt_leaf().
- * @first: the first entry.
- * @n: entries, all of a mirror binding.
- * @pfns: their frames; the entries are no longer stale.
- */
-void zex_pt_mirror_fill(u64 *leaf, unsigned int first, unsigned int n,
-			const unsigned long *pfns)
+/* Whether @pfns are 512 contiguous frames starting 2 MiB-aligned. */
+static bool huge_pfns(unsigned int n, const unsigned long *pfns)
 {
 	unsigned int k;
 
+	if (n != ZEX_PT_ENTRIES || pfns[0] & (ZEX_PT_ENTRIES - 1))
+		return false;
+	for (k = 1; k < n; k++)
+		if (pfns[k] != pfns[0] + k)
+			return false;
+	return true;
+}
+
+/**
+ * zex_pt_mirror_needs_table - whether filling these pages needs a new leaf table
+ * @slot: from zex_pt_mirror_slot().
+ * @n: pages to fill.
+ * @pfns: their frames.
+ *
+ * Return: true when the block is a 2 MiB leaf and the frames are not 512
+ * contiguous, aligned ones: zex_pt_mirror_fill() then needs a table from
+ * zex_pt_leaf_alloc(), made before the caller takes its lock.
+ */
+bool zex_pt_mirror_needs_table(const u64 *slot, unsigned int n, const unsigned long *pfns)
+{
+	return slot_huge(READ_ONCE(*slot)) && !huge_pfns(n, pfns);
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_needs_table);
+
+/**
+ * zex_pt_leaf_alloc - a leaf table for zex_pt_mirror_fill()
+ * @pt: the page table.
+ *
+ * Return: the table, or NULL.
+ */
+struct zex_pt_node *zex_pt_leaf_alloc(struct zex_pt *pt)
+{
+	return node_alloc(pt, 0);
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_leaf_alloc);
+
+/**
+ * zex_pt_leaf_free - free a table from zex_pt_leaf_alloc() that was not used
+ * @pt: the page table.
+ * @leaf: the table, or NULL.
+ */
+void zex_pt_leaf_free(struct zex_pt *pt, struct zex_pt_node *leaf)
+{
+	if (leaf)
+		node_free(pt, leaf, 0);
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_leaf_free);
+
+/**
+ * zex_pt_mirror_fill - give a mirror binding's pages of one block their frames
+ * @pt: the page table.
+ * @slot: from zex_pt_mirror_slot().
+ * @first: the first page of the block.
+ * @n: pages, all of one mirror binding.
+ * @pfns: their frames; the pages are no longer stale.
+ * @spare: a table from zex_pt_leaf_alloc() when zex_pt_mirror_needs_table()
+ *	said so; taken (set to NULL) when used.
+ *
+ * A whole block of 512 contiguous, aligned frames becomes a 2 MiB leaf
+ * (its leaf table, if it had one, is freed); anything else is written into
+ * the block's leaf table, a 2 MiB leaf first becoming @spare with every
+ * page stale. Nothing is allocated: the caller may hold the lock that its
+ * invalidation takes, which reclaim may need.
+ */
+void zex_pt_mirror_fill(struct zex_pt *pt, u64 *slot, unsigned int first, unsigned int n,
+			const unsigned long *pfns, struct zex_pt_node **spare)
+{
+	u64 s = *slot, base = (s & ~(ZPTE_STALE | ZPTE_PFN_MASK)) & ~ZPTE_HUGE;
+	struct zex_pt_node *leaf;
+	unsigned int k;
+	u64 *pte;
+
+	if (huge_pfns(n, pfns)) {
+		if (!slot_huge(s)) {
+			/* All 512 PTEs are this binding's: keep their counts. */
+			base = ((u64 *)slot_table(s)->entries)[0] & ~(ZPTE_STALE | ZPTE_PFN_MASK);
+			node_free(pt, slot_table(s), 0);
+			pt->huge++;
+		}
+		WRITE_ONCE(*slot, base | pfns[0] | ZPTE_HUGE);
+		return;
+	}
+	if (slot_huge(s)) {
+		if (WARN_ON_ONCE(!*spare))
+			return;
+		leaf = *spare;
+		*spare = NULL;
+		for (k = 0; k < ZEX_PT_ENTRIES; k++)
+			((u64 *)leaf->entries)[k] = base | ZPTE_STALE;
+		leaf->live = ZEX_PT_ENTRIES;
+		WRITE_ONCE(*slot, (uintptr_t)leaf);
+		pt->huge--;
+	}
+	pte = slot_table(*slot)->entries;
 	for (k = 0; k < n; k++) {
-		u64 e = leaf[first + k];
+		u64 e = pte[first + k];
 
 		if (WARN_ON_ONCE(!(e & ZPTE_MIRROR)))
 			continue;
-		WRITE_ONCE(leaf[first + k], (e & ~(ZPTE_STALE | ZPTE_PFN_MASK)) |
+		WRITE_ONCE(pte[first + k], (e & ~(ZPTE_STALE | ZPTE_PFN_MASK)) |
 			   (pfns[k] & ZPTE_PFN_MASK));
 	}
 }

@@ -18,9 +18,10 @@
  * that covers part of a 2 MiB leaf splits it into a leaf table first.
  *
  * A mirror binding (%ZEX_PT_MIRROR) shares no entry with another binding;
- * its PTEs start stale and are filled, and made stale again, by the
- * mirror code (zex_mirror.c) through zex_pt_leaf() and the
- * zex_pt_mirror_*() helpers, under that code's own lock.
+ * its entries start stale and are filled, and made stale again, by the
+ * mirror code (zex_mirror.c) through the zex_pt_mirror_*() helpers, under
+ * that code's own lock. A whole 2 MiB block of a mirror is a 2 MiB leaf
+ * while its frames are 512 contiguous, aligned ones, a leaf table when not.
  */
 
 #ifndef _ZEX_PT_H_
@@ -94,10 +95,13 @@ unsigned int zex_pt_count(struct zex_pt *pt, u64 va, unsigned int *writers);
 unsigned int zex_pt_leaf_size(struct zex_pt *pt, u64 va);
 void zex_pt_dump(struct zex_pt *pt, struct seq_file *m);
 
-u64 *zex_pt_leaf(struct zex_pt *pt, u64 va);
-void zex_pt_mirror_stale(u64 *leaf, unsigned int first, unsigned int n);
-bool zex_pt_mirror_any_stale(const u64 *leaf, unsigned int first, unsigned int n);
-void zex_pt_mirror_fill(u64 *leaf, unsigned int first, unsigned int n,
-			const unsigned long *pfns);
+u64 *zex_pt_mirror_slot(struct zex_pt *pt, u64 va);
+void zex_pt_mirror_stale(u64 *slot, unsigned int first, unsigned int n);
+bool zex_pt_mirror_any_stale(const u64 *slot, unsigned int first, unsigned int n);
+bool zex_pt_mirror_needs_table(const u64 *slot, unsigned int n, const unsigned long *pfns);
+struct zex_pt_node *zex_pt_leaf_alloc(struct zex_pt *pt);
+void zex_pt_leaf_free(struct zex_pt *pt, struct zex_pt_node *leaf);
+void zex_pt_mirror_fill(struct zex_pt *pt, u64 *slot, unsigned int first, unsigned int n,
+			const unsigned long *pfns, struct zex_pt_node **spare);
 
 #endif /* _ZEX_PT_H_ */
