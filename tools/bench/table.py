@@ -74,7 +74,7 @@ if userptr:
     print()
 if ptmem:
     print("what a 2 MiB-aligned import keeps: page tables (2 MiB leaves live in level-1 tables)")
-    print("  and its records (the mapping; a mirror's notifier and leaf-table list)")
+    print("  and its records (the mapping; a mirror's notifier and list of level-1 entries)")
     print(f"{'pages':<5} {'kind':<6} {'mapped':>12} {'tables':>6} {'2M leaves':>9} {'records':>7} "
           f"{'bytes':>9} {'per byte':>9}  goal")
     for pages, kind, mapped, tables, huge, table_bytes, record_bytes in ptmem:
