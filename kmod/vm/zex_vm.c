@@ -18,10 +18,10 @@
  * are pinned for the binding's life, listed in the object's layout order,
  * into the same page tables.
  *
- * The page table is the one record of what a mapping pinned: the page list
- * a pin fills lives only until the pages are bound, and releasing an import
- * unpins the pages its PTEs name, a run of contiguous frames at a time (a
- * 2 MiB leaf is one run).
+ * The page table is the one record of what a mapping pinned: an import pins
+ * and binds a 2 MiB block at a time through a page list of one block, and
+ * releasing it unpins the pages its PTEs name, a run of contiguous frames
+ * at a time (a 2 MiB leaf is one run).
  *
  * Each address space holds at most vm_max_mappings mappings (-ENOSPC
  * past that), and everything it allocates (mapping records, page lists,
@@ -70,13 +70,22 @@ static void zex_unpin_run(struct page *page, unsigned long npages, void *ctx)
 	unpin_user_page_range_dirty_lock(page, npages, map->writable);
 }
 
+/* The same for an import undone before the device could use it: nothing dirtied. */
+static void zex_unpin_run_unused(struct page *page, unsigned long npages, void *ctx)
+{
+	unpin_user_page_range_dirty_lock(page, npages, false);
+}
+
 static unsigned int pt_flags(struct zex_mapping *map)
 {
 	return map->writable ? ZEX_PT_WRITABLE : 0;
 }
 
-/* Take @map out of the page table (caller holds the lock); pinned imports unpin. */
-static void zex_mapping_unbind(struct zex_vm *vm, struct zex_mapping *map)
+/*
+ * Take @map out of the page table (caller holds the lock); pinned imports
+ * unpin, dirtying what the device may have written unless @unused.
+ */
+static void zex_mapping_unbind(struct zex_vm *vm, struct zex_mapping *map, bool unused)
 {
 	if (map->mirror)
 		zex_mirror_unbind(vm, map->mirror);
@@ -84,7 +93,46 @@ static void zex_mapping_unbind(struct zex_vm *vm, struct zex_mapping *map)
 		zex_pt_unbind(&vm->pt, map->addr, map->npages, pt_flags(map), NULL, NULL);
 	else
 		zex_pt_unbind(&vm->pt, map->addr, map->npages, pt_flags(map),
-			      zex_unpin_run, map);
+			      unused ? zex_unpin_run_unused : zex_unpin_run, map);
+}
+
+/*
+ * Pin a pinned import's pages and bind them, a 2 MiB block at a time, so
+ * that the page list is one block's (@pages: %ZEX_PT_ENTRIES entries) and
+ * a block of a huge page is bound whole. On failure nothing stays pinned
+ * or bound: -EFAULT a page that cannot be pinned, -ENOMEM, or the page
+ * table's -EBUSY or -ENOMEM.
+ */
+static int zex_vm_pin_and_bind(struct zex_vm *vm, struct zex_mapping *up, struct page **pages)
+{
+	unsigned int gup = FOLL_LONGTERM | (up->writable ? FOLL_WRITE : 0);
+	u64 done = 0;
+	int ret = 0;
+
+	while (done < up->npages) {
+		u64 va = up->addr + (done << PAGE_SHIFT);
+		long n = min_t(u64, ZEX_PT_ENTRIES - ((va >> PAGE_SHIFT) & (ZEX_PT_ENTRIES - 1)),
+			       up->npages - done);
+		long pinned = pin_user_pages_fast(va, n, gup, pages);
+
+		if (pinned != n) {
+			drm_dbg(vm->drm, "pinned %ld of %ld pages at %llx\n", pinned, n, va);
+			if (pinned > 0)
+				unpin_user_pages(pages, pinned);
+			/* A hole, an I/O mapping, read-only memory: not importable. */
+			ret = pinned == -ENOMEM ? -ENOMEM : -EFAULT;
+			break;
+		}
+		ret = zex_pt_bind(&vm->pt, va, n, pages, pt_flags(up));
+		if (ret) {
+			unpin_user_pages(pages, n);
+			break;
+		}
+		done += n;
+	}
+	if (ret && done)
+		zex_pt_unbind(&vm->pt, up->addr, done, pt_flags(up), zex_unpin_run_unused, up);
+	return ret;
 }
 
 /* Release what an unbound mapping still holds. */
@@ -103,9 +151,10 @@ static void zex_mapping_free(struct zex_mapping *map)
 }
 
 /*
- * Bind a mapping whose pages are pinned (or a mirror import, which fills
- * its own) and enter it: 0, -ENOSPC when the address space holds
- * vm_max_mappings already, or the binding's -errno.
+ * Bind a mapping and enter it: a buffer object's pinned @pages; a pinned
+ * import's pages, pinned here a block at a time into @pages (one block's
+ * worth); a mirror import, which fills its own. 0, -ENOSPC when the
+ * address space holds vm_max_mappings already, or the binding's -errno.
  */
 static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, struct page **pages,
 			 u32 *id)
@@ -119,15 +168,14 @@ static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, struct page
 	}
 	if (map->mirror)
 		ret = zex_mirror_bind(vm, map->mirror);
-	else
+	else if (map->bo)
 		ret = zex_pt_bind(&vm->pt, map->addr, map->npages, pages, pt_flags(map));
+	else
+		ret = zex_vm_pin_and_bind(vm, map, pages);
 	if (!ret) {
 		ret = xa_alloc(&vm->mappings, id, map, xa_limit_32b, GFP_KERNEL_ACCOUNT);
-		if (ret && map->mirror)
-			zex_mirror_unbind(vm, map->mirror);
-		else if (ret)
-			zex_pt_unbind(&vm->pt, map->addr, map->npages, pt_flags(map),
-				      NULL, NULL);
+		if (ret)
+			zex_mapping_unbind(vm, map, true);
 		else
 			vm->count++;
 	}
@@ -202,7 +250,7 @@ void zex_vm_fini(struct zex_vm *vm)
 
 	debugfs_remove(vm->debugfs);
 	xa_for_each(&vm->mappings, id, map) {
-		zex_mapping_unbind(vm, map);
+		zex_mapping_unbind(vm, map, false);
 		zex_mapping_free(map);
 	}
 	xa_destroy(&vm->mappings);
@@ -228,7 +276,6 @@ int zex_vm_import_userptr(struct zex_vm *vm, u64 addr, u64 size, bool writable, 
 {
 	struct zex_mapping *up;
 	struct page **pages;
-	long pinned;
 	int ret;
 
 	up = kzalloc(sizeof(*up), GFP_KERNEL_ACCOUNT);
@@ -237,7 +284,7 @@ int zex_vm_import_userptr(struct zex_vm *vm, u64 addr, u64 size, bool writable, 
 	up->addr = addr;
 	up->npages = size >> PAGE_SHIFT;
 	up->writable = writable;
-	pages = kvmalloc_array(up->npages, sizeof(*pages), GFP_KERNEL_ACCOUNT);
+	pages = kmalloc_array(ZEX_PT_ENTRIES, sizeof(*pages), GFP_KERNEL_ACCOUNT);
 	if (!pages) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -251,31 +298,17 @@ int zex_vm_import_userptr(struct zex_vm *vm, u64 addr, u64 size, bool writable, 
 	up->mm = current->mm;
 	mmgrab(up->mm);
 
-	pinned = pin_user_pages_fast(up->addr, up->npages,
-				     FOLL_LONGTERM | (writable ? FOLL_WRITE : 0), pages);
-	if (pinned != up->npages) {
-		drm_dbg(vm->drm, "pinned %ld of %llu pages at %llx\n", pinned,
-			up->npages, up->addr);
-		if (pinned > 0)
-			unpin_user_pages(pages, pinned);
-		/* A hole, an I/O mapping, read-only memory: not importable. */
-		ret = pinned == -ENOMEM ? -ENOMEM : -EFAULT;
-		goto err_unaccount;
-	}
-
 	ret = zex_vm_insert(vm, up, pages, id);
 	if (ret) {
-		unpin_user_pages(pages, up->npages);
-		goto err_unaccount;
+		account_locked_vm(up->mm, up->npages, false);
+		mmdrop(up->mm);
+		goto err_free;
 	}
-	kvfree(pages);
+	kfree(pages);
 	return 0;
 
-err_unaccount:
-	account_locked_vm(up->mm, up->npages, false);
-	mmdrop(up->mm);
 err_free:
-	kvfree(pages);
+	kfree(pages);
 	kfree(up);
 	return ret;
 }
@@ -380,7 +413,7 @@ int zex_vm_unbind(struct zex_vm *vm, u32 id)
 	mutex_lock(&vm->lock);
 	map = xa_erase(&vm->mappings, id);
 	if (map) {
-		zex_mapping_unbind(vm, map);
+		zex_mapping_unbind(vm, map, false);
 		vm->count--;
 	}
 	mutex_unlock(&vm->lock);
