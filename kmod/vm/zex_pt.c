@@ -31,6 +31,12 @@
  * then its parent loses a live entry, up to (not including) the root. A
  * binding's range always meets a 2 MiB leaf whole: a binding that covers
  * part of one splits it when it is bound, and nothing merges tables back.
+ *
+ * A mirror binding's whole blocks start as stale 2 MiB leaves, its parts
+ * of blocks as stale PTEs; zex_pt_mirror_fill() turns a block into a 2 MiB
+ * leaf or a leaf table as the frames the host has there now allow, with
+ * any table allocated by its caller beforehand (the only merge of a table
+ * into a 2 MiB leaf: a mirror's block is the mirror's alone).
  */
 
 #include <linux/bits.h>
