@@ -75,29 +75,34 @@ static u64 mirror_blocks(struct zex_mirror *m)
 	return m->node.last / ZEX_PT_HUGE_SIZE - m->addr / ZEX_PT_HUGE_SIZE + 1;
 }
 
+/* Where @m keeps the level-1 entry of @va's block. */
+static u64 **mirror_slot_ref(struct zex_mirror *m, u64 va)
+{
+	return &m->slots[va / ZEX_PT_HUGE_SIZE - m->addr / ZEX_PT_HUGE_SIZE];
+}
+
 static u64 *mirror_slot(struct zex_mirror *m, u64 va)
 {
-	return m->slots[(va - ALIGN_DOWN(m->addr, ZEX_PT_HUGE_SIZE)) / ZEX_PT_HUGE_SIZE];
+	return *mirror_slot_ref(m, va);
 }
 
-static unsigned int leaf_index(u64 va)
+static u64 mirror_end(struct zex_mirror *m)
 {
-	return (va >> PAGE_SHIFT) & (ZEX_PT_ENTRIES - 1);
+	return m->node.last + 1;
 }
 
-/* The end of @va's 2 MiB block, or @end when that comes first. */
-static u64 block_end(u64 va, u64 end)
+static unsigned int mirror_pt_flags(struct zex_mirror *m)
 {
-	return min(ALIGN_DOWN(va, ZEX_PT_HUGE_SIZE) + ZEX_PT_HUGE_SIZE, end);
+	return ZEX_PT_MIRROR | (m->writable ? ZEX_PT_WRITABLE : 0);
 }
 
 /* Mark [start, end) stale (mirror_lock held). */
 static void mirror_mark_stale(struct zex_mirror *m, u64 start, u64 end)
 {
 	while (start < end) {
-		u64 next = block_end(start, end);
+		u64 next = zex_pt_block_end(start, end);
 
-		zex_pt_mirror_stale(mirror_slot(m, start), leaf_index(start),
+		zex_pt_mirror_stale(mirror_slot(m, start), zex_pt_block_index(start),
 				    (next - start) >> PAGE_SHIFT);
 		start = next;
 	}
@@ -118,8 +123,7 @@ static bool zex_mirror_invalidate(struct mmu_interval_notifier *mni,
 	/* A range may end at ULONG_MAX (the mm going away): clamp, then align. */
 	if (m->bound)
 		mirror_mark_stale(m, max_t(u64, range->start & PAGE_MASK, m->addr),
-				  PAGE_ALIGN(min_t(u64, range->end,
-						   m->addr + (m->npages << PAGE_SHIFT))));
+				  PAGE_ALIGN(min_t(u64, range->end, mirror_end(m))));
 	mutex_unlock(&vm->mirror_lock);
 	return true;
 }
@@ -184,7 +188,7 @@ static int fill_range(struct zex_vm *vm, struct zex_mirror *m, u64 va, unsigned 
 			mutex_unlock(&vm->mirror_lock);
 			continue;
 		}
-		zex_pt_mirror_fill(&vm->pt, slot, leaf_index(va), n, pfns, &spare);
+		zex_pt_mirror_fill(&vm->pt, slot, zex_pt_block_index(va), n, pfns, &spare);
 		mutex_unlock(&vm->mirror_lock);
 		break;
 	}
@@ -198,21 +202,27 @@ static int fill_range(struct zex_vm *vm, struct zex_mirror *m, u64 va, unsigned 
 /*
  * Fill the stale PTEs of [start, end) within one 2 MiB block; a page that
  * cannot be filled goes to *@fail_va, and nothing after it is filled.
+ * *@pfns is the frame list, allocated at the first block that needs it.
  */
 static int fill_block(struct zex_vm *vm, struct zex_mirror *m, u64 start, u64 end,
-		      unsigned long *pfns, u64 *fail_va)
+		      unsigned long **pfns, u64 *fail_va)
 {
 	unsigned int n = (end - start) >> PAGE_SHIFT, k;
 	int ret;
 
-	if (!zex_pt_mirror_any_stale(mirror_slot(m, start), leaf_index(start), n))
+	if (!zex_pt_mirror_any_stale(mirror_slot(m, start), zex_pt_block_index(start), n))
 		return 0;
-	ret = fill_range(vm, m, start, n, pfns);
+	if (!*pfns) {
+		*pfns = kmalloc_array(ZEX_PT_ENTRIES, sizeof(**pfns), GFP_KERNEL_ACCOUNT);
+		if (!*pfns)
+			return -ENOMEM;
+	}
+	ret = fill_range(vm, m, start, n, *pfns);
 	if (ret != -EFAULT)
 		return ret;
 	/* Some page of the block cannot be filled: fill up to it. */
 	for (k = 0; k < n; k++) {
-		ret = fill_range(vm, m, start + ((u64)k << PAGE_SHIFT), 1, pfns);
+		ret = fill_range(vm, m, start + ((u64)k << PAGE_SHIFT), 1, *pfns);
 		if (ret == -EFAULT) {
 			*fail_va = start + ((u64)k << PAGE_SHIFT);
 			return 0;
@@ -227,16 +237,13 @@ static int fill_block(struct zex_vm *vm, struct zex_mirror *m, u64 start, u64 en
 static int mirror_fill(struct zex_vm *vm, struct zex_mirror *m, u64 start, u64 end,
 		       u64 *fail_va)
 {
-	unsigned long *pfns;
+	unsigned long *pfns = NULL;
 	int ret = 0;
 
-	pfns = kmalloc_array(ZEX_PT_ENTRIES, sizeof(*pfns), GFP_KERNEL_ACCOUNT);
-	if (!pfns)
-		return -ENOMEM;
 	while (!ret && *fail_va == U64_MAX && start < end) {
-		u64 next = block_end(start, end);
+		u64 next = zex_pt_block_end(start, end);
 
-		ret = fill_block(vm, m, start, next, pfns, fail_va);
+		ret = fill_block(vm, m, start, next, &pfns, fail_va);
 		start = next;
 	}
 	kfree(pfns);
@@ -287,17 +294,6 @@ err_free:
 	return ret;
 }
 
-/* Take @m out of the page table and the address space's list (vm->lock held). */
-static void mirror_unbind(struct zex_vm *vm, struct zex_mirror *m)
-{
-	mutex_lock(&vm->mirror_lock);
-	m->bound = false;
-	mutex_unlock(&vm->mirror_lock);
-	interval_tree_remove(&m->node, &vm->mirrors);
-	zex_pt_unbind(&vm->pt, m->addr, m->npages,
-		      ZEX_PT_MIRROR | (m->writable ? ZEX_PT_WRITABLE : 0), NULL, NULL);
-}
-
 /**
  * zex_mirror_bind - bind a mirror import and fill all its PTEs
  * @vm: the address space, its lock held.
@@ -310,16 +306,14 @@ static void mirror_unbind(struct zex_vm *vm, struct zex_mirror *m)
  */
 int zex_mirror_bind(struct zex_vm *vm, struct zex_mirror *m)
 {
-	u64 end = m->addr + (m->npages << PAGE_SHIFT), va, fail_va = U64_MAX;
+	u64 end = mirror_end(m), va, fail_va = U64_MAX;
 	int ret;
 
-	ret = zex_pt_bind(&vm->pt, m->addr, m->npages, NULL,
-			  ZEX_PT_MIRROR | (m->writable ? ZEX_PT_WRITABLE : 0));
+	ret = zex_pt_bind(&vm->pt, m->addr, m->npages, NULL, mirror_pt_flags(m));
 	if (ret)
 		return ret;
-	for (va = m->addr; va < end; va = block_end(va, end))
-		m->slots[(va - ALIGN_DOWN(m->addr, ZEX_PT_HUGE_SIZE)) / ZEX_PT_HUGE_SIZE] =
-			zex_pt_mirror_slot(&vm->pt, va);
+	for (va = m->addr; va < end; va = zex_pt_block_end(va, end))
+		*mirror_slot_ref(m, va) = zex_pt_mirror_slot(&vm->pt, va);
 	mutex_lock(&vm->mirror_lock);
 	m->bound = true;
 	mutex_unlock(&vm->mirror_lock);
@@ -331,7 +325,7 @@ int zex_mirror_bind(struct zex_vm *vm, struct zex_mirror *m)
 		ret = -EFAULT;
 	}
 	if (ret)
-		mirror_unbind(vm, m);
+		zex_mirror_unbind(vm, m);
 	return ret;
 }
 
@@ -342,7 +336,11 @@ int zex_mirror_bind(struct zex_vm *vm, struct zex_mirror *m)
  */
 void zex_mirror_unbind(struct zex_vm *vm, struct zex_mirror *m)
 {
-	mirror_unbind(vm, m);
+	mutex_lock(&vm->mirror_lock);
+	m->bound = false;
+	mutex_unlock(&vm->mirror_lock);
+	interval_tree_remove(&m->node, &vm->mirrors);
+	zex_pt_unbind(&vm->pt, m->addr, m->npages, mirror_pt_flags(m), NULL, NULL);
 }
 
 /**

@@ -732,15 +732,16 @@ EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_leaf_free);
 void zex_pt_mirror_fill(struct zex_pt *pt, u64 *slot, unsigned int first, unsigned int n,
 			const unsigned long *pfns, struct zex_pt_node **spare)
 {
-	u64 s = *slot, base = (s & ~(ZPTE_STALE | ZPTE_PFN_MASK)) & ~ZPTE_HUGE;
+	u64 s = *slot, base;
 	struct zex_pt_node *leaf;
 	unsigned int k;
 	u64 *pte;
 
+	/* The binding's counts and flags, from the 2 MiB leaf or any of its PTEs. */
+	base = (slot_huge(s) ? s : *(u64 *)slot_table(s)->entries) & ~(ZPTE_STALE | ZPTE_PFN_MASK);
 	if (huge_pfns(n, pfns)) {
+		/* All 512 PTEs of a table here are this binding's. */
 		if (!slot_huge(s)) {
-			/* All 512 PTEs are this binding's: keep their counts. */
-			base = ((u64 *)slot_table(s)->entries)[0] & ~(ZPTE_STALE | ZPTE_PFN_MASK);
 			node_free(pt, slot_table(s), 0);
 			pt->huge++;
 		}

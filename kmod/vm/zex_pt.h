@@ -70,6 +70,31 @@ struct zex_pt {
 };
 
 /**
+ * zex_pt_block_index - the index of @va's page in its 2 MiB block
+ * @va: any address.
+ *
+ * Return: 0 to 511, the entry of a leaf table.
+ */
+static inline unsigned int zex_pt_block_index(u64 va)
+{
+	return (va >> PAGE_SHIFT) & (ZEX_PT_ENTRIES - 1);
+}
+
+/**
+ * zex_pt_block_end - where @va's 2 MiB block ends, or @end if sooner
+ * @va: any address.
+ * @end: the end of the range being walked.
+ *
+ * Return: the end of this step of a walk that goes block by block.
+ */
+static inline u64 zex_pt_block_end(u64 va, u64 end)
+{
+	u64 next = (va | (ZEX_PT_HUGE_SIZE - 1)) + 1;
+
+	return next < end ? next : end;
+}
+
+/**
  * zex_pt_child - the table in entry @i of a level-3 to level-1 table
  * @node: the table.
  * @i: the entry.

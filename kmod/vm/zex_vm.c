@@ -62,6 +62,19 @@ struct zex_mapping {
 
 static atomic_t zex_vm_serial = ATOMIC_INIT(0);
 
+/* A mapping record of @size bytes at @addr, of no kind yet; NULL without memory. */
+static struct zex_mapping *zex_mapping_new(u64 addr, u64 size, bool writable)
+{
+	struct zex_mapping *map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+
+	if (map) {
+		map->addr = addr;
+		map->npages = size >> PAGE_SHIFT;
+		map->writable = writable;
+	}
+	return map;
+}
+
 /* Unpins a run of a pinned import's pages, as the page table names them. */
 static void zex_unpin_run(struct page *page, unsigned long npages, void *ctx)
 {
@@ -111,8 +124,8 @@ static int zex_vm_pin_and_bind(struct zex_vm *vm, struct zex_mapping *up, struct
 
 	while (done < up->npages) {
 		u64 va = up->addr + (done << PAGE_SHIFT);
-		long n = min_t(u64, ZEX_PT_ENTRIES - ((va >> PAGE_SHIFT) & (ZEX_PT_ENTRIES - 1)),
-			       up->npages - done);
+		long n = (zex_pt_block_end(va, up->addr + (up->npages << PAGE_SHIFT)) - va) >>
+			 PAGE_SHIFT;
 		long pinned = pin_user_pages_fast(va, n, gup, pages);
 
 		if (pinned != n) {
@@ -278,12 +291,9 @@ int zex_vm_import_userptr(struct zex_vm *vm, u64 addr, u64 size, bool writable, 
 	struct page **pages;
 	int ret;
 
-	up = kzalloc(sizeof(*up), GFP_KERNEL_ACCOUNT);
+	up = zex_mapping_new(addr, size, writable);
 	if (!up)
 		return -ENOMEM;
-	up->addr = addr;
-	up->npages = size >> PAGE_SHIFT;
-	up->writable = writable;
 	pages = kmalloc_array(ZEX_PT_ENTRIES, sizeof(*pages), GFP_KERNEL_ACCOUNT);
 	if (!pages) {
 		ret = -ENOMEM;
@@ -332,12 +342,9 @@ int zex_vm_import_mirror(struct zex_vm *vm, u64 addr, u64 size, bool writable, u
 	struct zex_mapping *map;
 	int ret;
 
-	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	map = zex_mapping_new(addr, size, writable);
 	if (!map)
 		return -ENOMEM;
-	map->addr = addr;
-	map->npages = size >> PAGE_SHIFT;
-	map->writable = writable;
 	ret = zex_mirror_create(vm, addr, map->npages, writable, &map->mirror);
 	if (ret)
 		goto err_free;
@@ -370,12 +377,9 @@ int zex_vm_bind_bo(struct zex_vm *vm, struct zex_bo *bo, u64 va, bool writable, 
 	struct page **pages;
 	int ret;
 
-	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	map = zex_mapping_new(va, bo->base.size, writable);
 	if (!map)
 		return -ENOMEM;
-	map->addr = va;
-	map->npages = bo->base.size >> PAGE_SHIFT;
-	map->writable = writable;
 	map->bo = bo;
 	pages = kvmalloc_array(map->npages, sizeof(*pages), GFP_KERNEL_ACCOUNT);
 	if (!pages) {
