@@ -62,10 +62,10 @@ tools: libzex
 		-Ilibzex/include -Iuapi \
 		tools/bench/zex-bench-l0.c -lze_loader -o $(O)/bin/zex-bench-l0
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
-		-Iuapi -Itools/include $$(pkg-config --cflags libdrm) \
+		-Iuapi -Itestlib $$(pkg-config --cflags libdrm) \
 		tools/bench/zex-bench-ipc.c -ldrm -o $(O)/bin/zex-bench-ipc
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
-		-Iuapi -Itools/include $$(pkg-config --cflags libdrm) \
+		-Iuapi -Itestlib $$(pkg-config --cflags libdrm) \
 		tools/bench/zex-bench-userptr.c -ldrm -o $(O)/bin/zex-bench-userptr
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -pthread \
 		-Ilibzex/include -Iuapi $$(pkg-config --cflags libdrm) \

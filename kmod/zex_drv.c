@@ -6,6 +6,11 @@
 /**
  * DOC: zex_drv.c - module entry, the GPU's platform device and DRM device
  *
+ * The top of zex.ko: the module's parameters, the platform and DRM
+ * drivers, the file operations and the one table of ioctls. Every ioctl's
+ * handler lives in the room of the object it acts on and is declared in
+ * that room's header; this file only lists them.
+ *
  * Loading zex validates the module parameters (refusing to load, with the
  * parameter and its rule in the log, when one is invalid), registers the
  * tile driver and the GPU's platform driver, then creates the platform
@@ -35,11 +40,23 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_prime.h>
 
+#include "bo/zex_bo.h"
 #include "common/zex_compat.h"
+#include "device/zex_device.h"
+#include "device/zex_params.h"
 #include "hostrpc/zex_hostrpc.h"
 #include "ipc/zex_ipc.h"
 #include "tiles/zex_piece.h"
-#include "zex_drv.h"
+#include "vm/zex_vm.h"
+
+#define ZEX_DRIVER_NAME		"zex"
+#define ZEX_DRIVER_DESC		"Emulated multi-tile GPU"
+#define ZEX_DRIVER_DATE		"20261121"
+#define ZEX_DRIVER_MAJOR	0
+#define ZEX_DRIVER_MINOR	1
+
+/* /sys/kernel/debug/zex: created at load, removed at unload. */
+static struct dentry *zex_debugfs_root;
 
 static struct zex_params zex_module_params = {
 	.tiles = 2,
@@ -142,7 +159,6 @@ static const struct file_operations zex_fops = {
 static int zex_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct zex_file *zfile = kzalloc(sizeof(*zfile), GFP_KERNEL_ACCOUNT);
-	int ret;
 
 	if (!zfile)
 		return -ENOMEM;
@@ -151,9 +167,11 @@ static int zex_open(struct drm_device *drm, struct drm_file *file)
 	 * removes that while files are still open. zex's own directory lives
 	 * as long as the module, which every open file pins.
 	 */
-	ret = zex_vm_init(&zfile->vm, drm, to_zex_device(drm)->vm_max_mappings,
-			  zex_debugfs_root, zex_drm_file_pid_nr(file));
-	if (ret) {
+	zfile->vm = zex_vm_create(drm, to_zex_device(drm)->vm_max_mappings,
+				  zex_debugfs_root, zex_drm_file_pid_nr(file));
+	if (IS_ERR(zfile->vm)) {
+		int ret = PTR_ERR(zfile->vm);
+
 		kfree(zfile);
 		return ret;
 	}
@@ -163,9 +181,9 @@ static int zex_open(struct drm_device *drm, struct drm_file *file)
 
 static void zex_postclose(struct drm_device *drm, struct drm_file *file)
 {
-	struct zex_file *zfile = file->driver_priv;
+	struct zex_file *zfile = to_zex_file(file);
 
-	zex_vm_fini(&zfile->vm);
+	zex_vm_destroy(zfile->vm);
 	kfree(zfile);
 }
 
@@ -314,7 +332,6 @@ static struct platform_driver zex_platform_driver = {
 };
 
 static struct platform_device *zex_pdev;
-struct dentry *zex_debugfs_root;
 
 static int __init zex_init(void)
 {

@@ -26,7 +26,7 @@
 
 #include "zex_selftest.h"
 #include "zex/zex_api.h"
-#include "l0/ipc_handle.h"
+#include "ipc/ipc_handle.h"
 
 #define K64	65536ull
 

@@ -11,7 +11,9 @@
  * added so far. Mapping a buffer object pins its pieces' pages for the
  * life of the mapping and inserts them page by page on fault, through the
  * layout; binding it into an address space pins them the same way
- * (zex_bo_pin_pages()).
+ * (zex_bo_pin_pages()). A linear one-piece object is its piece's "solo"
+ * object while it lives: importing the piece alone gives it back rather
+ * than a new object (zex_bo_set_solo(), zex_bo_get_solo()).
  *
  * The mapping is a shared PFN map: a private (copy-on-write) mapping is
  * refused, since the mm core cannot copy pages it does not manage; a fault
@@ -267,5 +269,36 @@ struct zex_bo *zex_bo_lookup(struct drm_file *file, u32 handle)
 		drm_gem_object_put(obj);
 		obj = NULL;
 	}
+	return obj ? to_zex_bo(obj) : NULL;
+}
+
+/**
+ * zex_bo_set_solo - record @bo as the one-piece object of its piece
+ * @bo: a linear buffer object made of one piece.
+ */
+void zex_bo_set_solo(struct zex_bo *bo)
+{
+	struct zex_piece *piece = bo->pieces[0].piece;
+
+	mutex_lock(&piece->share_lock);
+	piece->solo = &bo->base;
+	mutex_unlock(&piece->share_lock);
+}
+
+/**
+ * zex_bo_get_solo - the piece's live one-piece object, with a reference
+ * @piece: the piece.
+ *
+ * Return: the object, or NULL when there is none or it is being freed.
+ */
+struct zex_bo *zex_bo_get_solo(struct zex_piece *piece)
+{
+	struct drm_gem_object *obj;
+
+	mutex_lock(&piece->share_lock);
+	obj = piece->solo;
+	if (obj && !kref_get_unless_zero(&obj->refcount))
+		obj = NULL;
+	mutex_unlock(&piece->share_lock);
 	return obj ? to_zex_bo(obj) : NULL;
 }

@@ -61,5 +61,12 @@ void zex_bo_add_piece(struct zex_bo *bo, struct zex_piece *piece);
 struct zex_bo *zex_bo_lookup(struct drm_file *file, u32 handle);
 int zex_bo_pin_pages(struct zex_bo *bo, struct page **pages);
 void zex_bo_unpin_pages(struct zex_bo *bo);
+void zex_bo_set_solo(struct zex_bo *bo);
+struct zex_bo *zex_bo_get_solo(struct zex_piece *piece);
+
+/* zex_bo_ioctl.c */
+int zex_bo_create_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_bo_mmap_offset_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_bo_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 #endif /* _ZEX_BO_H_ */

@@ -4,7 +4,7 @@
  */
 
 /**
- * DOC: zex_dmabuf.c - pieces as dma-bufs: export, recognise, self-import
+ * DOC: zex_dmabuf.c - pieces as dma-bufs: export, recognise
  *
  * Pieces are exported with zex's own &dma_buf_ops, built from the DRM
  * PRIME helpers, so that an import can tell a zex piece from any other
@@ -14,8 +14,8 @@
  * through the piece's own GEM mmap.
  *
  * The dma-buf of each mode is cached on the piece while buffer objects hold
- * it, and so is the piece's one-piece buffer object ("solo"), which a
- * one-piece import returns instead of a new object.
+ * it. A one-piece import returns the piece's one-piece buffer object
+ * ("solo", zex_bo_get_solo()) instead of a new object.
  */
 
 #include <linux/dma-buf.h>
@@ -23,7 +23,6 @@
 
 #include <drm/drm_prime.h>
 
-#include "../bo/zex_bo.h"
 #include "../tiles/zex_piece.h"
 #include "zex_dmabuf.h"
 
@@ -109,35 +108,4 @@ struct zex_piece *zex_dmabuf_piece(struct drm_device *drm, struct dma_buf *dmabu
 		return ERR_PTR(-EXDEV);
 	drm_gem_object_get(obj);
 	return to_zex_piece(obj);
-}
-
-/**
- * zex_dmabuf_set_solo - record @bo as the one-piece object of its piece
- * @bo: a linear buffer object made of one piece.
- */
-void zex_dmabuf_set_solo(struct zex_bo *bo)
-{
-	struct zex_piece *piece = bo->pieces[0].piece;
-
-	mutex_lock(&piece->share_lock);
-	piece->solo = &bo->base;
-	mutex_unlock(&piece->share_lock);
-}
-
-/**
- * zex_dmabuf_get_solo - the piece's live one-piece object, with a reference
- * @piece: the piece.
- *
- * Return: the object, or NULL when there is none or it is being freed.
- */
-struct zex_bo *zex_dmabuf_get_solo(struct zex_piece *piece)
-{
-	struct drm_gem_object *obj;
-
-	mutex_lock(&piece->share_lock);
-	obj = piece->solo;
-	if (obj && !kref_get_unless_zero(&obj->refcount))
-		obj = NULL;
-	mutex_unlock(&piece->share_lock);
-	return obj ? to_zex_bo(obj) : NULL;
 }

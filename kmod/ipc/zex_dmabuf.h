@@ -6,9 +6,8 @@
 /**
  * DOC: zex_dmabuf.h - pieces as dma-bufs
  *
- * What the IPC ioctls (zex_ipc.c) and the buffer-object ioctls use to
- * share pieces: export one as a dma-buf, recognise one on import, and the
- * one-piece buffer object a self-import returns.
+ * What the IPC ioctls (zex_ipc.c) and PRIME (zex_prime.c) use to share
+ * pieces: export one as a dma-buf, recognise one on import.
  */
 
 #ifndef _ZEX_DMABUF_H_
@@ -16,12 +15,9 @@
 
 struct dma_buf;
 struct drm_device;
-struct zex_bo;
 struct zex_piece;
 
 struct dma_buf *zex_dmabuf_export(struct zex_piece *piece, int flags);
 struct zex_piece *zex_dmabuf_piece(struct drm_device *drm, struct dma_buf *dmabuf);
-void zex_dmabuf_set_solo(struct zex_bo *bo);
-struct zex_bo *zex_dmabuf_get_solo(struct zex_piece *piece);
 
 #endif /* _ZEX_DMABUF_H_ */

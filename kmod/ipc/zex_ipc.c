@@ -185,7 +185,7 @@ int zex_ipc_bo_of_pieces(struct drm_device *drm, struct drm_file *file,
 	u32 i;
 	int ret;
 
-	bo = n == 1 && !interleaved && !read_only ? zex_dmabuf_get_solo(pieces[0]) : NULL;
+	bo = n == 1 && !interleaved && !read_only ? zex_bo_get_solo(pieces[0]) : NULL;
 	if (bo) {
 		drm_gem_object_put(&pieces[0]->base.base);
 	} else {
@@ -198,7 +198,7 @@ int zex_ipc_bo_of_pieces(struct drm_device *drm, struct drm_file *file,
 		for (i = 0; i < n; i++)
 			zex_bo_add_piece(bo, pieces[i]);
 		if (n == 1 && !interleaved && !read_only)
-			zex_dmabuf_set_solo(bo);
+			zex_bo_set_solo(bo);
 	}
 	ret = drm_gem_handle_create(file, &bo->base, handle);
 	drm_gem_object_put(&bo->base);

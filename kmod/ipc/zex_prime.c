@@ -121,7 +121,7 @@ int zex_prime_fd_to_handle(struct drm_device *drm, struct drm_file *file,
 		return PTR_ERR(piece);
 	}
 	/* The piece's one-piece object, already a handle here: that handle. */
-	solo = read_only ? NULL : zex_dmabuf_get_solo(piece);
+	solo = read_only ? NULL : zex_bo_get_solo(piece);
 	if (solo) {
 		ret = zex_prime_handle_of(file, &solo->base, handle);
 		drm_gem_object_put(&solo->base);

@@ -12,7 +12,7 @@
 
 #include <kunit/test.h>
 
-#include "../zex_params.h"
+#include "../device/zex_params.h"
 
 static const struct zex_params zex_defaults = {
 	.tiles = 2,

@@ -20,7 +20,7 @@
  * from its entries, no empty table below the root, the 2 MiB leaves
  * exactly the model's, and the tables allocated at each level exactly the
  * leaf-table blocks, and the distinct 1 GiB and 512 GiB blocks with a live
- * page. Mirror bindings (exclusive, stale until filled) have their own
+ * page. On-demand bindings (exclusive, stale until filled) have their own
  * case.
  */
 
@@ -29,7 +29,7 @@
 #include <linux/sizes.h>
 #include <linux/xarray.h>
 
-#include "../vm/zex_pt.h"
+#include "../pt/zex_pt.h"
 
 struct model_pte {
 	unsigned long pfn;
@@ -497,12 +497,13 @@ static void zex_test_pt_huge_and_small_release_either(struct kunit *test)
 	pt_ctx_fini(c);
 }
 
-static void zex_test_pt_mirror(struct kunit *test)
+static void zex_test_pt_on_demand(struct kunit *test)
 {
 	struct pt_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	u64 va = SZ_4M - 4 * SZ_4K, block = SZ_8M, *slot;
+	u64 va = SZ_4M - 4 * SZ_4K, block = SZ_8M;
 	unsigned int i, first = (va >> PAGE_SHIFT) & (ZEX_PT_ENTRIES - 1);
-	struct zex_pt_node *spare;
+	struct zex_pt_fill fill = {};
+	struct zex_pt_block *blk;
 	unsigned long *pfns, pfn, tables;
 	bool writable;
 
@@ -510,67 +511,79 @@ static void zex_test_pt_mirror(struct kunit *test)
 	pfns = kunit_kcalloc(test, ZEX_PT_ENTRIES, sizeof(*pfns), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pfns);
 	bind_live(c, va - SZ_4K, 1, true);
-	/* A mirror binding shares no page, either way round. */
-	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, va - SZ_4K, 2, NULL, ZEX_PT_MIRROR), -EBUSY);
+	/* An on-demand binding shares no page, either way round. */
+	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, va - SZ_4K, 2, NULL, ZEX_PT_ON_DEMAND), -EBUSY);
 	KUNIT_ASSERT_EQ(test, zex_pt_bind(&c->pt, va, 8, NULL,
-					  ZEX_PT_MIRROR | ZEX_PT_WRITABLE), 0);
+					  ZEX_PT_ON_DEMAND | ZEX_PT_WRITABLE), 0);
 	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, va + SZ_4K, 1, c->pool, 0), -EBUSY);
-	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, va, 1, NULL, ZEX_PT_MIRROR), -EBUSY);
+	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, va, 1, NULL, ZEX_PT_ON_DEMAND), -EBUSY);
 	/* Parts of blocks: leaf tables. Stale until filled; filled, then stale again. */
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va, &pfn, &writable), -ESTALE);
 	KUNIT_EXPECT_EQ(test, zex_pt_count(&c->pt, va, NULL), 1);
-	slot = zex_pt_mirror_slot(&c->pt, va);
-	KUNIT_ASSERT_NOT_NULL(test, slot);
-	KUNIT_EXPECT_TRUE(test, zex_pt_mirror_any_stale(slot, first, 4));
+	blk = zex_pt_block_get(&c->pt, va);
+	KUNIT_ASSERT_NOT_NULL(test, blk);
+	KUNIT_EXPECT_TRUE(test, zex_pt_block_any_stale(blk, first, 4));
 	for (i = 0; i < 4; i++)
 		pfns[i] = page_to_pfn(c->pool[i]);
-	KUNIT_EXPECT_FALSE(test, zex_pt_mirror_needs_table(slot, 4, pfns));
-	spare = NULL;
-	zex_pt_mirror_fill(&c->pt, slot, first, 4, pfns, &spare);	/* the first block's four */
-	KUNIT_EXPECT_FALSE(test, zex_pt_mirror_any_stale(slot, first, 4));
+	/* A leaf table already: nothing to allocate. */
+	KUNIT_EXPECT_EQ(test, zex_pt_block_fill_prepare(&c->pt, blk, 4, pfns, &fill), 0);
+	KUNIT_EXPECT_NULL(test, fill.table);
+	zex_pt_block_fill(&c->pt, blk, first, 4, pfns, &fill);	/* the first block's four */
+	KUNIT_EXPECT_FALSE(test, zex_pt_block_any_stale(blk, first, 4));
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va + 3 * SZ_4K, &pfn, &writable), 0);
 	KUNIT_EXPECT_EQ(test, pfn, pfns[3]);
 	KUNIT_EXPECT_TRUE(test, writable);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va + 4 * SZ_4K, &pfn, &writable), -ESTALE);
-	zex_pt_mirror_stale(slot, first + 1, 2);
+	zex_pt_block_mark_stale(blk, first + 1, 2);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va, &pfn, &writable), 0);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va + SZ_4K, &pfn, &writable), -ESTALE);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va + 3 * SZ_4K, &pfn, &writable), 0);
-	/* The neighbour's own PTE is no mirror's: never made stale. */
-	zex_pt_mirror_stale(slot, first - 1, 1);
+	/* The neighbour's own PTE is not on demand: never made stale. */
+	zex_pt_block_mark_stale(blk, first - 1, 1);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, va - SZ_4K, &pfn, &writable), 0);
-	zex_pt_unbind(&c->pt, va, 8, ZEX_PT_MIRROR | ZEX_PT_WRITABLE, NULL, NULL);
+	zex_pt_unbind(&c->pt, va, 8, ZEX_PT_ON_DEMAND | ZEX_PT_WRITABLE, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, zex_pt_count(&c->pt, va, NULL), 0);
 	KUNIT_EXPECT_EQ(test, zex_pt_count(&c->pt, va + 7 * SZ_4K, NULL), 0);
 	check_all(c);
 
 	/* A whole block: a stale 2 MiB leaf, no leaf table. */
 	tables = c->pt.nodes[0];
-	KUNIT_ASSERT_EQ(test, zex_pt_bind(&c->pt, block, ZEX_PT_ENTRIES, NULL, ZEX_PT_MIRROR), 0);
+	KUNIT_ASSERT_EQ(test, zex_pt_bind(&c->pt, block, ZEX_PT_ENTRIES, NULL, ZEX_PT_ON_DEMAND), 0);
 	KUNIT_EXPECT_EQ(test, c->pt.huge, 1);
 	KUNIT_EXPECT_EQ(test, c->pt.nodes[0], tables);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + SZ_1M, &pfn, &writable), -ESTALE);
-	slot = zex_pt_mirror_slot(&c->pt, block);
+	blk = zex_pt_block_get(&c->pt, block);
 	for (i = 0; i < ZEX_PT_ENTRIES; i++)
 		pfns[i] = page_to_pfn(c->huge[0]) + i;
 	/* A huge page behind it: a 2 MiB leaf, read-only like the binding. */
-	KUNIT_EXPECT_FALSE(test, zex_pt_mirror_needs_table(slot, ZEX_PT_ENTRIES, pfns));
-	zex_pt_mirror_fill(&c->pt, slot, 0, ZEX_PT_ENTRIES, pfns, &spare);
+	KUNIT_EXPECT_EQ(test, zex_pt_block_fill_prepare(&c->pt, blk, ZEX_PT_ENTRIES, pfns,
+							&fill), 0);
+	KUNIT_EXPECT_NULL(test, fill.table);
+	zex_pt_block_fill(&c->pt, blk, 0, ZEX_PT_ENTRIES, pfns, &fill);
 	KUNIT_EXPECT_EQ(test, zex_pt_leaf_size(&c->pt, block + SZ_1M), ZEX_PT_HUGE_SIZE);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + SZ_1M, &pfn, &writable), 0);
 	KUNIT_EXPECT_EQ(test, pfn, pfns[256]);
 	KUNIT_EXPECT_FALSE(test, writable);
 	/* Part of it invalidated: all of it is stale. */
-	zex_pt_mirror_stale(slot, 3, 1);
+	zex_pt_block_mark_stale(blk, 3, 1);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + SZ_1M, &pfn, &writable), -ESTALE);
 	/* Small pages behind part of it now: a leaf table, the rest still stale. */
 	for (i = 0; i < 4; i++)
 		pfns[i] = page_to_pfn(c->pool[i]);
-	KUNIT_EXPECT_TRUE(test, zex_pt_mirror_needs_table(slot, 4, pfns));
-	spare = zex_pt_leaf_alloc(&c->pt);
-	KUNIT_ASSERT_NOT_NULL(test, spare);
-	zex_pt_mirror_fill(&c->pt, slot, 0, 4, pfns, &spare);
-	KUNIT_EXPECT_NULL(test, spare);
+	/* A fill prepared, then given up: its table is freed. */
+	KUNIT_ASSERT_EQ(test, zex_pt_block_fill_prepare(&c->pt, blk, 4, pfns, &fill), 0);
+	KUNIT_EXPECT_EQ(test, c->pt.nodes[0], tables + 1);
+	zex_pt_block_fill_release(&c->pt, &fill);
+	KUNIT_EXPECT_EQ(test, c->pt.nodes[0], tables);
+	KUNIT_EXPECT_NULL(test, fill.table);
+	KUNIT_ASSERT_EQ(test, zex_pt_block_fill_prepare(&c->pt, blk, 4, pfns, &fill), 0);
+	KUNIT_ASSERT_NOT_NULL(test, fill.table);
+	/* Prepared twice: the table it has is kept, not leaked or doubled. */
+	KUNIT_EXPECT_EQ(test, zex_pt_block_fill_prepare(&c->pt, blk, 4, pfns, &fill), 0);
+	KUNIT_EXPECT_EQ(test, c->pt.nodes[0], tables + 1);
+	zex_pt_block_fill(&c->pt, blk, 0, 4, pfns, &fill);
+	KUNIT_EXPECT_NULL(test, fill.table);
+	zex_pt_block_fill_release(&c->pt, &fill);
 	KUNIT_EXPECT_EQ(test, c->pt.huge, 0);
 	KUNIT_EXPECT_EQ(test, c->pt.nodes[0], tables + 1);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + 2 * SZ_4K, &pfn, &writable), 0);
@@ -580,7 +593,7 @@ static void zex_test_pt_mirror(struct kunit *test)
 	/* A huge page again: back to a 2 MiB leaf, the table freed. */
 	for (i = 0; i < ZEX_PT_ENTRIES; i++)
 		pfns[i] = page_to_pfn(c->huge[1]) + i;
-	zex_pt_mirror_fill(&c->pt, slot, 0, ZEX_PT_ENTRIES, pfns, &spare);
+	zex_pt_block_fill(&c->pt, blk, 0, ZEX_PT_ENTRIES, pfns, &fill);
 	KUNIT_EXPECT_EQ(test, c->pt.huge, 1);
 	KUNIT_EXPECT_EQ(test, c->pt.nodes[0], tables);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + 4 * SZ_4K, &pfn, &writable), 0);
@@ -588,7 +601,7 @@ static void zex_test_pt_mirror(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, zex_pt_count(&c->pt, block + 4 * SZ_4K, NULL), 1);
 	/* Nothing else may bind there. */
 	KUNIT_EXPECT_EQ(test, zex_pt_bind(&c->pt, block, 1, c->huge, 0), -EBUSY);
-	zex_pt_unbind(&c->pt, block, ZEX_PT_ENTRIES, ZEX_PT_MIRROR, NULL, NULL);
+	zex_pt_unbind(&c->pt, block, ZEX_PT_ENTRIES, ZEX_PT_ON_DEMAND, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, c->pt.huge, 0);
 	check_all(c);
 	pt_ctx_fini(c);
@@ -596,7 +609,7 @@ static void zex_test_pt_mirror(struct kunit *test)
 
 static struct kunit_case zex_pt_test_cases[] = {
 	KUNIT_CASE(zex_test_pt_huge_and_small_release_either),
-	KUNIT_CASE(zex_test_pt_mirror),
+	KUNIT_CASE(zex_test_pt_on_demand),
 	KUNIT_CASE(zex_test_pt_overlap_release_either),
 	KUNIT_CASE(zex_test_pt_adjacent_and_nested),
 	KUNIT_CASE(zex_test_pt_random_sequences),

@@ -17,8 +17,8 @@
 
 #include <drm/zex_drm.h>
 
-#include "../zex_params.h"
-#include "../zex_topology.h"
+#include "../device/zex_params.h"
+#include "../device/zex_topology.h"
 
 #define ZEX_MAX_ENGINES	(1 + 8 * (ZEX_TILE_COMPUTE_ENGINES + ZEX_TILE_COPY_ENGINES) + \
 			 ZEX_TILE_COMPUTE_ENGINES + ZEX_TILE_COPY_ENGINES)

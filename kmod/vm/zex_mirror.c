@@ -23,13 +23,15 @@
  * mirror_lock while it touches the pages, so an invalidation waits until
  * it is done: the device never uses a page the host has let go.
  *
- * Mirror imports cover no page another mapping covers, so their entries
- * are theirs alone. Each 2 MiB block's level-1 entry stays put while they
- * are bound, and the notifier reaches it through the import's own list of
- * them, never by walking the page table that binds change. A whole block
- * is a 2 MiB leaf while the host backs it with a huge page, a leaf table
- * when not; only a fill changes which, under both locks, with any table
- * it needs allocated before it takes mirror_lock.
+ * Mirror imports are the page table's on-demand bindings (pt/): they
+ * cover no page another mapping covers, so their entries are theirs
+ * alone. The import keeps the page table's opaque handle of each 2 MiB
+ * block it touches, and the notifier marks entries stale through it, never
+ * by walking the page table that binds change. A whole block is a 2 MiB
+ * leaf while the host backs it with a huge page, a leaf table when not;
+ * only a fill changes which, under both locks, with what it needs
+ * allocated (zex_pt_block_fill_prepare()) before it takes mirror_lock. A
+ * copy calls down from here into the page table, never the other way.
  */
 
 #include <linux/hmm.h>
@@ -56,7 +58,8 @@
  * @npages: its pages.
  * @writable: the device may write; pages are faulted for write.
  * @bound: its PTEs exist (under &zex_vm.mirror_lock).
- * @slots: the level-1 entry of each 2 MiB block it touches, first block first.
+ * @blocks: the page table's handle of each 2 MiB block it touches, first
+ *	block first.
  */
 struct zex_mirror {
 	struct mmu_interval_notifier notifier;
@@ -66,7 +69,7 @@ struct zex_mirror {
 	u64 npages;
 	bool writable;
 	bool bound;
-	u64 **slots;
+	struct zex_pt_block **blocks;
 };
 
 /* 2 MiB blocks the range [@m->addr, @m->node.last] touches. */
@@ -75,15 +78,15 @@ static u64 mirror_blocks(struct zex_mirror *m)
 	return m->node.last / ZEX_PT_HUGE_SIZE - m->addr / ZEX_PT_HUGE_SIZE + 1;
 }
 
-/* Where @m keeps the level-1 entry of @va's block. */
-static u64 **mirror_slot_ref(struct zex_mirror *m, u64 va)
+/* Where @m keeps the handle of @va's block. */
+static struct zex_pt_block **mirror_block_ref(struct zex_mirror *m, u64 va)
 {
-	return &m->slots[va / ZEX_PT_HUGE_SIZE - m->addr / ZEX_PT_HUGE_SIZE];
+	return &m->blocks[va / ZEX_PT_HUGE_SIZE - m->addr / ZEX_PT_HUGE_SIZE];
 }
 
-static u64 *mirror_slot(struct zex_mirror *m, u64 va)
+static struct zex_pt_block *mirror_block(struct zex_mirror *m, u64 va)
 {
-	return *mirror_slot_ref(m, va);
+	return *mirror_block_ref(m, va);
 }
 
 static u64 mirror_end(struct zex_mirror *m)
@@ -93,7 +96,7 @@ static u64 mirror_end(struct zex_mirror *m)
 
 static unsigned int mirror_pt_flags(struct zex_mirror *m)
 {
-	return ZEX_PT_MIRROR | (m->writable ? ZEX_PT_WRITABLE : 0);
+	return ZEX_PT_ON_DEMAND | (m->writable ? ZEX_PT_WRITABLE : 0);
 }
 
 /* Mark [start, end) stale (mirror_lock held). */
@@ -102,8 +105,8 @@ static void mirror_mark_stale(struct zex_mirror *m, u64 start, u64 end)
 	while (start < end) {
 		u64 next = zex_pt_block_end(start, end);
 
-		zex_pt_mirror_stale(mirror_slot(m, start), zex_pt_block_index(start),
-				    (next - start) >> PAGE_SHIFT);
+		zex_pt_block_mark_stale(mirror_block(m, start), zex_pt_block_index(start),
+					(next - start) >> PAGE_SHIFT);
 		start = next;
 	}
 }
@@ -142,8 +145,8 @@ static int fill_range(struct zex_vm *vm, struct zex_mirror *m, u64 va, unsigned 
 		      unsigned long *pfns)
 {
 	struct mm_struct *mm = m->notifier.mm;
-	u64 *slot = mirror_slot(m, va);
-	struct zex_pt_node *spare = NULL;
+	struct zex_pt_block *blk = mirror_block(m, va);
+	struct zex_pt_fill fill = {};
 	struct hmm_range range = {
 		.notifier = &m->notifier,
 		.start = va,
@@ -175,24 +178,20 @@ static int fill_range(struct zex_vm *vm, struct zex_mirror *m, u64 va, unsigned 
 			break;
 		for (k = 0; k < n; k++)
 			pfns[k] = page_to_pfn(hmm_pfn_to_page(pfns[k]));
-		/* A table to split a 2 MiB leaf into: allocated before mirror_lock. */
-		if (!spare && zex_pt_mirror_needs_table(slot, n, pfns)) {
-			spare = zex_pt_leaf_alloc(&vm->pt);
-			if (!spare) {
-				ret = -ENOMEM;
-				break;
-			}
-		}
+		/* What the fill needs is allocated before mirror_lock. */
+		ret = zex_pt_block_fill_prepare(&vm->pt, blk, n, pfns, &fill);
+		if (ret)
+			break;
 		mutex_lock(&vm->mirror_lock);
 		if (mmu_interval_read_retry(&m->notifier, range.notifier_seq)) {
 			mutex_unlock(&vm->mirror_lock);
 			continue;
 		}
-		zex_pt_mirror_fill(&vm->pt, slot, zex_pt_block_index(va), n, pfns, &spare);
+		zex_pt_block_fill(&vm->pt, blk, zex_pt_block_index(va), n, pfns, &fill);
 		mutex_unlock(&vm->mirror_lock);
 		break;
 	}
-	zex_pt_leaf_free(&vm->pt, spare);
+	zex_pt_block_fill_release(&vm->pt, &fill);
 	mmput(mm);
 	if (ret == -ENOMEM || ret == -EINTR)
 		return ret;
@@ -210,7 +209,7 @@ static int fill_block(struct zex_vm *vm, struct zex_mirror *m, u64 start, u64 en
 	unsigned int n = (end - start) >> PAGE_SHIFT, k;
 	int ret;
 
-	if (!zex_pt_mirror_any_stale(mirror_slot(m, start), zex_pt_block_index(start), n))
+	if (!zex_pt_block_any_stale(mirror_block(m, start), zex_pt_block_index(start), n))
 		return 0;
 	if (!*pfns) {
 		*pfns = kmalloc_array(ZEX_PT_ENTRIES, sizeof(**pfns), GFP_KERNEL_ACCOUNT);
@@ -276,8 +275,8 @@ int zex_mirror_create(struct zex_vm *vm, u64 addr, u64 npages, bool writable,
 	m->writable = writable;
 	m->node.start = addr;
 	m->node.last = addr + (npages << PAGE_SHIFT) - 1;
-	m->slots = kvcalloc(mirror_blocks(m), sizeof(*m->slots), GFP_KERNEL_ACCOUNT);
-	if (!m->slots) {
+	m->blocks = kvcalloc(mirror_blocks(m), sizeof(*m->blocks), GFP_KERNEL_ACCOUNT);
+	if (!m->blocks) {
 		ret = -ENOMEM;
 		goto err_free;
 	}
@@ -289,7 +288,7 @@ int zex_mirror_create(struct zex_vm *vm, u64 addr, u64 npages, bool writable,
 	return 0;
 
 err_free:
-	kvfree(m->slots);
+	kvfree(m->blocks);
 	kfree(m);
 	return ret;
 }
@@ -313,7 +312,7 @@ int zex_mirror_bind(struct zex_vm *vm, struct zex_mirror *m)
 	if (ret)
 		return ret;
 	for (va = m->addr; va < end; va = zex_pt_block_end(va, end))
-		*mirror_slot_ref(m, va) = zex_pt_mirror_slot(&vm->pt, va);
+		*mirror_block_ref(m, va) = zex_pt_block_get(&vm->pt, va);
 	mutex_lock(&vm->mirror_lock);
 	m->bound = true;
 	mutex_unlock(&vm->mirror_lock);
@@ -350,7 +349,7 @@ void zex_mirror_unbind(struct zex_vm *vm, struct zex_mirror *m)
 void zex_mirror_free(struct zex_mirror *m)
 {
 	mmu_interval_notifier_remove(&m->notifier);
-	kvfree(m->slots);
+	kvfree(m->blocks);
 	kfree(m);
 }
 
@@ -358,11 +357,11 @@ void zex_mirror_free(struct zex_mirror *m)
  * zex_mirror_bytes - what a mirror import keeps beside its page-table entries
  * @m: the import.
  *
- * Return: the bytes of its record and its list of level-1 entries.
+ * Return: the bytes of its record and its list of block handles.
  */
 size_t zex_mirror_bytes(struct zex_mirror *m)
 {
-	return sizeof(*m) + mirror_blocks(m) * sizeof(*m->slots);
+	return sizeof(*m) + mirror_blocks(m) * sizeof(*m->blocks);
 }
 
 /**

@@ -221,42 +221,44 @@ static int zex_vm_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(zex_vm);
 
 /**
- * zex_vm_init - the address space of a newly opened file
- * @vm: to initialise.
+ * zex_vm_create - an empty address space for a file being opened
  * @drm: the device.
  * @max_mappings: the most mappings it may hold.
  * @debugfs_dir: where its debugfs file, vm-<owner>-<n>, goes; it must
  *	outlive the address space.
  * @owner: the opener's pid, for the file's name.
  *
- * Return: 0 or -ENOMEM.
+ * Return: the address space, charged to the caller's memory cgroup, or
+ * ERR_PTR(-ENOMEM).
  */
-int zex_vm_init(struct zex_vm *vm, struct drm_device *drm, u32 max_mappings,
-		struct dentry *debugfs_dir, pid_t owner)
+struct zex_vm *zex_vm_create(struct drm_device *drm, u32 max_mappings,
+			     struct dentry *debugfs_dir, pid_t owner)
 {
+	struct zex_vm *vm = kzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
 	char name[32];
-	int ret;
 
+	if (!vm)
+		return ERR_PTR(-ENOMEM);
 	vm->drm = drm;
 	mutex_init(&vm->lock);
 	mutex_init(&vm->mirror_lock);
 	vm->mirrors = RB_ROOT_CACHED;
 	xa_init_flags(&vm->mappings, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	vm->max_mappings = max_mappings;
-	vm->count = 0;
-	ret = zex_pt_init(&vm->pt);
-	if (ret)
-		return ret;
+	if (zex_pt_init(&vm->pt)) {
+		kfree(vm);
+		return ERR_PTR(-ENOMEM);
+	}
 	snprintf(name, sizeof(name), "vm-%d-%u", owner, atomic_inc_return(&zex_vm_serial));
 	vm->debugfs = debugfs_create_file(name, 0444, debugfs_dir, vm, &zex_vm_fops);
-	return 0;
+	return vm;
 }
 
 /**
- * zex_vm_fini - release every mapping and the tables
+ * zex_vm_destroy - release every mapping, the tables and the address space
  * @vm: the address space of a file being closed.
  */
-void zex_vm_fini(struct zex_vm *vm)
+void zex_vm_destroy(struct zex_vm *vm)
 {
 	struct zex_mapping *map;
 	unsigned long id;
@@ -270,6 +272,7 @@ void zex_vm_fini(struct zex_vm *vm)
 	zex_pt_fini(&vm->pt);
 	mutex_destroy(&vm->mirror_lock);
 	mutex_destroy(&vm->lock);
+	kfree(vm);
 }
 
 /**

@@ -12,8 +12,9 @@
  * engine reads and writes through it, which is how tests see what the
  * device can see. This folder knows page tables, mappings and the copy
  * engine, and mirror imports (zex_mirror.c), which follow the host's
- * mapping instead of pinning it; the ioctls that reach them (argument checks, the file's address
- * space) are zex_vm_ioctl.c's, beside the other ioctls.
+ * mapping instead of pinning it, and the ioctls that reach them
+ * (zex_vm_ioctl.c: argument checks, the file's address space). The page
+ * table itself is the room below (pt/).
  */
 
 #ifndef _ZEX_VM_H_
@@ -23,10 +24,11 @@
 #include <linux/rbtree_types.h>
 #include <linux/xarray.h>
 
-#include "zex_pt.h"
+#include "../pt/zex_pt.h"
 
 struct dentry;
 struct drm_device;
+struct drm_file;
 struct drm_zex_copy;
 struct zex_bo;
 
@@ -55,9 +57,9 @@ struct zex_vm {
 	struct dentry *debugfs;
 };
 
-int zex_vm_init(struct zex_vm *vm, struct drm_device *drm, u32 max_mappings,
-		struct dentry *debugfs_dir, pid_t owner);
-void zex_vm_fini(struct zex_vm *vm);
+struct zex_vm *zex_vm_create(struct drm_device *drm, u32 max_mappings,
+			     struct dentry *debugfs_dir, pid_t owner);
+void zex_vm_destroy(struct zex_vm *vm);
 int zex_vm_import_userptr(struct zex_vm *vm, u64 addr, u64 size, bool writable, u32 *id);
 int zex_vm_import_mirror(struct zex_vm *vm, u64 addr, u64 size, bool writable, u32 *id);
 int zex_vm_bind_bo(struct zex_vm *vm, struct zex_bo *bo, u64 va, bool writable, u32 *id);
@@ -65,5 +67,11 @@ int zex_vm_unbind(struct zex_vm *vm, u32 id);
 
 /* zex_copy.c */
 int zex_vm_copy(struct zex_vm *vm, struct drm_zex_copy *args);
+
+/* zex_vm_ioctl.c */
+int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_vm_unbind_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 #endif /* _ZEX_VM_H_ */

@@ -12,7 +12,7 @@
  * owner words W and T, the async hint: hr_own_t, hr_hint_t). On the CPU
  * both are C11 atomics and, in a hosted build, the wait between polls
  * yields the core. A CUDA build (nvcc defines __CUDACC__) takes
- * cuda/hostrpc_atomic_cuda.h instead: system-scope atomics for the shared
+ * hostrpc_atomic_cuda.h instead: system-scope atomics for the shared
  * words, device-scope ones for the private words, which live in GPU
  * memory. HR_FN qualifies every function of the core for its target (for
  * CUDA: a device function). The core itself needs no libc and allocates
@@ -24,7 +24,7 @@
 #define HOSTRPC_ATOMIC_H
 
 #ifdef __CUDACC__
-#include "cuda/hostrpc_atomic_cuda.h"
+#include "hostrpc_atomic_cuda.h"
 #else
 
 #define HR_FN

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
-#include "l0/alloc_table.h"
+#include "l0/base/alloc_table.h"
 
 static int released;
 

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
-#include "l0/l0.h"
-#include "l0/context_pool.h"
+#include "l0/base/l0.h"
+#include "l0/base/context_pool.h"
 
 static struct zex_l0_context *make(void)
 {

@@ -22,9 +22,9 @@
 
 #include "kselftest_harness.h"
 #include "zex/zex_api.h"
-#include "l0/ipc_handle.h"
-#include "l0/ipc_received.h"
-#include "l0/ipc_wire.h"
+#include "ipc/ipc_handle.h"
+#include "ipc/ipc_received.h"
+#include "ipc/ipc_wire.h"
 #include "zex_fd_count.h"
 
 

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "l0/ddi_header.h"
+#include "l0/base/ddi_header.h"
 
 ze_result_t zex_ddi_fill(ze_api_version_t version, void *table, const void *ours,
 			 const uint8_t *since, size_t entries);

@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "zex/zex_api.h"
-#include "l0/ipc_handle.h"
-#include "l0/ipc_received.h"
+#include "ipc/ipc_handle.h"
+#include "ipc/ipc_received.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

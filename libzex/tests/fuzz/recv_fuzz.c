@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "zex/zex_api.h"
-#include "l0/ipc_handle.h"
-#include "l0/ipc_received.h"
-#include "l0/ipc_wire.h"
+#include "ipc/ipc_handle.h"
+#include "ipc/ipc_received.h"
+#include "ipc/ipc_wire.h"
 #include "zex_fd_count.h"
 
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "l0/ipc_received.h"
+#include "ipc/ipc_received.h"
 
 struct received {
 	int fd;

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "l0.h"
-#include "l0/alloc_export.h"
+#include "l0/base/l0.h"
+#include "l0/memory/alloc_export.h"
 
 /* Export ids: distinct within the process, and unlikely across processes. */
 static _Atomic uint64_t zex_next_export_id;

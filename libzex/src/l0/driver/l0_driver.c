@@ -16,7 +16,8 @@
  * lists three extensions: the DDI handles 1.0 (with the SUPPORTED flag in
  * the properties chained on zeDriverGetProperties; 1.1 adds the runtime
  * API's tables, of API 1.14), the multiple IPC handles, whose functions
- * zeDriverGetExtensionFunctionAddress returns, and the external memory
+ * zeDriverGetExtensionFunctionAddress returns (src/ddi/ddi_extensions.c,
+ * beside the other lists of entry points), and the external memory
  * mapping of zeMemAllocHost.
  */
 
@@ -25,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "l0.h"
+#include "l0/base/l0.h"
 
 /* libzex's driver version: major.minor.patch of the library. */
 #define ZEX_DRIVER_VERSION	((0u << 24) | (1u << 16) | 0u)
@@ -80,17 +81,6 @@ static void zex_l0_init(void)
 struct zex_l0_driver *zex_l0_driver_get(void)
 {
 	return zex_init_result == ZE_RESULT_SUCCESS ? &zex_driver : NULL;
-}
-
-/**
- * zex_l0_root_is_tile0 - whether the root device is tile 0
- *
- * It is without implicit scaling: when the kernel has it off, or when
- * EnableImplicitScaling=0 turns it off for this process.
- */
-bool zex_l0_root_is_tile0(const struct zex_l0_driver *drv)
-{
-	return !drv->topo.implicit_scaling || drv->keys.enable_implicit_scaling == 0;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeInit(ze_init_flags_t flags)
@@ -225,34 +215,4 @@ zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
 			pExtensionProperties[i].version = zex_extensions[i].version;
 		}
 	return ZE_RESULT_SUCCESS;
-}
-
-static const struct {
-	const char *name;
-	void *fn;
-} zex_extension_functions[] = {
-	{ "zexMemGetIpcHandles", (void *)zexMemGetIpcHandles },
-	{ "zexMemOpenIpcHandles", (void *)zexMemOpenIpcHandles },
-	{ "zexMemPutIpcHandles", (void *)zexMemPutIpcHandles },
-	{ "zexIpcHandlesSend", (void *)zexIpcHandlesSend },
-	{ "zexIpcHandlesRecv", (void *)zexIpcHandlesRecv },
-};
-
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, const char *name,
-				    void **ppFunctionAddress)
-{
-	size_t i;
-
-	if (!zex_l0_driver(hDriver))
-		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (!name || !ppFunctionAddress)
-		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	for (i = 0; i < sizeof(zex_extension_functions) / sizeof(zex_extension_functions[0]); i++)
-		if (!strcmp(name, zex_extension_functions[i].name)) {
-			*ppFunctionAddress = zex_extension_functions[i].fn;
-			return ZE_RESULT_SUCCESS;
-		}
-	*ppFunctionAddress = NULL;
-	return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }

@@ -12,7 +12,7 @@
  * when this thread has had none.
  */
 
-#include "l0.h"
+#include "l0/base/l0.h"
 
 /* Each thread's last failure, for zeDriverGetLastErrorDescription(). */
 static _Thread_local const char *zex_last_error;

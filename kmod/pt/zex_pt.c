@@ -8,7 +8,7 @@
  *
  * A PTE packs the page frame (40 bits), the number of bindings covering
  * the page (11 bits), how many of them are writable (11 bits) and two
- * flags for mirror bindings (the entry is a mirror's; its frame is stale)
+ * flags for on-demand bindings (the entry is one's; its frame is stale)
  * into 64 bits, so a leaf table is one 4 KiB page for 2 MiB of address
  * space. A 2 MiB leaf is the same word in a level-1 slot, its frame the
  * first of 512, tagged in bit 0 (a frame of a 2 MiB leaf is 512-aligned,
@@ -16,8 +16,9 @@
  *
  * Binding first checks the whole range without changing anything: a page
  * that another binding maps to a different frame, that is covered
- * %ZEX_PT_MAX_OVERLAP times already, or that a mirror binding covers (or,
- * for a mirror binding, that anything covers) fails the bind with -EBUSY.
+ * %ZEX_PT_MAX_OVERLAP times already, or that an on-demand binding covers
+ * (or, for an on-demand binding, that anything covers) fails the bind
+ * with -EBUSY.
  * It then walks the range 2 MiB block by 2 MiB block, creating missing
  * tables (a parent's live count goes up when a child appears). A whole
  * block of 512 contiguous, aligned frames becomes, or adds its counts to,
@@ -32,11 +33,15 @@
  * binding's range always meets a 2 MiB leaf whole: a binding that covers
  * part of one splits it when it is bound, and nothing merges tables back.
  *
- * A mirror binding's whole blocks start as stale 2 MiB leaves, its parts
- * of blocks as stale PTEs; zex_pt_mirror_fill() turns a block into a 2 MiB
+ * An on-demand binding's whole blocks start as stale 2 MiB leaves, its
+ * parts of blocks as stale PTEs; zex_pt_block_fill() turns a block into a 2 MiB
  * leaf or a leaf table as the frames the host has there now allow, with
  * any table allocated by its caller beforehand (the only merge of a table
- * into a 2 MiB leaf: a mirror's block is the mirror's alone).
+ * into a 2 MiB leaf: an on-demand binding's block is its alone). Its owner
+ * (the mirror imports of vm/) reaches a block through an opaque handle
+ * (&struct zex_pt_block) and marks, tests and fills entries through it:
+ * the page table knows nothing of notifiers, hands out no pointer to an
+ * entry, and calls back only an unbind's @each (to unpin).
  */
 
 #include <linux/bits.h>
@@ -55,7 +60,7 @@
 #define ZPTE_COUNT_SHIFT	40
 #define ZPTE_WCOUNT_SHIFT 51
 #define ZPTE_FIELD_MASK	GENMASK_ULL(10, 0)
-#define ZPTE_MIRROR	BIT_ULL(62)
+#define ZPTE_ON_DEMAND	BIT_ULL(62)
 #define ZPTE_STALE	BIT_ULL(63)
 #define ZPTE_HUGE	BIT_ULL(0)	/* a level-1 slot holding a 2 MiB leaf */
 #define ZPTE_HUGE_PFN_MASK	(ZPTE_PFN_MASK & ~(u64)(ZEX_PT_ENTRIES - 1))
@@ -103,7 +108,7 @@ static struct zex_pt_node *slot_table(u64 slot)
 static u64 huge_pte(u64 slot, unsigned int idx)
 {
 	return zpte_make(huge_pfn(slot) + idx, zpte_count(slot), zpte_wcount(slot)) |
-	       (slot & (ZPTE_MIRROR | ZPTE_STALE));
+	       (slot & (ZPTE_ON_DEMAND | ZPTE_STALE));
 }
 
 static unsigned int pt_index(u64 va, int level)
@@ -317,7 +322,7 @@ static void unbind_table(struct zex_pt *pt, u64 va, struct zex_pt_node **path, u
 			WRITE_ONCE(pte[k], 0);
 			leaf->live--;
 		} else {
-			pte[k] = (pte[k] & (ZPTE_MIRROR | ZPTE_STALE)) |
+			pte[k] = (pte[k] & (ZPTE_ON_DEMAND | ZPTE_STALE)) |
 				 zpte_make(zpte_pfn(pte[k]), count - 1, wcount - writable);
 		}
 	}
@@ -334,7 +339,7 @@ static void unbind_table(struct zex_pt *pt, u64 va, struct zex_pt_node **path, u
  * @pt: the page table.
  * @va: page-aligned start.
  * @npages: pages.
- * @flags: the binding's %ZEX_PT_WRITABLE and %ZEX_PT_MIRROR.
+ * @flags: the binding's %ZEX_PT_WRITABLE and %ZEX_PT_ON_DEMAND.
  * @each: called with every run of contiguous frames of the range before
  *	their counts go (the table is the only list of a binding's pages),
  *	or NULL; a run never crosses a 2 MiB-aligned block of frames.
@@ -403,7 +408,7 @@ static int bind_check(struct zex_pt *pt, u64 va, u64 npages, struct page **pages
 
 			if (!zpte_count(e))
 				continue;
-			if ((flags & ZEX_PT_MIRROR) || (e & ZPTE_MIRROR) ||
+			if ((flags & ZEX_PT_ON_DEMAND) || (e & ZPTE_ON_DEMAND) ||
 			    zpte_pfn(e) != page_to_pfn(pages[done + k]) ||
 			    zpte_count(e) == ZEX_PT_MAX_OVERLAP)
 				return -EBUSY;
@@ -443,14 +448,14 @@ static int bind_block(struct zex_pt *pt, u64 va, unsigned int i, unsigned int n,
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
 	slot = slot_of(dir, va, 1);
-	if (n == ZEX_PT_ENTRIES && (flags & ZEX_PT_MIRROR)) {
-		/* A whole block of a mirror: a stale 2 MiB leaf until filled. */
-		*slot = ZPTE_MIRROR | ZPTE_STALE | zpte_make(0, 1, writable) | ZPTE_HUGE;
+	if (n == ZEX_PT_ENTRIES && (flags & ZEX_PT_ON_DEMAND)) {
+		/* A whole block on demand: a stale 2 MiB leaf until filled. */
+		*slot = ZPTE_ON_DEMAND | ZPTE_STALE | zpte_make(0, 1, writable) | ZPTE_HUGE;
 		dir->live++;
 		pt->huge++;
 		return 0;
 	}
-	if (n == ZEX_PT_ENTRIES && !(flags & ZEX_PT_MIRROR) && (!*slot || slot_huge(*slot)) &&
+	if (n == ZEX_PT_ENTRIES && !(flags & ZEX_PT_ON_DEMAND) && (!*slot || slot_huge(*slot)) &&
 	    huge_run(pages)) {
 		if (!*slot) {
 			*slot = zpte_make(page_to_pfn(pages[0]), 1, writable) | ZPTE_HUGE;
@@ -481,8 +486,8 @@ static int bind_block(struct zex_pt *pt, u64 va, unsigned int i, unsigned int n,
 	for (k = 0; k < n; k++) {
 		u64 e = pte[i + k];
 
-		if (flags & ZEX_PT_MIRROR) {
-			pte[i + k] = ZPTE_MIRROR | ZPTE_STALE | zpte_make(0, 1, writable);
+		if (flags & ZEX_PT_ON_DEMAND) {
+			pte[i + k] = ZPTE_ON_DEMAND | ZPTE_STALE | zpte_make(0, 1, writable);
 			leaf->live++;
 		} else if (!zpte_count(e)) {
 			pte[i + k] = zpte_make(page_to_pfn(pages[k]), 1, writable);
@@ -500,13 +505,13 @@ static int bind_block(struct zex_pt *pt, u64 va, unsigned int i, unsigned int n,
  * @pt: the page table.
  * @va: page-aligned start, below 2^48.
  * @npages: pages, non-zero.
- * @pages: the pages, one per page of the range; NULL for %ZEX_PT_MIRROR.
+ * @pages: the pages, one per page of the range; NULL for %ZEX_PT_ON_DEMAND.
  * @flags: %ZEX_PT_WRITABLE: the device may write through this binding;
- *	%ZEX_PT_MIRROR: a mirror binding, whose PTEs start stale.
+ *	%ZEX_PT_ON_DEMAND: an on-demand binding, whose PTEs start stale.
  *
  * Return: 0; -EBUSY when a page of the range is mapped to another frame,
- * covered %ZEX_PT_MAX_OVERLAP times already, covered by a mirror binding,
- * or covered at all for a mirror binding; -ENOMEM. On failure the table
+ * covered %ZEX_PT_MAX_OVERLAP times already, covered by an on-demand
+ * binding, or covered at all for one; -ENOMEM. On failure the table
  * maps what it mapped before.
  */
 int zex_pt_bind(struct zex_pt *pt, u64 va, u64 npages, struct page **pages,
@@ -541,7 +546,7 @@ EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_bind);
  * @pfn: receives the page frame.
  * @writable: receives whether any binding of the page is writable.
  *
- * Return: 0, -ENOENT when @va is not mapped, -ESTALE when a mirror
+ * Return: 0, -ENOENT when @va is not mapped, -ESTALE when an on-demand
  * binding covers it but its frame is stale.
  */
 int zex_pt_lookup(struct zex_pt *pt, u64 va, unsigned long *pfn, bool *writable)
@@ -595,58 +600,65 @@ unsigned int zex_pt_leaf_size(struct zex_pt *pt, u64 va)
 }
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_leaf_size);
 
-/**
- * zex_pt_mirror_slot - the level-1 entry of the 2 MiB block of a mirror page
- * @pt: the page table.
- * @va: an address a mirror binding covers.
- *
- * Return: the entry (a 2 MiB leaf or the block's leaf table), or NULL. It
- * stays where it is while the binding covers a page of the block; what it
- * holds changes only in zex_pt_mirror_fill().
- */
-u64 *zex_pt_mirror_slot(struct zex_pt *pt, u64 va)
+/* A block handle is the block's level-1 entry; only this file reads it. */
+static u64 *block_entry(struct zex_pt_block *blk)
 {
-	return block_slot(pt, va);
+	return (u64 *)blk;
 }
-EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_slot);
 
 /**
- * zex_pt_mirror_stale - mark a mirror binding's entries stale
- * @slot: from zex_pt_mirror_slot().
- * @first: the first page of the block.
- * @n: pages; those not of a mirror binding are left alone. A 2 MiB leaf
- *	goes stale whole.
+ * zex_pt_block_get - the handle of the 2 MiB block of an on-demand page
+ * @pt: the page table.
+ * @va: an address an on-demand binding covers.
  *
- * The caller serialises this with zex_pt_mirror_fill() of the same block.
+ * Return: the block's handle, or NULL. It stays valid while the binding
+ * covers a page of the block; what the block holds changes only in
+ * zex_pt_block_fill().
  */
-void zex_pt_mirror_stale(u64 *slot, unsigned int first, unsigned int n)
+struct zex_pt_block *zex_pt_block_get(struct zex_pt *pt, u64 va)
 {
+	return (struct zex_pt_block *)block_slot(pt, va);
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_block_get);
+
+/**
+ * zex_pt_block_mark_stale - mark an on-demand binding's entries stale
+ * @blk: from zex_pt_block_get().
+ * @first: the first page of the block.
+ * @n: pages; those not of an on-demand binding are left alone. A 2 MiB
+ *	leaf goes stale whole.
+ *
+ * The caller serialises this with zex_pt_block_fill() of the same block.
+ */
+void zex_pt_block_mark_stale(struct zex_pt_block *blk, unsigned int first, unsigned int n)
+{
+	u64 *slot = block_entry(blk);
 	u64 *pte;
 	unsigned int k;
 
 	if (slot_huge(*slot)) {
-		if (*slot & ZPTE_MIRROR)
+		if (*slot & ZPTE_ON_DEMAND)
 			WRITE_ONCE(*slot, *slot | ZPTE_STALE);
 		return;
 	}
 	pte = slot_table(*slot)->entries;
 	for (k = first; k < first + n; k++)
-		if (pte[k] & ZPTE_MIRROR)
+		if (pte[k] & ZPTE_ON_DEMAND)
 			WRITE_ONCE(pte[k], pte[k] | ZPTE_STALE);
 }
-EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_stale);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_block_mark_stale);
 
 /**
- * zex_pt_mirror_any_stale - whether a mirror page of a block's range is stale
- * @slot: from zex_pt_mirror_slot().
+ * zex_pt_block_any_stale - whether a page of a block's range is stale
+ * @blk: from zex_pt_block_get().
  * @first: the first page of the block.
  * @n: pages.
  *
  * Return: true when one of them is.
  */
-bool zex_pt_mirror_any_stale(const u64 *slot, unsigned int first, unsigned int n)
+bool zex_pt_block_any_stale(struct zex_pt_block *blk, unsigned int first, unsigned int n)
 {
-	u64 s = READ_ONCE(*slot);
+	u64 s = READ_ONCE(*block_entry(blk));
 	const u64 *pte;
 	unsigned int k;
 
@@ -658,7 +670,7 @@ bool zex_pt_mirror_any_stale(const u64 *slot, unsigned int first, unsigned int n
 			return true;
 	return false;
 }
-EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_any_stale);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_block_any_stale);
 
 /* Whether @pfns are 512 contiguous frames starting 2 MiB-aligned. */
 static bool huge_pfns(unsigned int n, const unsigned long *pfns)
@@ -674,64 +686,63 @@ static bool huge_pfns(unsigned int n, const unsigned long *pfns)
 }
 
 /**
- * zex_pt_mirror_needs_table - whether filling these pages needs a new leaf table
- * @slot: from zex_pt_mirror_slot().
+ * zex_pt_block_fill_prepare - allocate what filling these frames will need
+ * @pt: the page table.
+ * @blk: from zex_pt_block_get().
  * @n: pages to fill.
  * @pfns: their frames.
+ * @fill: starts zeroed; keeps what was allocated until zex_pt_block_fill()
+ *	uses it or zex_pt_block_fill_release() frees it. Preparing again
+ *	(for other frames) keeps what it has.
  *
- * Return: true when the block is a 2 MiB leaf and the frames are not 512
- * contiguous, aligned ones: zex_pt_mirror_fill() then needs a table from
- * zex_pt_leaf_alloc(), made before the caller takes its lock.
- */
-bool zex_pt_mirror_needs_table(const u64 *slot, unsigned int n, const unsigned long *pfns)
-{
-	return slot_huge(READ_ONCE(*slot)) && !huge_pfns(n, pfns);
-}
-EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_needs_table);
-
-/**
- * zex_pt_leaf_alloc - a leaf table for zex_pt_mirror_fill()
- * @pt: the page table.
+ * A block that is a 2 MiB leaf needs a leaf table when the frames are not
+ * 512 contiguous, aligned ones. Called before the caller takes the lock
+ * under which it fills, since that lock may be one reclaim needs.
  *
- * Return: the table, or NULL.
+ * Return: 0 or -ENOMEM.
  */
-struct zex_pt_node *zex_pt_leaf_alloc(struct zex_pt *pt)
+int zex_pt_block_fill_prepare(struct zex_pt *pt, struct zex_pt_block *blk, unsigned int n,
+			      const unsigned long *pfns, struct zex_pt_fill *fill)
 {
-	return node_alloc(pt, 0);
+	if (fill->table || !slot_huge(READ_ONCE(*block_entry(blk))) || huge_pfns(n, pfns))
+		return 0;
+	fill->table = node_alloc(pt, 0);
+	return fill->table ? 0 : -ENOMEM;
 }
-EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_leaf_alloc);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_block_fill_prepare);
 
 /**
- * zex_pt_leaf_free - free a table from zex_pt_leaf_alloc() that was not used
+ * zex_pt_block_fill_release - free what a prepared fill did not use
  * @pt: the page table.
- * @leaf: the table, or NULL.
+ * @fill: from zex_pt_block_fill_prepare().
  */
-void zex_pt_leaf_free(struct zex_pt *pt, struct zex_pt_node *leaf)
+void zex_pt_block_fill_release(struct zex_pt *pt, struct zex_pt_fill *fill)
 {
-	if (leaf)
-		node_free(pt, leaf, 0);
+	if (fill->table)
+		node_free(pt, fill->table, 0);
+	fill->table = NULL;
 }
-EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_leaf_free);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_block_fill_release);
 
 /**
- * zex_pt_mirror_fill - give a mirror binding's pages of one block their frames
+ * zex_pt_block_fill - give an on-demand binding's pages of one block their frames
  * @pt: the page table.
- * @slot: from zex_pt_mirror_slot().
+ * @blk: from zex_pt_block_get().
  * @first: the first page of the block.
- * @n: pages, all of one mirror binding.
+ * @n: pages, all of one on-demand binding.
  * @pfns: their frames; the pages are no longer stale.
- * @spare: a table from zex_pt_leaf_alloc() when zex_pt_mirror_needs_table()
- *	said so; taken (set to NULL) when used.
+ * @fill: from zex_pt_block_fill_prepare() with the same frames.
  *
  * A whole block of 512 contiguous, aligned frames becomes a 2 MiB leaf
  * (its leaf table, if it had one, is freed); anything else is written into
- * the block's leaf table, a 2 MiB leaf first becoming @spare with every
- * page stale. Nothing is allocated: the caller may hold the lock that its
- * invalidation takes, which reclaim may need.
+ * the block's leaf table, a 2 MiB leaf first becoming the prepared table
+ * with every page stale. Nothing is allocated: the caller may hold the
+ * lock that its invalidation takes, which reclaim may need.
  */
-void zex_pt_mirror_fill(struct zex_pt *pt, u64 *slot, unsigned int first, unsigned int n,
-			const unsigned long *pfns, struct zex_pt_node **spare)
+void zex_pt_block_fill(struct zex_pt *pt, struct zex_pt_block *blk, unsigned int first,
+		       unsigned int n, const unsigned long *pfns, struct zex_pt_fill *fill)
 {
+	u64 *slot = block_entry(blk);
 	u64 s = *slot, base;
 	struct zex_pt_node *leaf;
 	unsigned int k;
@@ -749,10 +760,10 @@ void zex_pt_mirror_fill(struct zex_pt *pt, u64 *slot, unsigned int first, unsign
 		return;
 	}
 	if (slot_huge(s)) {
-		if (WARN_ON_ONCE(!*spare))
+		if (WARN_ON_ONCE(!fill->table))
 			return;
-		leaf = *spare;
-		*spare = NULL;
+		leaf = fill->table;
+		fill->table = NULL;
 		for (k = 0; k < ZEX_PT_ENTRIES; k++)
 			((u64 *)leaf->entries)[k] = base | ZPTE_STALE;
 		leaf->live = ZEX_PT_ENTRIES;
@@ -763,13 +774,13 @@ void zex_pt_mirror_fill(struct zex_pt *pt, u64 *slot, unsigned int first, unsign
 	for (k = 0; k < n; k++) {
 		u64 e = pte[first + k];
 
-		if (WARN_ON_ONCE(!(e & ZPTE_MIRROR)))
+		if (WARN_ON_ONCE(!(e & ZPTE_ON_DEMAND)))
 			continue;
 		WRITE_ONCE(pte[first + k], (e & ~(ZPTE_STALE | ZPTE_PFN_MASK)) |
 			   (pfns[k] & ZPTE_PFN_MASK));
 	}
 }
-EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_mirror_fill);
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_pt_block_fill);
 
 static void dump_node(struct seq_file *m, struct zex_pt_node *node, int level, u64 base)
 {

@@ -11,8 +11,8 @@
  * in the driver's table, so any context of the process sees them.
  */
 
-#include "l0.h"
-#include "l0/context_pool.h"
+#include "l0/base/l0.h"
+#include "l0/base/context_pool.h"
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver,
 						    const ze_context_desc_t *desc,

@@ -34,10 +34,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "l0.h"
-#include "l0/ipc_handle.h"
-#include "l0/ipc_received.h"
-#include "l0/ipc_wire.h"
+#include "zex/zex_api.h"
+#include "ipc/ipc_handle.h"
+#include "ipc/ipc_received.h"
+#include "ipc/ipc_wire.h"
 
 /* Room for the fds and for other ancillary data beside them (credentials). */
 #define ZEX_IPC_CONTROL		(CMSG_SPACE(sizeof(int) * ZEX_IPC_FDS_PER_MSG) + \

@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "l0.h"
-#include "l0/context_pool.h"
+#include "l0/base/l0.h"
+#include "l0/base/context_pool.h"
 
 #define ZEX_CONTEXT_CHUNK	256
 #define ZEX_CONTEXT_QUARANTINE	4096

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "l0.h"
-#include "l0/alloc_export.h"
+#include "l0/base/l0.h"
+#include "l0/memory/alloc_export.h"
 
 static void zex_l0_release(struct zex_alloc *a)
 {

@@ -4,37 +4,35 @@
  */
 
 /**
- * DOC: zex_drv.h - the zex device and what its parts share
+ * DOC: zex_device.h - the zex device and file types every room reaches them by
  *
  * &struct zex_device is the emulated GPU: a DRM device on a platform device,
  * with one &struct zex_tile per tile. Everything an ioctl can reach lives
  * in it and is freed with the DRM device, after the last open file and the
  * last mapping are gone; the platform device and the tiles' auxiliary
  * devices may go away earlier (unplug), after which ioctls fail with
- * -ENODEV.
+ * -ENODEV. &struct zex_file is what zex keeps per open DRM file: each room
+ * owns its part of it (an address space for vm/) and names it here by
+ * pointer only, so this header sits below the rooms whose ioctls use it.
+ * The module itself (zex_drv.c) is above every room.
  */
 
-#ifndef _ZEX_DRV_H_
-#define _ZEX_DRV_H_
+#ifndef _ZEX_DEVICE_H_
+#define _ZEX_DEVICE_H_
 
 #include <linux/mutex.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_file.h>
 #include <drm/drm_print.h>
 #include <drm/zex_drm.h>
 
-#include "hostrpc/zex_hostrpc.h"
-#include "tiles/zex_tile.h"
-#include "common/zex_check.h"
-#include "vm/zex_vm.h"
-#include "zex_params.h"
+#include "../common/zex_check.h"
+#include "../hostrpc/zex_hostrpc.h"
+#include "../tiles/zex_tile.h"
 #include "zex_topology.h"
 
-#define ZEX_DRIVER_NAME		"zex"
-#define ZEX_DRIVER_DESC		"Emulated multi-tile GPU"
-#define ZEX_DRIVER_DATE		"20261121"
-#define ZEX_DRIVER_MAJOR	0
-#define ZEX_DRIVER_MINOR	1
+struct zex_vm;
 
 /**
  * struct zex_device - one emulated multi-tile GPU
@@ -58,10 +56,10 @@ struct zex_device {
 
 /**
  * struct zex_file - what zex keeps per open DRM file
- * @vm: the file's device address space.
+ * @vm: the file's device address space (vm/), made at open, freed at close.
  */
 struct zex_file {
-	struct zex_vm vm;
+	struct zex_vm *vm;
 };
 
 static inline struct zex_device *to_zex_device(struct drm_device *drm)
@@ -69,17 +67,12 @@ static inline struct zex_device *to_zex_device(struct drm_device *drm)
 	return container_of(drm, struct zex_device, drm);
 }
 
-/* /sys/kernel/debug/zex: created at load, removed at unload. */
-extern struct dentry *zex_debugfs_root;
+static inline struct zex_file *to_zex_file(struct drm_file *file)
+{
+	return file->driver_priv;
+}
 
+/* zex_query.c */
 int zex_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int zex_bo_create_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int zex_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
-			     struct drm_file *file);
-int zex_bo_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int zex_vm_unbind_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
-#endif /* _ZEX_DRV_H_ */
+#endif /* _ZEX_DEVICE_H_ */

@@ -19,7 +19,7 @@
 
 #include <drm/zex_drm.h>
 
-#include "common/zex_kunit_export.h"
+#include "../common/zex_kunit_export.h"
 #include "zex_params.h"
 #include "zex_topology.h"
 

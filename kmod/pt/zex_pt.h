@@ -17,11 +17,12 @@
  * then a table, goes away only when nothing covers it any more. A binding
  * that covers part of a 2 MiB leaf splits it into a leaf table first.
  *
- * A mirror binding (%ZEX_PT_MIRROR) shares no entry with another binding;
- * its entries start stale and are filled, and made stale again, by the
- * mirror code (zex_mirror.c) through the zex_pt_mirror_*() helpers, under
- * that code's own lock. A whole 2 MiB block of a mirror is a 2 MiB leaf
- * while its frames are 512 contiguous, aligned ones, a leaf table when not.
+ * An on-demand binding (%ZEX_PT_ON_DEMAND) shares no entry with another
+ * binding; its entries start stale and are filled, and made stale again,
+ * by its owner through a block's opaque handle (zex_pt_block_*()), under
+ * the owner's own lock. A whole 2 MiB block of one is a 2 MiB leaf while
+ * its frames are 512 contiguous, aligned ones, a leaf table when not. The
+ * page table is the room below vm/: it calls nothing above it.
  */
 
 #ifndef _ZEX_PT_H_
@@ -32,6 +33,7 @@
 
 struct page;
 struct seq_file;
+struct zex_pt_block;
 
 #define ZEX_PT_LEVELS		4
 #define ZEX_PT_SHIFT		9
@@ -42,7 +44,7 @@ struct seq_file;
 
 /* zex_pt_bind() and zex_pt_unbind() flags */
 #define ZEX_PT_WRITABLE		BIT(0)	/* the device may write */
-#define ZEX_PT_MIRROR		BIT(1)	/* exclusive, filled by zex_pt_mirror_fill() */
+#define ZEX_PT_ON_DEMAND	BIT(1)	/* exclusive, filled by zex_pt_block_fill() */
 
 /**
  * struct zex_pt_node - one table of 512 entries
@@ -120,13 +122,21 @@ unsigned int zex_pt_count(struct zex_pt *pt, u64 va, unsigned int *writers);
 unsigned int zex_pt_leaf_size(struct zex_pt *pt, u64 va);
 void zex_pt_dump(struct zex_pt *pt, struct seq_file *m);
 
-u64 *zex_pt_mirror_slot(struct zex_pt *pt, u64 va);
-void zex_pt_mirror_stale(u64 *slot, unsigned int first, unsigned int n);
-bool zex_pt_mirror_any_stale(const u64 *slot, unsigned int first, unsigned int n);
-bool zex_pt_mirror_needs_table(const u64 *slot, unsigned int n, const unsigned long *pfns);
-struct zex_pt_node *zex_pt_leaf_alloc(struct zex_pt *pt);
-void zex_pt_leaf_free(struct zex_pt *pt, struct zex_pt_node *leaf);
-void zex_pt_mirror_fill(struct zex_pt *pt, u64 *slot, unsigned int first, unsigned int n,
-			const unsigned long *pfns, struct zex_pt_node **spare);
+/**
+ * struct zex_pt_fill - a fill of a block's stale entries, prepared beforehand
+ * @table: a leaf table allocated for it, or NULL (private to zex_pt.c).
+ */
+struct zex_pt_fill {
+	struct zex_pt_node *table;
+};
+
+struct zex_pt_block *zex_pt_block_get(struct zex_pt *pt, u64 va);
+void zex_pt_block_mark_stale(struct zex_pt_block *blk, unsigned int first, unsigned int n);
+bool zex_pt_block_any_stale(struct zex_pt_block *blk, unsigned int first, unsigned int n);
+int zex_pt_block_fill_prepare(struct zex_pt *pt, struct zex_pt_block *blk, unsigned int n,
+			      const unsigned long *pfns, struct zex_pt_fill *fill);
+void zex_pt_block_fill(struct zex_pt *pt, struct zex_pt_block *blk, unsigned int first,
+		       unsigned int n, const unsigned long *pfns, struct zex_pt_fill *fill);
+void zex_pt_block_fill_release(struct zex_pt *pt, struct zex_pt_fill *fill);
 
 #endif /* _ZEX_PT_H_ */

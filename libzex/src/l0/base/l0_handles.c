@@ -22,8 +22,8 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
-#include "l0.h"
-#include "l0/context_pool.h"
+#include "l0/base/l0.h"
+#include "l0/base/context_pool.h"
 
 /* zel_handle_type_t of <level_zero/loader/ze_loader.h>. */
 enum { ZEL_HANDLE_DRIVER, ZEL_HANDLE_DEVICE, ZEL_HANDLE_CONTEXT };

@@ -23,11 +23,10 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_vma_manager.h>
 
-#include "bo/zex_bo.h"
-#include "ipc/zex_dmabuf.h"
-#include "tiles/zex_colour.h"
-#include "tiles/zex_piece.h"
-#include "zex_drv.h"
+#include "../device/zex_device.h"
+#include "../tiles/zex_colour.h"
+#include "../tiles/zex_piece.h"
+#include "zex_bo.h"
 
 static int zex_bo_check_colouring(struct zex_device *zdev,
 				  const struct drm_zex_bo_create *args,
@@ -116,7 +115,7 @@ int zex_bo_create_ioctl(struct drm_device *drm, void *data,
 	}
 
 	if (bo->num_pieces == 1)
-		zex_dmabuf_set_solo(bo);
+		zex_bo_set_solo(bo);
 	ret = drm_gem_handle_create(file, &bo->base, &args->handle);
 	if (!ret)
 		args->size = shape.size;

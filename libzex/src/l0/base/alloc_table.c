@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_table.h"
+#include "l0/base/alloc_table.h"
 
 void zex_alloc_table_init(struct zex_alloc_table *t)
 {

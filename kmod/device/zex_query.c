@@ -16,7 +16,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "zex_drv.h"
+#include "zex_device.h"
 
 static size_t zex_query_device_size(struct zex_device *zdev)
 {

@@ -35,8 +35,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "l0.h"
-#include "l0/alloc_export.h"
+#include "l0/base/l0.h"
+#include "l0/memory/alloc_export.h"
 
 #define ZEX_HOST_FLAGS	(ZE_HOST_MEM_ALLOC_FLAG_BIAS_CACHED | \
 			 ZE_HOST_MEM_ALLOC_FLAG_BIAS_UNCACHED | \

@@ -23,7 +23,7 @@
 
 #include <drm/zex_drm.h>
 
-#include "l0.h"
+#include "l0/base/l0.h"
 
 #define ZEX_VENDOR_ID	0x7a65	/* "ze": no PCI vendor, an emulated device */
 #define ZEX_DEVICE_ID	0x0001

@@ -17,13 +17,13 @@
 
 #include <drm/drm_file.h>
 
-#include "bo/zex_bo.h"
-#include "vm/zex_vm.h"
-#include "zex_drv.h"
+#include "../bo/zex_bo.h"
+#include "../device/zex_device.h"
+#include "zex_vm.h"
 
 static struct zex_vm *zex_file_vm(struct drm_file *file)
 {
-	return &((struct zex_file *)file->driver_priv)->vm;
+	return to_zex_file(file)->vm;
 }
 
 int zex_userptr_import_ioctl(struct drm_device *drm, void *data, struct drm_file *file)

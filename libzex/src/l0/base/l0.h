@@ -24,8 +24,8 @@
 #include "zex/zex.h"
 #include "zex/zex_api.h"
 #include "core/debug_keys.h"
-#include "l0/alloc_table.h"
-#include "l0/ddi_header.h"
+#include "l0/base/alloc_table.h"
+#include "l0/base/ddi_header.h"
 
 
 
@@ -67,11 +67,22 @@ enum zex_alloc_kind {
 };
 
 struct zex_l0_driver *zex_l0_driver_get(void);
+
+/**
+ * zex_l0_root_is_tile0 - whether the root device is tile 0
+ * @drv: the driver.
+ *
+ * It is without implicit scaling: when the kernel has it off, or when
+ * EnableImplicitScaling=0 turns it off for this process.
+ */
+static inline bool zex_l0_root_is_tile0(const struct zex_l0_driver *drv)
+{
+	return !drv->topo.implicit_scaling || drv->keys.enable_implicit_scaling == 0;
+}
 void zex_l0_handles_register(struct zex_l0_driver *drv);
 struct zex_l0_driver *zex_l0_driver(ze_driver_handle_t h);
 struct zex_l0_context *zex_l0_context(ze_context_handle_t h);
 struct zex_l0_device *zex_l0_device(ze_device_handle_t h);
-bool zex_l0_root_is_tile0(const struct zex_l0_driver *drv);
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		   uint64_t alignment, enum zex_alloc_kind kind,
 		   struct zex_l0_device *device, void **pptr);

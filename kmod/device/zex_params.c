@@ -16,7 +16,7 @@
 
 #include <drm/zex_drm.h>
 
-#include "common/zex_kunit_export.h"
+#include "../common/zex_kunit_export.h"
 #include "zex_params.h"
 
 static int zex_param_fail(struct zex_param_error *err, const char *param,

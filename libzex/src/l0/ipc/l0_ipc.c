@@ -35,10 +35,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "l0.h"
-#include "l0/ipc_handle.h"
-#include "l0/alloc_export.h"
-#include "l0/ipc_received.h"
+#include "l0/base/l0.h"
+#include "ipc/ipc_handle.h"
+#include "l0/memory/alloc_export.h"
+#include "ipc/ipc_received.h"
 
 static void fill_handles(const struct zex_alloc *a, ze_ipc_mem_handle_t *h)
 {
