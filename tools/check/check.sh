@@ -77,15 +77,22 @@ host_layer() {
 		check_cmd host hostrpc-freestanding cc -std=c11 -ffreestanding -nostdlib -shared \
 			-fPIC -Wl,--no-undefined -O2 -Wall -Wextra -Werror libzex/hostrpc/hostrpc.c \
 			-o "$logs/hostrpc-freestanding.so"
+		# The map of the code (tools/check/rooms.txt) held to the code:
+		# calls from the built objects, includes from the sources.
+		rooms=tools/check/rooms.txt
 		# shellcheck disable=SC2046
-		python3 tools/check/layering.py "$O/libzex" $(cat "$O/libzex/objects") \
-			--src libzex/src --src libzex \
-			>"$logs/libzex-layering.tap" 2>&1
+		python3 tools/check/layering.py $rooms libzex --objects "$O/libzex" --src src --src . \
+			$(cat "$O/libzex/objects") >"$logs/libzex-layering.tap" 2>&1
 		python3 tools/check/results.py tap host libzex-layering $? "$logs/libzex-layering.tap"
 		# shellcheck disable=SC2046
-		python3 tools/check/layering.py kmod $(grep -v /tests/ kmod/zex.mod) --src kmod \
-			>"$logs/kmod-layering.tap" 2>&1
+		python3 tools/check/layering.py $rooms kmod --objects kmod \
+			$(grep -v /tests/ kmod/zex.mod) >"$logs/kmod-layering.tap" 2>&1
 		python3 tools/check/results.py tap host kmod-layering $? "$logs/kmod-layering.tap"
+		python3 tools/check/layering.py $rooms . >"$logs/top-layering.tap" 2>&1
+		python3 tools/check/results.py tap host top-layering $? "$logs/top-layering.tap"
+		python3 tools/check/layering.py $rooms --check-doc Documentation/index.rst \
+			>"$logs/map-doc.tap" 2>&1
+		python3 tools/check/results.py tap host map-doc $? "$logs/map-doc.tap"
 		check_cmd host kmod-carries-no-tests bash -c '! nm kmod/zex.ko | grep -i kunit'
 		check_cmd host kernel-tree tools/check/kernel-tree-test.sh
 		# libzex's DDI layout against a real loader's headers (1.32.0,
