@@ -171,7 +171,10 @@ static int zex_bo_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
  * @bo: the object.
  * @pages: receives one page per page of the object.
  *
- * Undo with zex_bo_unpin_pages(). Return: 0 or -errno.
+ * Undo with zex_bo_unpin_pages().
+ *
+ * Return: 0, or the -errno of the piece whose pages could not be had (what
+ * was pinned before it is unpinned again).
  */
 int zex_bo_pin_pages(struct zex_bo *bo, struct page **pages)
 {

@@ -548,7 +548,8 @@ static void zex_test_pt_on_demand(struct kunit *test)
 
 	/* A whole block: a stale 2 MiB leaf, no leaf table. */
 	tables = c->pt.nodes[0];
-	KUNIT_ASSERT_EQ(test, zex_pt_bind(&c->pt, block, ZEX_PT_ENTRIES, NULL, ZEX_PT_ON_DEMAND), 0);
+	KUNIT_ASSERT_EQ(test, zex_pt_bind(&c->pt, block, ZEX_PT_ENTRIES, NULL,
+					  ZEX_PT_ON_DEMAND), 0);
 	KUNIT_EXPECT_EQ(test, c->pt.huge, 1);
 	KUNIT_EXPECT_EQ(test, c->pt.nodes[0], tables);
 	KUNIT_EXPECT_EQ(test, zex_pt_lookup(&c->pt, block + SZ_1M, &pfn, &writable), -ESTALE);

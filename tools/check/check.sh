@@ -90,6 +90,10 @@ host_layer() {
 		python3 tools/check/results.py tap host kmod-layering $? "$logs/kmod-layering.tap"
 		python3 tools/check/layering.py $rooms . >"$logs/top-layering.tap" 2>&1
 		python3 tools/check/results.py tap host top-layering $? "$logs/top-layering.tap"
+		# The byte layouts the pages draw, against the structs.
+		python3 tools/check/doc-layout.py "$O/doc-layout" Documentation/*.rst \
+			>"$logs/doc-layout.tap" 2>&1
+		python3 tools/check/results.py tap host doc-layout $? "$logs/doc-layout.tap"
 		python3 tools/check/layering.py $rooms --check-doc Documentation/index.rst \
 			>"$logs/map-doc.tap" 2>&1
 		python3 tools/check/results.py tap host map-doc $? "$logs/map-doc.tap"

@@ -4,20 +4,23 @@
 #
 # checkpatch.pl --strict over every tracked kernel file (what `git ls-files`
 # lists under kmod/ and uapi/drm/, so a new file is linted the day it is
-# added), and a sparse build (C=2) of zex.ko against KDIR. Prints one
-# "ok"/"not ok" TAP line per check and exits non-zero when one fails.
+# added), scripts/kernel-doc -none -Wall over the same C files and headers
+# (nothing may be printed), and a sparse build (C=2) of zex.ko against
+# KDIR. Prints one "ok"/"not ok" TAP line per check and exits non-zero
+# when one fails.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kdir=${KDIR:-$("$(dirname "$0")/../kernel-dir.sh" "${KVER:-}")}
-# checkpatch of the newer line; sparse against KDIR (the newest line installed).
+# checkpatch and kernel-doc of the newer line (6.1's kernel-doc has no
+# -Wall); sparse against KDIR (the newest line installed).
 src=$("$top/tools/vm/linux-source.sh" 6.12)
 out=${O:-$top/build}/lint
 mkdir -p "$out"
 cd "$top"
 
 files=$(git ls-files 'kmod/*.[ch]' kmod/Kconfig 'uapi/drm/*.h')
-echo "1..2"
+echo "1..3"
 failed=0
 if [ -z "$files" ]; then
 	echo "# no tracked kernel files: not a git checkout?"
@@ -43,6 +46,18 @@ else
 	echo "ok 1 checkpatch --strict"
 fi
 
+# kernel-doc: every comment that opens with /** is a well-formed one, with
+# each parameter, member and return value described.
+perl "$src/scripts/kernel-doc" -none -Wall $(grep -E '\.[ch]$' <<<"$files") \
+	>"$out/kernel-doc.txt" 2>&1
+if [ -s "$out/kernel-doc.txt" ]; then
+	sed 's/^/# /' "$out/kernel-doc.txt"
+	echo "not ok 2 kernel-doc -none -Wall prints nothing"
+	failed=1
+else
+	echo "ok 2 kernel-doc -none -Wall prints nothing"
+fi
+
 # A sparse pass rebuilds every object; build in a copy so the real
 # build's objects stay untouched.
 rm -rf "$out/sparse-src"
@@ -53,9 +68,9 @@ make -s -C "$kdir" M="$out/sparse-src/kmod" C=2 CHECK="sparse" W=1 ZEX_KUNIT=y m
 rc=$?
 if [ $rc != 0 ] || grep -q -E 'warning:|error:' "$out/sparse.txt"; then
 	grep -E 'warning:|error:' "$out/sparse.txt" | sed 's/^/# /'
-	echo "not ok 2 sparse (C=2) and W=1 clean"
+	echo "not ok 3 sparse (C=2) and W=1 clean"
 	failed=1
 else
-	echo "ok 2 sparse (C=2) and W=1 clean"
+	echo "ok 3 sparse (C=2) and W=1 clean"
 fi
 exit $failed

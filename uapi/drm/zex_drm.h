@@ -655,7 +655,11 @@ struct drm_zex_copy {
 #define DRM_ZEX_HOSTRPC_MAP_SIZE(nslots) \
 	(DRM_ZEX_HOSTRPC_SLOTS_OFFSET + (__u64)(nslots) * DRM_ZEX_HOSTRPC_PAGE_SIZE)
 
-/** DRM_ZEX_HOSTRPC_MAGIC - &drm_zex_hostrpc_control.magic: "ZXRP". */
+/**
+ * DRM_ZEX_HOSTRPC_MAGIC - &drm_zex_hostrpc_control.magic: the __u32
+ * 0x5a585250, "ZXRP" read as a big-endian number (in memory, in the
+ * host's order: the bytes "PRXZ" on a little-endian host).
+ */
 #define DRM_ZEX_HOSTRPC_MAGIC		0x5a585250u
 #define DRM_ZEX_HOSTRPC_VERSION		1
 

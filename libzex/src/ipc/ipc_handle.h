@@ -12,8 +12,8 @@
  * allocation. Documentation/libzex.rst shows the layout.
  */
 
-#ifndef ZEX_L0_IPC_HANDLE_H
-#define ZEX_L0_IPC_HANDLE_H
+#ifndef ZEX_IPC_HANDLE_H
+#define ZEX_IPC_HANDLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,7 +22,8 @@
 
 #include <level_zero/ze_api.h>
 
-#define ZEX_IPC_MAGIC	0x5a455849u	/* "ZEXI" */
+/* Four bytes, "ZEXI" on every host (no NUL). */
+#define ZEX_IPC_MAGIC	"ZEXI"
 
 /* The most handles one allocation exports: the kernel's piece limit. */
 #define ZEX_IPC_MAX_HANDLES	1024
@@ -30,7 +31,7 @@
 /* The contents of ze_ipc_mem_handle_t.data. */
 struct zex_ipc_handle_data {
 	int32_t fd;		/* first, as compute-runtime's handles */
-	uint32_t magic;
+	char magic[4];		/* ZEX_IPC_MAGIC */
 	uint64_t export_id;	/* which export of the exporter */
 	uint64_t base;		/* the allocation, in the exporter */
 	uint64_t size;		/* of the whole allocation */
@@ -59,9 +60,10 @@ static inline bool zex_ipc_handle_get(const ze_ipc_mem_handle_t *h,
 				      struct zex_ipc_handle_data *d)
 {
 	memcpy(d, h->data, sizeof(*d));
-	return d->magic == ZEX_IPC_MAGIC && d->fd >= 0 && d->num_pieces &&
+	return !memcmp(d->magic, ZEX_IPC_MAGIC, sizeof(d->magic)) && d->fd >= 0 &&
+	       d->num_pieces &&
 	       d->num_pieces <= ZEX_IPC_MAX_HANDLES && d->piece < d->num_pieces &&
 	       !d->reserved;
 }
 
-#endif /* ZEX_L0_IPC_HANDLE_H */
+#endif /* ZEX_IPC_HANDLE_H */

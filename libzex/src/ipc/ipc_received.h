@@ -12,8 +12,8 @@
  * it did not receive, whatever bytes a handle carries.
  */
 
-#ifndef ZEX_L0_IPC_RECEIVED_H
-#define ZEX_L0_IPC_RECEIVED_H
+#ifndef ZEX_IPC_RECEIVED_H
+#define ZEX_IPC_RECEIVED_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,4 +21,4 @@
 int zex_ipc_received_add(const int *fds, const uint64_t *export_ids, uint32_t n);
 bool zex_ipc_received_close(const int *fds, const uint64_t *export_ids, uint32_t n);
 
-#endif /* ZEX_L0_IPC_RECEIVED_H */
+#endif /* ZEX_IPC_RECEIVED_H */

@@ -263,7 +263,7 @@ zexIpcHandlesRecv(int socket, uint32_t *numIpcHandles, ze_ipc_mem_handle_t *pIpc
 		if (!r.stream && ret == -EPROTO && len >= sizeof(m->hdr) &&
 		    len == sizeof(m->hdr) + m->hdr.count * sizeof(m->handles[0]))
 			ret = 0;	/* a whole message, shorter than the most */
-		if (!ret && (m->hdr.magic != ZEX_IPC_WIRE_MAGIC ||
+		if (!ret && (!zex_ipc_wire_magic_ok(&m->hdr) ||
 			     m->hdr.version != ZEX_IPC_WIRE_VERSION || !m->hdr.count ||
 			     m->hdr.count > ZEX_IPC_FDS_PER_MSG || !m->hdr.total ||
 			     m->hdr.first >= m->hdr.total ||

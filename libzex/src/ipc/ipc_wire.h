@@ -12,19 +12,24 @@
  * zex_ipc_wire_attach_fds()). Documentation/ipc.rst draws it.
  */
 
-#ifndef ZEX_L0_IPC_WIRE_H
-#define ZEX_L0_IPC_WIRE_H
+#ifndef ZEX_IPC_WIRE_H
+#define ZEX_IPC_WIRE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
 
-#define ZEX_IPC_WIRE_MAGIC	0x5a455857u	/* "ZEXW" */
-#define ZEX_IPC_WIRE_VERSION	2
+/*
+ * The magic is four bytes, "ZEXW" on every host; the numbers after it are
+ * in the host's order (a Unix socket never leaves the host).
+ */
+#define ZEX_IPC_WIRE_MAGIC	"ZEXW"
+#define ZEX_IPC_WIRE_VERSION	3
 #define ZEX_IPC_FDS_PER_MSG	250		/* under the kernel's SCM_MAX_FD */
 
 struct zex_ipc_wire_header {
-	uint32_t magic;
+	char magic[4];		/* ZEX_IPC_WIRE_MAGIC, no NUL */
 	uint16_t version;
 	uint16_t count;		/* handles in this message */
 	uint64_t transfer;	/* the transfer's id */
@@ -33,6 +38,11 @@ struct zex_ipc_wire_header {
 };
 
 _Static_assert(sizeof(struct zex_ipc_wire_header) == 24, "the header has no padding");
+
+static inline bool zex_ipc_wire_magic_ok(const struct zex_ipc_wire_header *h)
+{
+	return !memcmp(h->magic, ZEX_IPC_WIRE_MAGIC, sizeof(h->magic));
+}
 
 /*
  * zex_ipc_wire_attach_fds - @n fds as @msg's one SCM_RIGHTS message
@@ -53,4 +63,4 @@ static inline void zex_ipc_wire_attach_fds(struct msghdr *msg, void *control, co
 	memcpy(CMSG_DATA(c), fds, sizeof(int) * n);
 }
 
-#endif /* ZEX_L0_IPC_WIRE_H */
+#endif /* ZEX_IPC_WIRE_H */

@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (!zex_ipc_handle_get(&h, &d))
 			continue;
-		if (d.fd < 0 || d.magic != ZEX_IPC_MAGIC || !d.num_pieces ||
+		if (d.fd < 0 || memcmp(d.magic, ZEX_IPC_MAGIC, 4) || !d.num_pieces ||
 		    d.piece >= d.num_pieces || d.reserved)
 			abort();	/* accepted what it may not */
 		for (i = 0; i < 4; i++)

@@ -9,9 +9,10 @@
  * One driver (the zex device found at zeInit), one root device and one
  * sub-device per tile, contexts, and the allocation table. Handles given
  * to applications point at these structs. Each starts with the DDI header
- * (&ze_handle_t, see <zex/zex_ddi.h>) and then a magic, so a foreign
- * handle is refused rather than followed; a handle the loader wrapped (its
- * intercept mode) is translated back (l0_handles.c).
+ * (&ze_handle_t, see <zex/zex_ddi.h>); none carries a magic: a handle is
+ * libzex's when its address is one of libzex's objects of that type
+ * (l0_handles.c), so a foreign handle is refused without reading it, and
+ * one the loader wrapped (its intercept mode) is translated back.
  */
 
 #ifndef ZEX_L0_H
