@@ -109,25 +109,26 @@ static const struct drm_ioctl_desc zex_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ZEX_VM_UNBIND, zex_vm_unbind_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_COPY, zex_copy_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_VM_BIND, zex_vm_bind_ioctl, DRM_RENDER_ALLOW),
-	/* DRM_IOCTL_ZEX_HOSTRPC_CREATE: zex_ioctl() handles it. */
+	/* DRM_IOCTL_ZEX_HOSTRPC_CREATE: zex_ioctl() routes it, see there. */
 };
 
 /*
  * zex's ioctl entry: the DRM ioctl table, except for the one ioctl that
  * returns a new file, which copies its own arguments so as to install the
- * descriptor after the copy-out (zex_hostrpc_create_ioctl()).
+ * descriptor after the copy-out (zex_hostrpc_create_ioctl(), in hostrpc/).
  */
-static long zex_create_channel(struct file *filp, void __user *uarg)
+static struct zex_hostrpc_device *zex_file_hostrpc(struct file *filp)
 {
 	struct drm_file *file = filp->private_data;
 
-	return zex_hostrpc_create_ioctl(&to_zex_device(file->minor->dev)->hostrpc, file, uarg);
+	return &to_zex_device(file->minor->dev)->hostrpc;
 }
 
 static long zex_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	if (cmd == DRM_IOCTL_ZEX_HOSTRPC_CREATE)
-		return zex_create_channel(filp, (void __user *)arg);
+		return zex_hostrpc_create_ioctl(zex_file_hostrpc(filp), filp->private_data,
+						(void __user *)arg);
 	return drm_ioctl(filp, cmd, arg);
 }
 
@@ -135,7 +136,8 @@ static long zex_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 static long zex_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	if (cmd == DRM_IOCTL_ZEX_HOSTRPC_CREATE)
-		return zex_create_channel(filp, compat_ptr(arg));
+		return zex_hostrpc_create_ioctl(zex_file_hostrpc(filp), filp->private_data,
+						compat_ptr(arg));
 	return drm_compat_ioctl(filp, cmd, arg);
 }
 #else
