@@ -4,19 +4,22 @@
  */
 
 /**
- * DOC: zex_copy.c - the copy engine: a copy between two device addresses
+ * DOC: zex_copy.c - the software engines' memory operations: copy, fill, read
  *
- * The copy engine checks every source and destination page against the
- * page table before it moves a byte, under the address space's lock, so a
- * faulting copy writes nothing and a copy never races a bind or release;
- * a fault is reported with its address and reason. Pages of mirror
- * imports are filled first where stale (zex_mirror_populate()); the check
- * and the copy then run under the mirror lock, so no invalidation can take
- * a page away meanwhile; a page that went stale again between the fill
- * and the check starts the round again. It yields the CPU after
- * every page and stops with -EINTR when the caller is being killed; the
- * bytes before that point are then copied and the rest not (a killed
- * caller never sees the result).
+ * Every operation of the copy and compute engines on an address space goes
+ * through zex_vm_execute(): it checks every source and destination page
+ * against the page table before it moves a byte, under the address
+ * space's lock held for read, so a faulting operation writes nothing, an
+ * operation never races a bind or release, and several operations (the
+ * parts of one split copy, other files' queues) run at once. A fault is
+ * reported with its address and reason. Pages of mirror imports are filled
+ * first where stale (zex_mirror_populate()); the check and the operation
+ * then run under the mirror lock (read), so no invalidation can take a
+ * page away meanwhile; a page that went stale again between the fill and
+ * the check starts the round again. It yields the CPU after every page and
+ * stops with -EINTR when the calling task is being killed, or with
+ * -ECANCELED when its cancel flag is set (a job the scheduler stopped);
+ * the bytes before that point are then written and the rest not.
  */
 
 #include <linux/highmem.h>
@@ -30,14 +33,23 @@
 #include "zex_mirror.h"
 #include "zex_vm.h"
 
+static int zex_op_stopped(const struct zex_vm_op *op)
+{
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	if (op->cancel && READ_ONCE(*op->cancel))
+		return -ECANCELED;
+	return 0;
+}
+
 /*
  * Check a range page by page; on a fault fill the record and fail with
  * -EFAULT; -EAGAIN when a mirror page went stale after it was filled
- * (@fail_va: the first mirror page that could not be); -EINTR when the
- * caller is killed meanwhile.
+ * (@fail_va: the first mirror page that could not be); -EINTR or
+ * -ECANCELED when the operation is stopped meanwhile.
  */
-static int zex_copy_check(struct zex_vm *vm, u64 va, u64 len, bool write, u64 fail_va,
-			  struct drm_zex_copy *args)
+static int zex_op_check(struct zex_vm *vm, u64 va, u64 len, bool write, u64 fail_va,
+			struct zex_vm_op *op)
 {
 	u64 page;
 
@@ -46,106 +58,181 @@ static int zex_copy_check(struct zex_vm *vm, u64 va, u64 len, bool write, u64 fa
 		bool writable;
 		int ret;
 
-		if (fatal_signal_pending(current))
-			return -EINTR;
+		ret = zex_op_stopped(op);
+		if (ret)
+			return ret;
 		cond_resched();
 
 		ret = zex_pt_lookup(&vm->pt, page, &pfn, &writable);
 		if (ret == -ESTALE && page != fail_va)
 			return -EAGAIN;
 		if (ret == -ESTALE)
-			args->fault_reason = DRM_ZEX_FAULT_HOST_UNMAPPED;
+			op->fault_reason = DRM_ZEX_FAULT_HOST_UNMAPPED;
 		else if (ret)
-			args->fault_reason = DRM_ZEX_FAULT_NOT_MAPPED;
+			op->fault_reason = DRM_ZEX_FAULT_NOT_MAPPED;
 		else if (write && !writable)
-			args->fault_reason = DRM_ZEX_FAULT_READ_ONLY;
+			op->fault_reason = DRM_ZEX_FAULT_READ_ONLY;
 		else
 			continue;
-		args->fault_addr = max(page, va);
+		op->fault_addr = max(page, va);
 		return -EFAULT;
 	}
 	return 0;
 }
 
 /*
- * Fill the mirror pages of both ranges, then check both under the mirror
- * lock; on success the lock stays held for the copy.
+ * Fill the mirror pages of the ranges, then check them under the mirror
+ * lock; on success the lock stays held (read) for the operation.
  */
-static int zex_copy_prepare(struct zex_vm *vm, struct drm_zex_copy *args)
+static int zex_op_prepare(struct zex_vm *vm, struct zex_vm_op *op)
 {
-	u64 src_fail, dst_fail;
+	bool reads = op->kind != ZEX_VM_OP_FILL, writes = op->kind != ZEX_VM_OP_READ;
+	u64 src_fail = U64_MAX, dst_fail = U64_MAX;
 	int ret;
 
 	for (;;) {
-		ret = zex_mirror_populate(vm, args->src, args->len, &src_fail);
-		if (!ret)
-			ret = zex_mirror_populate(vm, args->dst, args->len, &dst_fail);
+		ret = 0;
+		if (reads)
+			ret = zex_mirror_populate(vm, op->src, op->len, &src_fail);
+		if (!ret && writes)
+			ret = zex_mirror_populate(vm, op->dst, op->len, &dst_fail);
 		if (ret)
 			return ret;
-		mutex_lock(&vm->mirror_lock);
-		ret = zex_copy_check(vm, args->src, args->len, false, src_fail, args);
-		if (!ret)
-			ret = zex_copy_check(vm, args->dst, args->len, true, dst_fail, args);
+		down_read(&vm->mirror_lock);
+		if (reads)
+			ret = zex_op_check(vm, op->src, op->len, false, src_fail, op);
+		if (!ret && writes)
+			ret = zex_op_check(vm, op->dst, op->len, true, dst_fail, op);
 		if (!ret)
 			return 0;
-		mutex_unlock(&vm->mirror_lock);
+		up_read(&vm->mirror_lock);
 		if (ret != -EAGAIN)
 			return ret;
-		if (fatal_signal_pending(current))
-			return -EINTR;
+		ret = zex_op_stopped(op);
+		if (ret)
+			return ret;
 		cond_resched();
 	}
 }
 
+/* The page frame of @va, checked by zex_op_prepare() under the same locks. */
+static struct page *zex_op_page(struct zex_vm *vm, u64 va)
+{
+	unsigned long pfn;
+	bool w;
+
+	if (WARN_ON_ONCE(zex_pt_lookup(&vm->pt, va, &pfn, &w)))
+		return NULL;
+	return pfn_to_page(pfn);
+}
+
+/* Write @n bytes at @d, the pattern's phase being @pos bytes from the start. */
+static void zex_op_fill_bytes(const struct zex_vm_op *op, u8 *d, size_t n, u64 pos)
+{
+	u32 phase = do_div(pos, op->pattern_size);
+	size_t i;
+
+	if (n == sizeof(u64) && op->pattern_size == sizeof(u64) && !phase &&
+	    IS_ALIGNED((unsigned long)d, sizeof(u64))) {
+		u64 v;
+
+		memcpy(&v, op->pattern, sizeof(v));
+		/* A store the engine's readers see whole, after what came before. */
+		smp_wmb();
+		WRITE_ONCE(*(u64 *)d, v);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		d[i] = op->pattern[phase];
+		if (++phase == op->pattern_size)
+			phase = 0;
+	}
+}
+
+/* Move one run of @n bytes at @done within one source and one destination page. */
+static int zex_op_step(struct zex_vm *vm, struct zex_vm_op *op, u64 done, size_t n)
+{
+	u64 src = op->src + done, dst = op->dst + done;
+	struct page *sp = NULL, *dp = NULL;
+	void *s = NULL, *d = NULL;
+
+	if (op->kind != ZEX_VM_OP_FILL) {
+		sp = zex_op_page(vm, src);
+		if (!sp)
+			return -EFAULT;
+	}
+	if (op->kind != ZEX_VM_OP_READ) {
+		dp = zex_op_page(vm, dst);
+		if (!dp)
+			return -EFAULT;
+	}
+	if (sp)
+		s = kmap_local_page(sp) + offset_in_page(src);
+	if (dp)
+		d = kmap_local_page(dp) + offset_in_page(dst);
+	switch (op->kind) {
+	case ZEX_VM_OP_COPY:
+		memcpy(d, s, n);
+		break;
+	case ZEX_VM_OP_FILL:
+		zex_op_fill_bytes(op, d, n, done);
+		break;
+	case ZEX_VM_OP_READ:
+		if (n == sizeof(u64) && IS_ALIGNED((unsigned long)s, sizeof(u64)))
+			*(u64 *)op->buf = READ_ONCE(*(u64 *)s);
+		else
+			memcpy(op->buf + done, s, n);
+		break;
+	}
+	if (d)
+		kunmap_local(d);
+	if (s)
+		kunmap_local(s);
+	return 0;
+}
+
 /**
- * zex_vm_copy - copy @args->len bytes from @args->src to @args->dst
- * @vm: the address space both are in.
- * @args: the request, checked by the caller (no wrap, no overlap, a
- *	non-zero length within DRM_ZEX_COPY_MAX_LEN); its fault record is
- *	filled on -EFAULT.
+ * zex_vm_execute - run one engine operation on an address space
+ * @vm: the address space.
+ * @op: the operation, checked by the caller (no wrap, no overlap of a
+ *	copy's ranges, a non-zero length within DRM_ZEX_COPY_MAX_LEN); its
+ *	fault record is filled on -EFAULT.
  *
- * Return: 0, -EFAULT (nothing copied), -ENOMEM (nothing copied), or -EINTR.
+ * Return: 0, -EFAULT (nothing written), -ENOMEM (nothing written), -EINTR
+ * or -ECANCELED (written up to some point).
  */
-int zex_vm_copy(struct zex_vm *vm, struct drm_zex_copy *args)
+int zex_vm_execute(struct zex_vm *vm, struct zex_vm_op *op)
 {
 	u64 done = 0;
 	int ret;
 
-	mutex_lock(&vm->lock);
-	ret = zex_copy_prepare(vm, args);
+	down_read(&vm->lock);
+	ret = zex_op_prepare(vm, op);
 	if (ret) {
-		mutex_unlock(&vm->lock);
+		up_read(&vm->lock);
 		return ret;
 	}
-	while (done < args->len) {
-		u64 src = args->src + done, dst = args->dst + done;
-		size_t n = min3(PAGE_SIZE - offset_in_page(src), PAGE_SIZE - offset_in_page(dst),
-				(unsigned long)(args->len - done));
-		unsigned long spfn, dpfn;
-		bool w;
-		void *s, *d;
+	while (done < op->len) {
+		u64 src = op->src + done, dst = op->dst + done;
+		size_t n = (size_t)min_t(u64, op->len - done, PAGE_SIZE);
 
-		/* Checked under the same locks: a miss here is a bug, not a fault. */
-		if (WARN_ON_ONCE(zex_pt_lookup(&vm->pt, src, &spfn, &w) ||
-				 zex_pt_lookup(&vm->pt, dst, &dpfn, &w))) {
-			ret = -EFAULT;
+		if (op->kind != ZEX_VM_OP_FILL)
+			n = min(n, PAGE_SIZE - offset_in_page(src));
+		if (op->kind != ZEX_VM_OP_READ)
+			n = min(n, PAGE_SIZE - offset_in_page(dst));
+		ret = zex_op_step(vm, op, done, n);
+		if (ret)
 			break;
-		}
-		s = kmap_local_page(pfn_to_page(spfn));
-		d = kmap_local_page(pfn_to_page(dpfn));
-		memcpy(d + offset_in_page(dst), s + offset_in_page(src), n);
-		kunmap_local(d);
-		kunmap_local(s);
 		done += n;
-		if (fatal_signal_pending(current)) {
-			drm_dbg(vm->drm, "copy killed after %llu of %llu bytes\n",
-				done, args->len);
-			ret = -EINTR;
+		ret = done < op->len ? zex_op_stopped(op) : 0;
+		if (ret) {
+			drm_dbg(vm->drm, "engine operation stopped (%d) after %llu of %llu bytes\n",
+				ret, done, op->len);
 			break;
 		}
 		cond_resched();
 	}
-	mutex_unlock(&vm->mirror_lock);
-	mutex_unlock(&vm->lock);
+	up_read(&vm->mirror_lock);
+	up_read(&vm->lock);
 	return ret;
 }

@@ -6,22 +6,24 @@
 /**
  * DOC: zex_mirror.c - mirror imports: an MMU interval notifier and hmm_range_fault()
  *
- * Locks. The address space's lock (&zex_vm.lock) serialises binding,
- * unbinding, filling and copying, and may be held while allocating or
- * faulting. &zex_vm.mirror_lock, which the notifier takes, guards the
+ * Locks. The address space's lock (&zex_vm.lock, a read-write semaphore)
+ * is held for write to bind and unbind, for read by every engine
+ * operation, and may be held while allocating or faulting;
+ * &zex_vm.populate_lock lets one operation at a time fill mirror pages.
+ * &zex_vm.mirror_lock, which the notifier takes for write, guards the
  * stale bits of mirror PTEs and the notifiers' sequence numbers: nothing
  * allocates or faults under it, because the notifier may be called from
- * reclaim. Order: &zex_vm.lock, then the mm's mmap_lock, then
- * &zex_vm.mirror_lock.
+ * reclaim. Order: &zex_vm.lock, &zex_vm.populate_lock, the mm's
+ * mmap_lock, &zex_vm.mirror_lock.
  *
  * Filling follows the kernel's HMM recipe (Documentation/mm/hmm.rst): read
  * the notifier's sequence, fault the pages with hmm_range_fault() under
  * the mm's read lock, then, under mirror_lock, write the PTEs only if no
  * invalidation came in between, else start again. A writable import
  * faults for write, so a copy-on-write page (after fork(), say) is made
- * the host's own before the device may write it. The copy engine holds
- * mirror_lock while it touches the pages, so an invalidation waits until
- * it is done: the device never uses a page the host has let go.
+ * the host's own before the device may write it. An engine operation
+ * holds mirror_lock (read) while it touches the pages, so an invalidation
+ * waits until it is done: the device never uses a page the host has let go.
  *
  * Mirror imports are the page table's on-demand bindings (pt/): they
  * cover no page another mapping covers, so their entries are theirs
@@ -119,15 +121,15 @@ static bool zex_mirror_invalidate(struct mmu_interval_notifier *mni,
 	struct zex_vm *vm = m->vm;
 
 	if (mmu_notifier_range_blockable(range))
-		mutex_lock(&vm->mirror_lock);
-	else if (!mutex_trylock(&vm->mirror_lock))
+		down_write(&vm->mirror_lock);
+	else if (!down_write_trylock(&vm->mirror_lock))
 		return false;
 	mmu_interval_set_seq(mni, cur_seq);
 	/* A range may end at ULONG_MAX (the mm going away): clamp, then align. */
 	if (m->bound)
 		mirror_mark_stale(m, max_t(u64, range->start & PAGE_MASK, m->addr),
 				  PAGE_ALIGN(min_t(u64, range->end, mirror_end(m))));
-	mutex_unlock(&vm->mirror_lock);
+	up_write(&vm->mirror_lock);
 	return true;
 }
 
@@ -182,13 +184,13 @@ static int fill_range(struct zex_vm *vm, struct zex_mirror *m, u64 va, unsigned 
 		ret = zex_pt_block_fill_prepare(&vm->pt, blk, n, pfns, &fill);
 		if (ret)
 			break;
-		mutex_lock(&vm->mirror_lock);
+		down_write(&vm->mirror_lock);
 		if (mmu_interval_read_retry(&m->notifier, range.notifier_seq)) {
-			mutex_unlock(&vm->mirror_lock);
+			up_write(&vm->mirror_lock);
 			continue;
 		}
 		zex_pt_block_fill(&vm->pt, blk, zex_pt_block_index(va), n, pfns, &fill);
-		mutex_unlock(&vm->mirror_lock);
+		up_write(&vm->mirror_lock);
 		break;
 	}
 	zex_pt_block_fill_release(&vm->pt, &fill);
@@ -232,7 +234,7 @@ static int fill_block(struct zex_vm *vm, struct zex_mirror *m, u64 start, u64 en
 	return 0;
 }
 
-/* Fill the stale PTEs of [start, end), page-aligned, within @m (vm->lock held). */
+/* Fill the stale PTEs of [start, end), page-aligned, within @m (populate_lock held). */
 static int mirror_fill(struct zex_vm *vm, struct zex_mirror *m, u64 start, u64 end,
 		       u64 *fail_va)
 {
@@ -313,9 +315,9 @@ int zex_mirror_bind(struct zex_vm *vm, struct zex_mirror *m)
 		return ret;
 	for (va = m->addr; va < end; va = zex_pt_block_end(va, end))
 		*mirror_block_ref(m, va) = zex_pt_block_get(&vm->pt, va);
-	mutex_lock(&vm->mirror_lock);
+	down_write(&vm->mirror_lock);
 	m->bound = true;
-	mutex_unlock(&vm->mirror_lock);
+	up_write(&vm->mirror_lock);
 	interval_tree_insert(&m->node, &vm->mirrors);
 
 	ret = mirror_fill(vm, m, m->addr, end, &fail_va);
@@ -335,9 +337,9 @@ int zex_mirror_bind(struct zex_vm *vm, struct zex_mirror *m)
  */
 void zex_mirror_unbind(struct zex_vm *vm, struct zex_mirror *m)
 {
-	mutex_lock(&vm->mirror_lock);
+	down_write(&vm->mirror_lock);
 	m->bound = false;
-	mutex_unlock(&vm->mirror_lock);
+	up_write(&vm->mirror_lock);
 	interval_tree_remove(&m->node, &vm->mirrors);
 	zex_pt_unbind(&vm->pt, m->addr, m->npages, mirror_pt_flags(m), NULL, NULL);
 }
@@ -366,7 +368,7 @@ size_t zex_mirror_bytes(struct zex_mirror *m)
 
 /**
  * zex_mirror_populate - fill the stale PTEs of mirror imports in a range
- * @vm: the address space, its lock held.
+ * @vm: the address space, its lock held (read is enough).
  * @va: the range's start.
  * @len: its length, non-zero, not wrapping.
  * @fail_va: receives the first page that cannot be filled, or U64_MAX;
@@ -384,6 +386,10 @@ int zex_mirror_populate(struct zex_vm *vm, u64 va, u64 len, u64 *fail_va)
 	int ret = 0;
 
 	*fail_va = U64_MAX;
+	if (RB_EMPTY_ROOT(&vm->mirrors.rb_root))
+		return 0;
+	/* Fillers decide on a block's table before mirror_lock: one at a time. */
+	mutex_lock(&vm->populate_lock);
 	/* In address order: mirror imports do not overlap. */
 	for (it = interval_tree_iter_first(&vm->mirrors, va, last);
 	     it && !ret && *fail_va == U64_MAX;
@@ -393,5 +399,6 @@ int zex_mirror_populate(struct zex_vm *vm, u64 va, u64 len, u64 *fail_va)
 		ret = mirror_fill(vm, m, max_t(u64, va & PAGE_MASK, it->start),
 				  min_t(u64, PAGE_ALIGN(last + 1), it->last + 1), fail_va);
 	}
+	mutex_unlock(&vm->populate_lock);
 	return ret;
 }

@@ -29,6 +29,7 @@
  */
 
 #include <linux/debugfs.h>
+#include <linux/interval_tree.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
@@ -50,6 +51,7 @@
  * @mm: a pinned import's mm, charged for the pinned pages; NULL otherwise.
  * @bo: a bound buffer object, held for the binding's life; NULL otherwise.
  * @mirror: a mirror import; NULL otherwise.
+ * @node: a bound buffer object's place in &zex_vm.bos.
  */
 struct zex_mapping {
 	u64 addr;
@@ -58,6 +60,7 @@ struct zex_mapping {
 	struct mm_struct *mm;
 	struct zex_bo *bo;
 	struct zex_mirror *mirror;
+	struct interval_tree_node node;
 };
 
 static atomic_t zex_vm_serial = ATOMIC_INIT(0);
@@ -100,13 +103,15 @@ static unsigned int pt_flags(struct zex_mapping *map)
  */
 static void zex_mapping_unbind(struct zex_vm *vm, struct zex_mapping *map, bool unused)
 {
-	if (map->mirror)
+	if (map->mirror) {
 		zex_mirror_unbind(vm, map->mirror);
-	else if (map->bo)
+	} else if (map->bo) {
+		interval_tree_remove(&map->node, &vm->bos);
 		zex_pt_unbind(&vm->pt, map->addr, map->npages, pt_flags(map), NULL, NULL);
-	else
+	} else {
 		zex_pt_unbind(&vm->pt, map->addr, map->npages, pt_flags(map),
 			      unused ? zex_unpin_run_unused : zex_unpin_run, map);
+	}
 }
 
 /*
@@ -174,7 +179,7 @@ static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, struct page
 {
 	int ret;
 
-	mutex_lock(&vm->lock);
+	down_write(&vm->lock);
 	if (vm->count >= vm->max_mappings) {
 		ret = -ENOSPC;
 		goto out;
@@ -185,6 +190,11 @@ static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, struct page
 		ret = zex_pt_bind(&vm->pt, map->addr, map->npages, pages, pt_flags(map));
 	else
 		ret = zex_vm_pin_and_bind(vm, map, pages);
+	if (!ret && map->bo) {
+		map->node.start = map->addr;
+		map->node.last = map->addr + (map->npages << PAGE_SHIFT) - 1;
+		interval_tree_insert(&map->node, &vm->bos);
+	}
 	if (!ret) {
 		ret = xa_alloc(&vm->mappings, id, map, xa_limit_32b, GFP_KERNEL_ACCOUNT);
 		if (ret)
@@ -193,7 +203,7 @@ static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, struct page
 			vm->count++;
 	}
 out:
-	mutex_unlock(&vm->lock);
+	up_write(&vm->lock);
 	return ret;
 }
 
@@ -205,7 +215,7 @@ static int zex_vm_show(struct seq_file *m, void *unused)
 	unsigned long id;
 	int level;
 
-	mutex_lock(&vm->lock);
+	down_read(&vm->lock);
 	xa_for_each(&vm->mappings, id, map)
 		if (map->mirror)
 			mirror_bytes += zex_mirror_bytes(map->mirror);
@@ -215,7 +225,7 @@ static int zex_vm_show(struct seq_file *m, void *unused)
 	for (level = ZEX_PT_LEVELS - 1; level >= 0; level--)
 		seq_printf(m, "level %d: %lu tables\n", level, vm->pt.nodes[level]);
 	zex_pt_dump(&vm->pt, m);
-	mutex_unlock(&vm->lock);
+	up_read(&vm->lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(zex_vm);
@@ -239,10 +249,13 @@ struct zex_vm *zex_vm_create(struct drm_device *drm, u32 max_mappings,
 
 	if (!vm)
 		return ERR_PTR(-ENOMEM);
+	kref_init(&vm->refcount);
 	vm->drm = drm;
-	mutex_init(&vm->lock);
-	mutex_init(&vm->mirror_lock);
+	init_rwsem(&vm->lock);
+	init_rwsem(&vm->mirror_lock);
+	mutex_init(&vm->populate_lock);
 	vm->mirrors = RB_ROOT_CACHED;
+	vm->bos = RB_ROOT_CACHED;
 	xa_init_flags(&vm->mappings, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	vm->max_mappings = max_mappings;
 	if (zex_pt_init(&vm->pt)) {
@@ -254,25 +267,55 @@ struct zex_vm *zex_vm_create(struct drm_device *drm, u32 max_mappings,
 	return vm;
 }
 
-/**
- * zex_vm_destroy - release every mapping, the tables and the address space
- * @vm: the address space of a file being closed.
- */
-void zex_vm_destroy(struct zex_vm *vm)
+static void zex_vm_release(struct kref *kref)
 {
+	struct zex_vm *vm = container_of(kref, struct zex_vm, refcount);
 	struct zex_mapping *map;
 	unsigned long id;
 
-	debugfs_remove(vm->debugfs);
 	xa_for_each(&vm->mappings, id, map) {
 		zex_mapping_unbind(vm, map, false);
 		zex_mapping_free(map);
 	}
 	xa_destroy(&vm->mappings);
 	zex_pt_fini(&vm->pt);
-	mutex_destroy(&vm->mirror_lock);
-	mutex_destroy(&vm->lock);
+	mutex_destroy(&vm->populate_lock);
 	kfree(vm);
+}
+
+/**
+ * zex_vm_get - one more reference to an address space
+ * @vm: the address space.
+ *
+ * Return: @vm.
+ */
+struct zex_vm *zex_vm_get(struct zex_vm *vm)
+{
+	kref_get(&vm->refcount);
+	return vm;
+}
+
+/**
+ * zex_vm_put - drop a reference; the last releases every mapping and table
+ * @vm: the address space.
+ */
+void zex_vm_put(struct zex_vm *vm)
+{
+	kref_put(&vm->refcount, zex_vm_release);
+}
+
+/**
+ * zex_vm_destroy - the file lets go of its address space
+ * @vm: the address space of a file being closed.
+ *
+ * Its debugfs file goes at once; the mappings and tables go with the last
+ * reference (a job still running in it holds one).
+ */
+void zex_vm_destroy(struct zex_vm *vm)
+{
+	debugfs_remove(vm->debugfs);
+	vm->debugfs = NULL;
+	zex_vm_put(vm);
 }
 
 /**
@@ -417,15 +460,44 @@ int zex_vm_unbind(struct zex_vm *vm, u32 id)
 {
 	struct zex_mapping *map;
 
-	mutex_lock(&vm->lock);
+	down_write(&vm->lock);
 	map = xa_erase(&vm->mappings, id);
 	if (map) {
 		zex_mapping_unbind(vm, map, false);
 		vm->count--;
 	}
-	mutex_unlock(&vm->lock);
+	up_write(&vm->lock);
 	if (!map)
 		return -ENOENT;
 	zex_mapping_free(map);
 	return 0;
+}
+
+/**
+ * zex_vm_for_each_bo - call @fn for each buffer object bound in a range
+ * @vm: the address space.
+ * @va: the range's start.
+ * @len: its length, non-zero, not wrapping.
+ * @fn: called with the part of the range in each object, in address order,
+ *	under the address space's lock (read): it may not bind or unbind.
+ * @ctx: passed to @fn.
+ *
+ * Return: 0, or the first error @fn returned.
+ */
+int zex_vm_for_each_bo(struct zex_vm *vm, u64 va, u64 len, zex_vm_bo_fn fn, void *ctx)
+{
+	u64 last = va + len - 1;
+	struct interval_tree_node *it;
+	int ret = 0;
+
+	down_read(&vm->lock);
+	for (it = interval_tree_iter_first(&vm->bos, va, last); it && !ret;
+	     it = interval_tree_iter_next(it, va, last)) {
+		struct zex_mapping *map = container_of(it, struct zex_mapping, node);
+		u64 start = max(va, it->start), end = min(last, it->last);
+
+		ret = fn(map->bo, start - map->addr, end - start + 1, map->writable, ctx);
+	}
+	up_read(&vm->lock);
+	return ret;
 }

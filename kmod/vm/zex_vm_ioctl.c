@@ -99,7 +99,9 @@ err_put:
 int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct drm_zex_copy *args = data;
+	struct zex_vm_op op = { .kind = ZEX_VM_OP_COPY };
 	bool wraps, overlap;
+	int ret;
 
 	args->fault_reason = DRM_ZEX_FAULT_NONE;
 	args->fault_addr = 0;
@@ -115,5 +117,11 @@ int zex_copy_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	overlap = args->src < args->dst + args->len && args->dst < args->src + args->len;
 	if (zex_ioctl_check(drm, overlap))
 		return -EINVAL;
-	return zex_vm_copy(zex_file_vm(file), args);
+	op.src = args->src;
+	op.dst = args->dst;
+	op.len = args->len;
+	ret = zex_vm_execute(zex_file_vm(file), &op);
+	args->fault_reason = op.fault_reason;
+	args->fault_addr = op.fault_addr;
+	return ret;
 }
