@@ -44,6 +44,7 @@
 #include "common/zex_compat.h"
 #include "device/zex_device.h"
 #include "device/zex_params.h"
+#include "exec/zex_exec.h"
 #include "hostrpc/zex_hostrpc.h"
 #include "ipc/zex_ipc.h"
 #include "tiles/zex_piece.h"
@@ -67,6 +68,9 @@ static struct zex_params zex_module_params = {
 	.hostrpc_max_slots = DRM_ZEX_HOSTRPC_MAX_SLOTS,
 	.hostrpc_max_channels = 32,
 	.vm_max_mappings = 16384,
+	.exec_max_queues = 64,
+	.exec_max_jobs = 128,
+	.job_timeout_ms = 2000,
 };
 
 module_param_named(tiles, zex_module_params.tiles, uint, 0444);
@@ -96,6 +100,14 @@ MODULE_PARM_DESC(hostrpc_max_channels,
 module_param_named(vm_max_mappings, zex_module_params.vm_max_mappings, uint, 0444);
 MODULE_PARM_DESC(vm_max_mappings,
 		 "Most userptr imports and binds in one file's address space, 1 to 1048576 (default 16384)");
+module_param_named(exec_max_queues, zex_module_params.exec_max_queues, uint, 0444);
+MODULE_PARM_DESC(exec_max_queues, "Most exec queues of one open file, 1 to 4096 (default 64)");
+module_param_named(exec_max_jobs, zex_module_params.exec_max_jobs, uint, 0444);
+MODULE_PARM_DESC(exec_max_jobs,
+		 "Most unfinished jobs of one exec queue, 1 to 65536 (default 128)");
+module_param_named(job_timeout_ms, zex_module_params.job_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(job_timeout_ms,
+		 "Milliseconds a job may run before it is stopped, 10 to 600000 (default 2000)");
 
 static const struct drm_ioctl_desc zex_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ZEX_QUERY, zex_query_ioctl, DRM_RENDER_ALLOW),
@@ -109,6 +121,12 @@ static const struct drm_ioctl_desc zex_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(ZEX_VM_UNBIND, zex_vm_unbind_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_COPY, zex_copy_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_VM_BIND, zex_vm_bind_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_EXEC_QUEUE_CREATE, zex_exec_queue_create_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_EXEC_QUEUE_DESTROY, zex_exec_queue_destroy_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_EXEC_QUEUE_GET_STATE, zex_exec_queue_get_state_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_EXEC, zex_exec_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_WAIT_USER_FENCE, zex_wait_user_fence_ioctl, DRM_RENDER_ALLOW),
 	/* DRM_IOCTL_ZEX_HOSTRPC_CREATE: zex_ioctl() routes it, see there. */
 };
 
@@ -177,6 +195,14 @@ static int zex_open(struct drm_device *drm, struct drm_file *file)
 		kfree(zfile);
 		return ret;
 	}
+	zfile->exec = zex_exec_file_open(to_zex_device(drm)->exec, zfile->vm);
+	if (IS_ERR(zfile->exec)) {
+		int ret = PTR_ERR(zfile->exec);
+
+		zex_vm_destroy(zfile->vm);
+		kfree(zfile);
+		return ret;
+	}
 	file->driver_priv = zfile;
 	return 0;
 }
@@ -185,12 +211,13 @@ static void zex_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct zex_file *zfile = to_zex_file(file);
 
+	zex_exec_file_close(zfile->exec);
 	zex_vm_destroy(zfile->vm);
 	kfree(zfile);
 }
 
 static const struct drm_driver zex_drm_driver = {
-	.driver_features = DRIVER_GEM | DRIVER_RENDER,
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE,
 	.open = zex_open,
 	.postclose = zex_postclose,
 	.gem_create_object = zex_piece_create_object,
@@ -296,6 +323,12 @@ static int zex_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 	zdev->vm_max_mappings = zex_module_params.vm_max_mappings;
+	zdev->exec_limits.max_queues = zex_module_params.exec_max_queues;
+	zdev->exec_limits.max_jobs = zex_module_params.exec_max_jobs;
+	zdev->exec_limits.job_timeout_ms = zex_module_params.job_timeout_ms;
+	zdev->exec = zex_exec_device_create(&zdev->drm, &zdev->topo, &zdev->exec_limits);
+	if (IS_ERR(zdev->exec))
+		return PTR_ERR(zdev->exec);
 	for (i = 0; i < zdev->topo.num_tiles; i++) {
 		zdev->tiles[i].id = i;
 		zdev->tiles[i].lost = zex_tile_lost;
@@ -346,6 +379,9 @@ static int __init zex_init(void)
 		return ret;
 	}
 
+	ret = zex_exec_module_init();
+	if (ret)
+		return ret;
 	zex_debugfs_root = debugfs_create_dir(ZEX_DRIVER_NAME, NULL);
 	debugfs_create_atomic_t("hostrpc_channels", 0444, zex_debugfs_root,
 				&zex_hostrpc_channels_live);
@@ -380,6 +416,7 @@ err_tile_driver:
 	auxiliary_driver_unregister(&zex_tile_driver);
 err_debugfs:
 	debugfs_remove_recursive(zex_debugfs_root);
+	zex_exec_module_exit();
 	return ret;
 }
 
@@ -389,6 +426,7 @@ static void __exit zex_exit(void)
 	platform_driver_unregister(&zex_platform_driver);
 	auxiliary_driver_unregister(&zex_tile_driver);
 	debugfs_remove_recursive(zex_debugfs_root);
+	zex_exec_module_exit();
 }
 
 module_init(zex_init);

@@ -121,8 +121,12 @@ TEST_F(query, device)
 	EXPECT_EQ((zex_param("tile_mem_mb") << 20) * self->tiles,
 		  (long long)dev.total_mem_size);
 	EXPECT_EQ(0, dev.pad);
-	EXPECT_EQ(0, dev.reserved[0] | dev.reserved[1] | dev.reserved[2] |
-		  dev.reserved[3]);
+	EXPECT_EQ(1000000000ull, dev.timestamp_frequency);
+	EXPECT_EQ(zex_param("job_timeout_ms"), dev.job_timeout_ms);
+	EXPECT_EQ(zex_param("exec_max_queues"), dev.max_exec_queues);
+	EXPECT_EQ(zex_param("exec_max_jobs"), dev.max_jobs_in_flight);
+	EXPECT_EQ(0, dev.pad2);
+	EXPECT_EQ(0, dev.reserved[0]);
 }
 
 TEST_F(query, tiles)

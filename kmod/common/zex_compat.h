@@ -26,6 +26,11 @@
  *   drm_gem_shmem_pin()/drm_gem_shmem_unpin() on every kernel, and
  *   zex_shmem_pin_again() takes one more hold on pages already held
  *   (a VMA copied by fork() or split), which cannot fail.
+ * - The DRM GPU scheduler (both lines take &struct drm_sched_init_args):
+ *   6.12 has run-queues per priority (num_rqs) and jobs with credits and a
+ *   client id in drm_sched_job_init(); 6.1 has neither.
+ *   zex_drm_sched_init_args() and zex_drm_sched_job_init() fill the
+ *   difference in.
  */
 
 #ifndef _ZEX_COMPAT_H_
@@ -39,6 +44,7 @@
 
 #include <drm/drm_file.h>
 #include <drm/drm_gem_shmem_helper.h>
+#include <drm/gpu_scheduler.h>
 
 #if KERNEL_VERSION(6, 3, 0) > LINUX_VERSION_CODE
 static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
@@ -106,6 +112,25 @@ static inline void zex_shmem_pin_again(struct drm_gem_shmem_object *shmem)
 	dma_resv_lock(shmem->base.resv, NULL);
 	WARN_ON_ONCE(drm_gem_shmem_pin_locked(shmem));
 	dma_resv_unlock(shmem->base.resv);
+#endif
+}
+
+/** zex_drm_sched_init_args - what drm_sched_init() needs on this kernel only */
+static inline void zex_drm_sched_init_args(struct drm_sched_init_args *args)
+{
+#if KERNEL_VERSION(6, 8, 0) <= LINUX_VERSION_CODE
+	args->num_rqs = DRM_SCHED_PRIORITY_COUNT;
+#endif
+}
+
+/** zex_drm_sched_job_init - drm_sched_job_init() for a job of one credit */
+static inline int zex_drm_sched_job_init(struct drm_sched_job *job,
+					 struct drm_sched_entity *entity, void *owner)
+{
+#if KERNEL_VERSION(6, 8, 0) > LINUX_VERSION_CODE
+	return drm_sched_job_init(job, entity, owner);
+#else
+	return drm_sched_job_init(job, entity, 1, owner, 0);
 #endif
 }
 

@@ -12,7 +12,7 @@
  * last mapping are gone; the platform device and the tiles' auxiliary
  * devices may go away earlier (unplug), after which ioctls fail with
  * -ENODEV. &struct zex_file is what zex keeps per open DRM file: each room
- * owns its part of it (an address space for vm/) and names it here by
+ * owns its part of it (an address space for vm/, exec queues for exec/) and names it here by
  * pointer only, so this header sits below the rooms whose ioctls use it.
  * The module itself (zex_drv.c) is above every room.
  */
@@ -32,7 +32,21 @@
 #include "../tiles/zex_tile.h"
 #include "zex_topology.h"
 
+struct zex_exec_device;
+struct zex_exec_file;
 struct zex_vm;
+
+/**
+ * struct zex_exec_limits - the execution module parameters, fixed at probe
+ * @max_queues: exec queues one file may have.
+ * @max_jobs: unfinished jobs one queue may have.
+ * @job_timeout_ms: how long a job may run.
+ */
+struct zex_exec_limits {
+	u32 max_queues;
+	u32 max_jobs;
+	u32 job_timeout_ms;
+};
 
 /**
  * struct zex_device - one emulated multi-tile GPU
@@ -43,6 +57,8 @@ struct zex_vm;
  * @registered: the DRM device is registered and not yet unplugged.
  * @hostrpc: the hostrpc channels made on it, and their limits.
  * @vm_max_mappings: the most mappings of one file's address space.
+ * @exec_limits: the execution limits.
+ * @exec: the engines' schedulers and workers (exec/).
  */
 struct zex_device {
 	struct drm_device drm;
@@ -52,14 +68,18 @@ struct zex_device {
 	bool registered;
 	struct zex_hostrpc_device hostrpc;
 	u32 vm_max_mappings;
+	struct zex_exec_limits exec_limits;
+	struct zex_exec_device *exec;
 };
 
 /**
  * struct zex_file - what zex keeps per open DRM file
- * @vm: the file's device address space (vm/), made at open, freed at close.
+ * @vm: the file's device address space (vm/), made at open, let go at close.
+ * @exec: the file's exec queues (exec/).
  */
 struct zex_file {
 	struct zex_vm *vm;
+	struct zex_exec_file *exec;
 };
 
 static inline struct zex_device *to_zex_device(struct drm_device *drm)

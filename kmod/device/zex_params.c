@@ -66,6 +66,12 @@ int zex_params_validate(const struct zex_params *p, struct zex_param_error *err)
 	if (p->vm_max_mappings < 1 || p->vm_max_mappings > ZEX_VM_MAX_MAPPINGS_MAX)
 		return zex_param_fail(err, "vm_max_mappings",
 				      "must be between 1 and 1048576");
+	if (p->exec_max_queues < 1 || p->exec_max_queues > ZEX_EXEC_MAX_QUEUES_MAX)
+		return zex_param_fail(err, "exec_max_queues", "must be between 1 and 4096");
+	if (p->exec_max_jobs < 1 || p->exec_max_jobs > ZEX_EXEC_MAX_JOBS_MAX)
+		return zex_param_fail(err, "exec_max_jobs", "must be between 1 and 65536");
+	if (p->job_timeout_ms < ZEX_JOB_TIMEOUT_MS_MIN || p->job_timeout_ms > ZEX_JOB_TIMEOUT_MS_MAX)
+		return zex_param_fail(err, "job_timeout_ms", "must be between 10 and 600000");
 	return 0;
 }
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_params_validate);

@@ -25,6 +25,10 @@
 #define ZEX_GRANULARITY_KB_MAX		(1024 * 1024)
 #define ZEX_VM_MAX_MAPPINGS_MAX		(1024 * 1024)
 #define ZEX_HOSTRPC_MAX_CHANNELS_MAX	65536
+#define ZEX_EXEC_MAX_QUEUES_MAX		4096
+#define ZEX_EXEC_MAX_JOBS_MAX		65536
+#define ZEX_JOB_TIMEOUT_MS_MIN		10
+#define ZEX_JOB_TIMEOUT_MS_MAX		600000
 
 /**
  * struct zex_params - the emulated device's configuration
@@ -41,6 +45,12 @@
  *	%ZEX_HOSTRPC_MAX_CHANNELS_MAX.
  * @vm_max_mappings: the most mappings (userptr imports and buffer-object
  *	binds) in one file's address space, 1 to %ZEX_VM_MAX_MAPPINGS_MAX.
+ * @exec_max_queues: the most exec queues of one file, 1 to
+ *	%ZEX_EXEC_MAX_QUEUES_MAX.
+ * @exec_max_jobs: the most unfinished jobs of one exec queue, 1 to
+ *	%ZEX_EXEC_MAX_JOBS_MAX.
+ * @job_timeout_ms: how long a job may run before it is stopped,
+ *	%ZEX_JOB_TIMEOUT_MS_MIN to %ZEX_JOB_TIMEOUT_MS_MAX.
  */
 struct zex_params {
 	unsigned int tiles;
@@ -51,6 +61,9 @@ struct zex_params {
 	unsigned int hostrpc_max_slots;
 	unsigned int hostrpc_max_channels;
 	unsigned int vm_max_mappings;
+	unsigned int exec_max_queues;
+	unsigned int exec_max_jobs;
+	unsigned int job_timeout_ms;
 };
 
 /**

@@ -14,6 +14,7 @@
 #include <linux/nospec.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/time64.h>
 #include <linux/uaccess.h>
 
 #include "zex_device.h"
@@ -33,6 +34,10 @@ static void zex_query_device_fill(struct zex_device *zdev, void *buf)
 	dev->multi_storage_policy = topo->multi_storage_policy;
 	dev->multi_storage_granularity = topo->multi_storage_granularity;
 	dev->total_mem_size = topo->tile_mem_size * topo->num_tiles;
+	dev->timestamp_frequency = NSEC_PER_SEC;
+	dev->job_timeout_ms = zdev->exec_limits.job_timeout_ms;
+	dev->max_exec_queues = zdev->exec_limits.max_queues;
+	dev->max_jobs_in_flight = zdev->exec_limits.max_jobs;
 }
 
 static size_t zex_query_tiles_size(struct zex_device *zdev)

@@ -496,7 +496,7 @@ int zex_vm_for_each_bo(struct zex_vm *vm, u64 va, u64 len, zex_vm_bo_fn fn, void
 		struct zex_mapping *map = container_of(it, struct zex_mapping, node);
 		u64 start = max(va, it->start), end = min(last, it->last);
 
-		ret = fn(map->bo, start - map->addr, end - start + 1, map->writable, ctx);
+		ret = fn(map->bo, start, start - map->addr, end - start + 1, map->writable, ctx);
 	}
 	up_read(&vm->lock);
 	return ret;

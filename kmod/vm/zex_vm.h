@@ -110,6 +110,7 @@ struct zex_vm_op {
 /**
  * typedef zex_vm_bo_fn - called for each buffer object bound in a range
  * @bo: the object.
+ * @va: the device VA of the range's first byte in it.
  * @offset: the range's first byte in it.
  * @len: the range's bytes in it.
  * @writable: the binding lets the device write.
@@ -117,7 +118,8 @@ struct zex_vm_op {
  *
  * Return: 0 to go on, or an error that stops the walk.
  */
-typedef int (*zex_vm_bo_fn)(struct zex_bo *bo, u64 offset, u64 len, bool writable, void *ctx);
+typedef int (*zex_vm_bo_fn)(struct zex_bo *bo, u64 va, u64 offset, u64 len, bool writable,
+			    void *ctx);
 
 struct zex_vm *zex_vm_create(struct drm_device *drm, u32 max_mappings,
 			     struct dentry *debugfs_dir, pid_t owner);

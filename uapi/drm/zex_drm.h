@@ -49,6 +49,11 @@ extern "C" {
 #define DRM_ZEX_COPY			0x08
 #define DRM_ZEX_VM_BIND			0x09
 #define DRM_ZEX_HOSTRPC_CREATE		0x0a
+#define DRM_ZEX_EXEC_QUEUE_CREATE	0x0b
+#define DRM_ZEX_EXEC_QUEUE_DESTROY	0x0c
+#define DRM_ZEX_EXEC_QUEUE_GET_STATE	0x0d
+#define DRM_ZEX_EXEC			0x0e
+#define DRM_ZEX_WAIT_USER_FENCE		0x0f
 
 #define DRM_IOCTL_ZEX_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_QUERY, struct drm_zex_query)
@@ -72,6 +77,20 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_HOSTRPC_CREATE, struct drm_zex_hostrpc_create)
 #define DRM_IOCTL_ZEX_VM_BIND \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_VM_BIND, struct drm_zex_vm_bind)
+#define DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_EXEC_QUEUE_CREATE, \
+		 struct drm_zex_exec_queue_create)
+#define DRM_IOCTL_ZEX_EXEC_QUEUE_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ZEX_EXEC_QUEUE_DESTROY, \
+		struct drm_zex_exec_queue_destroy)
+#define DRM_IOCTL_ZEX_EXEC_QUEUE_GET_STATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_EXEC_QUEUE_GET_STATE, \
+		 struct drm_zex_exec_queue_get_state)
+#define DRM_IOCTL_ZEX_EXEC \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ZEX_EXEC, struct drm_zex_exec)
+#define DRM_IOCTL_ZEX_WAIT_USER_FENCE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_WAIT_USER_FENCE, \
+		 struct drm_zex_wait_user_fence)
 
 /** @DRM_ZEX_MAX_TILES: the most tiles one zex device can have. */
 #define DRM_ZEX_MAX_TILES		8
@@ -169,8 +188,25 @@ struct drm_zex_query_device {
 	__u64 multi_storage_granularity;
 	/** @total_mem_size: sum of all tiles' memory in bytes. */
 	__u64 total_mem_size;
+	/**
+	 * @timestamp_frequency: ticks per second of the device clock that
+	 * %DRM_ZEX_CMD_TIMESTAMP writes: a global, monotonic clock, the
+	 * host's CLOCK_MONOTONIC in nanoseconds.
+	 */
+	__u64 timestamp_frequency;
+	/**
+	 * @job_timeout_ms: how long a job may run before the scheduler stops
+	 * it (-ETIME on its fence, its exec queue banned).
+	 */
+	__u32 job_timeout_ms;
+	/** @max_exec_queues: the most exec queues one open file may have. */
+	__u32 max_exec_queues;
+	/** @max_jobs_in_flight: the most unfinished jobs of one exec queue. */
+	__u32 max_jobs_in_flight;
+	/** @pad2: 0. */
+	__u32 pad2;
 	/** @reserved: 0. */
-	__u64 reserved[4];
+	__u64 reserved[1];
 };
 
 /**
@@ -599,6 +635,347 @@ struct drm_zex_copy {
 	__u32 fault_reason;
 	/** @fault_addr: out: the faulting device VA. */
 	__u64 fault_addr;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * DOC: exec queues
+ *
+ * Work runs on engines through exec queues, as on the kernel's own GPU
+ * drivers: DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE names one engine of
+ * DRM_ZEX_QUERY_ENGINES (class, instance, device) and returns a queue;
+ * DRM_IOCTL_ZEX_EXEC submits one job to a queue: an array of
+ * &struct drm_zex_command that the engine executes in order, walking this
+ * file's device address space as DRM_IOCTL_ZEX_COPY does, and an array of
+ * &struct drm_zex_sync: sync objects (binary or timeline) the job waits
+ * for before it starts or signals when it ends, and user fences (a 64-bit
+ * value the engine writes at a device address when the job ends).
+ * Jobs of one queue run in submission order; jobs of different queues in
+ * any order their syncs allow. A job also waits for the fences of every
+ * buffer object its commands touch (implicit sync, the objects' dma_resv)
+ * and adds its own.
+ *
+ * A job that faults (an address not mapped, a write to a read-only
+ * mapping, a mirror page the host took away) ends with -EFAULT on its
+ * fence; a job that runs longer than the device's job timeout
+ * (&drm_zex_query_device.job_timeout_ms) is stopped and ends with -ETIME.
+ * Either bans its queue: later DRM_IOCTL_ZEX_EXEC calls fail with -EIO,
+ * the queue's jobs not yet started end with -ECANCELED, and
+ * DRM_IOCTL_ZEX_EXEC_QUEUE_GET_STATE reports the error and, for a fault,
+ * its address and reason. Other queues, on the same engine or not, go on.
+ *
+ * The generic DRM sync object ioctls (DRM_IOCTL_SYNCOBJ_*) work on zex.
+ */
+
+/**
+ * struct drm_zex_user_extension - the header of every extension
+ *
+ * An @extensions field points at a chain of these, each the head of a
+ * larger structure named by @name. No extension is defined yet: every
+ * @extensions field must be 0.
+ */
+struct drm_zex_user_extension {
+	/** @next_extension: user pointer to the next one, or 0. */
+	__u64 next_extension;
+	/** @name: which extension this is. */
+	__u32 name;
+	/** @pad: must be 0. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_zex_exec_queue_create - argument of DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE
+ *
+ * A queue on one engine of the list DRM_ZEX_QUERY_ENGINES returns: the
+ * engine whose @engine_class, @engine_instance and @device match. A queue
+ * of an engine that spans several tiles (the root device's, with implicit
+ * scaling) splits each copy and fill between the tiles. Errors: -EINVAL
+ * no such engine, non-zero @flags, @pad or @reserved; -EMFILE the file has
+ * &drm_zex_query_device.max_exec_queues queues; -ENOMEM.
+ */
+struct drm_zex_exec_queue_create {
+	/** @extensions: must be 0. */
+	__u64 extensions;
+	/** @engine_class: &enum drm_zex_engine_class. */
+	__u16 engine_class;
+	/** @engine_instance: index among @device's engines of that class. */
+	__u16 engine_instance;
+	/** @device: a tile index, or %DRM_ZEX_DEVICE_ROOT. */
+	__u16 device;
+	/** @pad: must be 0. */
+	__u16 pad;
+	/** @flags: must be 0. */
+	__u32 flags;
+	/** @exec_queue_id: out: the queue, never 0. */
+	__u32 exec_queue_id;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_zex_exec_queue_destroy - argument of DRM_IOCTL_ZEX_EXEC_QUEUE_DESTROY
+ *
+ * The queue's id is free at once; its running job stops and its jobs not
+ * yet run end with -ECANCELED on their fences, as closing the file does.
+ * The call returns once every job of the queue has reached its engine
+ * (each after its sync objects signal), or a fatal signal comes. Errors:
+ * -ENOENT no such queue; -EINVAL a non-zero @pad or @reserved.
+ */
+struct drm_zex_exec_queue_destroy {
+	/** @extensions: must be 0. */
+	__u64 extensions;
+	/** @exec_queue_id: from DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE. */
+	__u32 exec_queue_id;
+	/** @pad: must be 0. */
+	__u32 pad;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * DRM_ZEX_EXEC_QUEUE_BANNED - &drm_zex_exec_queue_get_state.state bit: a
+ * job of the queue faulted or timed out; the queue takes no more jobs.
+ */
+#define DRM_ZEX_EXEC_QUEUE_BANNED	0x1u
+
+/**
+ * struct drm_zex_exec_queue_get_state - argument of DRM_IOCTL_ZEX_EXEC_QUEUE_GET_STATE
+ *
+ * Errors: -ENOENT no such queue; -EINVAL non-zero @flags or @reserved.
+ */
+struct drm_zex_exec_queue_get_state {
+	/** @extensions: must be 0. */
+	__u64 extensions;
+	/** @exec_queue_id: the queue. */
+	__u32 exec_queue_id;
+	/** @flags: must be 0. */
+	__u32 flags;
+	/** @state: out: %DRM_ZEX_EXEC_QUEUE_BANNED or 0. */
+	__u32 state;
+	/** @error: out: what banned it, -EFAULT or -ETIME; 0 if not banned. */
+	__s32 error;
+	/** @fault_reason: out: &enum drm_zex_fault_reason of a fault. */
+	__u32 fault_reason;
+	/** @pad: out: 0. */
+	__u32 pad;
+	/** @fault_addr: out: the faulting device VA. */
+	__u64 fault_addr;
+	/** @jobs_completed: out: jobs of the queue that have ended. */
+	__u64 jobs_completed;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * enum drm_zex_command_op - what a &struct drm_zex_command does
+ * @DRM_ZEX_CMD_COPY: copy @len bytes from device VA @src to @dst; the
+ *	ranges may not overlap.
+ * @DRM_ZEX_CMD_FILL: write @len bytes at @dst, the first @pattern_size
+ *	(1 to 16) bytes of @pattern repeated from @dst on.
+ * @DRM_ZEX_CMD_STORE: write the 64-bit @value at @dst (8-byte aligned)
+ *	with one store, after every earlier command of the job is visible:
+ *	what a GPU's "store data" does to signal an event.
+ * @DRM_ZEX_CMD_TIMESTAMP: write the device clock
+ *	(&drm_zex_query_device.timestamp_frequency) at @dst (8-byte aligned)
+ *	when the engine reaches the command.
+ * @DRM_ZEX_CMD_WAIT: wait until the 64-bit value at device VA @src
+ *	(8-byte aligned) compares true with @value under @mask (@compare, an
+ *	&enum drm_zex_compare_op): a GPU's semaphore wait. The engine reads
+ *	the value again after every job that ends on the device and at least
+ *	every millisecond; a wait that never comes true ends with the job
+ *	timeout.
+ */
+enum drm_zex_command_op {
+	DRM_ZEX_CMD_COPY = 0,
+	DRM_ZEX_CMD_FILL = 1,
+	DRM_ZEX_CMD_STORE = 2,
+	DRM_ZEX_CMD_TIMESTAMP = 3,
+	DRM_ZEX_CMD_WAIT = 4,
+};
+
+/**
+ * enum drm_zex_compare_op - how a value compares: (value at the address &
+ *	mask) OP (operand & mask), as unsigned 64-bit numbers
+ * @DRM_ZEX_COMPARE_EQ: ==
+ * @DRM_ZEX_COMPARE_NEQ: !=
+ * @DRM_ZEX_COMPARE_GT: >
+ * @DRM_ZEX_COMPARE_GTE: >=
+ * @DRM_ZEX_COMPARE_LT: <
+ * @DRM_ZEX_COMPARE_LTE: <=
+ */
+enum drm_zex_compare_op {
+	DRM_ZEX_COMPARE_EQ = 0,
+	DRM_ZEX_COMPARE_NEQ = 1,
+	DRM_ZEX_COMPARE_GT = 2,
+	DRM_ZEX_COMPARE_GTE = 3,
+	DRM_ZEX_COMPARE_LT = 4,
+	DRM_ZEX_COMPARE_LTE = 5,
+};
+
+/** DRM_ZEX_FILL_MAX_PATTERN - the longest pattern of %DRM_ZEX_CMD_FILL. */
+#define DRM_ZEX_FILL_MAX_PATTERN	16
+
+/**
+ * struct drm_zex_command - one command of a job
+ *
+ * Fields a command does not use must be 0.
+ */
+struct drm_zex_command {
+	/** @op: &enum drm_zex_command_op. */
+	__u16 op;
+	/** @pattern_size: FILL: bytes of @pattern used, 1 to 16. */
+	__u16 pattern_size;
+	/** @compare: WAIT: &enum drm_zex_compare_op. */
+	__u16 compare;
+	/** @pad: must be 0. */
+	__u16 pad;
+	/** @dst: COPY, FILL, STORE, TIMESTAMP: device VA written. */
+	__u64 dst;
+	/** @src: COPY: device VA read; WAIT: device VA of the value. */
+	__u64 src;
+	/** @len: COPY, FILL: bytes, 1 to %DRM_ZEX_COPY_MAX_LEN. */
+	__u64 len;
+	/** @value: STORE: the value; WAIT: the operand. */
+	__u64 value;
+	/** @mask: WAIT: the mask. */
+	__u64 mask;
+	/** @pattern: FILL: the pattern. */
+	__u8 pattern[DRM_ZEX_FILL_MAX_PATTERN];
+};
+
+/**
+ * enum drm_zex_sync_type - what a &struct drm_zex_sync names
+ * @DRM_ZEX_SYNC_SYNCOBJ: a binary DRM sync object.
+ * @DRM_ZEX_SYNC_TIMELINE_SYNCOBJ: point @timeline_value of a timeline
+ *	DRM sync object.
+ * @DRM_ZEX_SYNC_USER_FENCE: a user fence: the engine writes
+ *	@timeline_value at device VA @addr (8-byte aligned) when the job
+ *	ends without error; signal only.
+ */
+enum drm_zex_sync_type {
+	DRM_ZEX_SYNC_SYNCOBJ = 0,
+	DRM_ZEX_SYNC_TIMELINE_SYNCOBJ = 1,
+	DRM_ZEX_SYNC_USER_FENCE = 2,
+};
+
+/**
+ * DRM_ZEX_SYNC_SIGNAL - &drm_zex_sync.flags bit: signal this sync when
+ * the job ends; without it, the job waits for it before it starts.
+ */
+#define DRM_ZEX_SYNC_SIGNAL		0x1u
+
+/**
+ * struct drm_zex_sync - one sync of a job
+ */
+struct drm_zex_sync {
+	/** @extensions: must be 0. */
+	__u64 extensions;
+	/** @type: &enum drm_zex_sync_type. */
+	__u32 type;
+	/** @flags: %DRM_ZEX_SYNC_SIGNAL or 0. */
+	__u32 flags;
+	/** @handle: the sync object (SYNCOBJ, TIMELINE_SYNCOBJ), else 0. */
+	__u32 handle;
+	/** @pad: must be 0. */
+	__u32 pad;
+	/** @addr: USER_FENCE: the device VA, else 0. */
+	__u64 addr;
+	/**
+	 * @timeline_value: TIMELINE_SYNCOBJ: the point (not 0); USER_FENCE:
+	 * the value written; SYNCOBJ: 0.
+	 */
+	__u64 timeline_value;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/** DRM_ZEX_EXEC_MAX_COMMANDS - the most commands of one job. */
+#define DRM_ZEX_EXEC_MAX_COMMANDS	512
+/** DRM_ZEX_EXEC_MAX_SYNCS - the most syncs of one job. */
+#define DRM_ZEX_EXEC_MAX_SYNCS		64
+
+/**
+ * struct drm_zex_exec - argument of DRM_IOCTL_ZEX_EXEC
+ *
+ * Submits one job of @num_commands commands at @commands to the queue
+ * @exec_queue_id, with @num_syncs syncs at @syncs. Every field, command
+ * and sync is checked before anything happens; a job that returns 0 runs.
+ * Errors: -EINVAL a bad field, command or sync (an unknown op, type or
+ * flag, a wrapping or overlapping range, a misaligned address, a count of
+ * 0 commands or above %DRM_ZEX_EXEC_MAX_COMMANDS or
+ * %DRM_ZEX_EXEC_MAX_SYNCS); -E2BIG a copy or fill above
+ * %DRM_ZEX_COPY_MAX_LEN; -ENOENT no such queue or sync object (or a
+ * binary one to wait for that has no fence); -EIO the queue is banned;
+ * -EBUSY the queue already has &drm_zex_query_device.max_jobs_in_flight
+ * unfinished jobs (wait for one of them, then submit again); -E2BIG the
+ * job touches more than 4096 pieces of buffer objects; -ENOMEM.
+ */
+struct drm_zex_exec {
+	/** @extensions: must be 0. */
+	__u64 extensions;
+	/** @exec_queue_id: the queue. */
+	__u32 exec_queue_id;
+	/** @num_commands: commands at @commands, 1 to 512. */
+	__u32 num_commands;
+	/** @commands: user pointer to an array of &struct drm_zex_command. */
+	__u64 commands;
+	/** @num_syncs: syncs at @syncs, 0 to 64. */
+	__u32 num_syncs;
+	/** @flags: must be 0. */
+	__u32 flags;
+	/** @syncs: user pointer to an array of &struct drm_zex_sync. */
+	__u64 syncs;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * DRM_ZEX_WAIT_ABSTIME - &drm_zex_wait_user_fence.flags bit: @timeout is
+ * an absolute CLOCK_MONOTONIC time in nanoseconds.
+ */
+#define DRM_ZEX_WAIT_ABSTIME		0x1u
+/**
+ * DRM_ZEX_WAIT_EXEC_QUEUE - &drm_zex_wait_user_fence.flags bit: fail with
+ * -EIO as soon as @exec_queue_id is banned.
+ */
+#define DRM_ZEX_WAIT_EXEC_QUEUE		0x2u
+
+/**
+ * struct drm_zex_wait_user_fence - argument of DRM_IOCTL_ZEX_WAIT_USER_FENCE
+ *
+ * Sleeps until (the 64-bit value at device VA @addr & @mask) @op (@value &
+ * @mask) is true, reading it again whenever a job of the device ends.
+ * @timeout is relative in nanoseconds unless %DRM_ZEX_WAIT_ABSTIME; on
+ * return it holds what is left of a relative one, so a wait interrupted by
+ * a signal restarts where it stopped. A negative @timeout waits for ever.
+ * Returns 0 when the comparison is true. Errors: -ETIME the time passed;
+ * -ERESTARTSYS or -EINTR a signal; -EIO the queue named with
+ * %DRM_ZEX_WAIT_EXEC_QUEUE is banned; -ENOENT no such queue; -EFAULT
+ * @addr is not mapped in the device address space; -EINVAL an unknown
+ * @op or flag, a misaligned @addr, a non-zero @pad or @reserved.
+ */
+struct drm_zex_wait_user_fence {
+	/** @extensions: must be 0. */
+	__u64 extensions;
+	/** @addr: device VA of the value, 8-byte aligned. */
+	__u64 addr;
+	/** @op: &enum drm_zex_compare_op. */
+	__u16 op;
+	/** @pad: must be 0. */
+	__u16 pad;
+	/** @flags: %DRM_ZEX_WAIT_ABSTIME, %DRM_ZEX_WAIT_EXEC_QUEUE. */
+	__u32 flags;
+	/** @value: the operand. */
+	__u64 value;
+	/** @mask: the mask; all ones to compare the whole value. */
+	__u64 mask;
+	/** @timeout: in, out: nanoseconds, see above. */
+	__s64 timeout;
+	/** @exec_queue_id: with %DRM_ZEX_WAIT_EXEC_QUEUE: the queue, else 0. */
+	__u32 exec_queue_id;
+	/** @pad2: must be 0. */
+	__u32 pad2;
 	/** @reserved: must be 0. */
 	__u64 reserved[2];
 };

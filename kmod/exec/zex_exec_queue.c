@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_exec_queue.c - exec queues: create, destroy, state, ban
+ *
+ * A file's queues live in an xarray, ids from 1; the file holds one
+ * reference to each and every job one more. Destroying a queue (or
+ * closing the file) takes it out of the table and kills it: its running
+ * job stops and its jobs not yet run end with -ECANCELED as they reach the
+ * ring; its scheduler entity is torn down the scheduler's way, which
+ * waits until the queue's jobs have reached the ring (each once its
+ * dependencies have signalled); a fatal signal, or the process exiting,
+ * cuts that wait short, the jobs left then ending with an error too.
+ *
+ * A queue is banned once, by the first job that faults, times out or
+ * fails, or by its destruction: the first error and fault are kept, later
+ * ones do not overwrite them. zex_exec_queue_ban() is that state machine.
+ */
+
+#include <linux/slab.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
+
+#include "../device/zex_device.h"
+#include "../vm/zex_vm.h"
+#include "zex_exec.h"
+
+/**
+ * zex_exec_queue_ban - ban a queue, keeping the first reason
+ * @q: the queue.
+ * @error: why, a negative errno.
+ * @fault_reason: a fault's &enum drm_zex_fault_reason, or 0.
+ * @fault_addr: a fault's address, or 0.
+ *
+ * Return: true when this call banned it, false when it already was.
+ */
+bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, u32 fault_reason, u64 fault_addr)
+{
+	bool first;
+
+	spin_lock(&q->state_lock);
+	first = !q->banned;
+	if (first) {
+		q->banned = true;
+		q->error = error;
+		q->fault_reason = fault_reason;
+		q->fault_addr = fault_addr;
+	}
+	spin_unlock(&q->state_lock);
+	if (first)
+		zex_exec_signal_done(q->ring->xdev);
+	return first;
+}
+
+/**
+ * zex_exec_queue_is_banned - whether a queue takes no more jobs
+ * @q: the queue.
+ *
+ * Return: true once banned.
+ */
+bool zex_exec_queue_is_banned(struct zex_exec_queue *q)
+{
+	return READ_ONCE(q->banned);
+}
+
+/**
+ * zex_exec_queue_error - what banned a queue
+ * @q: the queue.
+ *
+ * Return: the ban's error, 0 when not banned.
+ */
+int zex_exec_queue_error(struct zex_exec_queue *q)
+{
+	int error;
+
+	spin_lock(&q->state_lock);
+	error = q->error;
+	spin_unlock(&q->state_lock);
+	return error;
+}
+
+static void zex_exec_queue_release(struct kref *kref)
+{
+	struct zex_exec_queue *q = container_of(kref, struct zex_exec_queue, refcount);
+
+	zex_vm_put(q->vm);
+	mutex_destroy(&q->submit_lock);
+	kfree(q);
+}
+
+/**
+ * zex_exec_queue_put - drop a reference to a queue
+ * @q: the queue.
+ */
+void zex_exec_queue_put(struct zex_exec_queue *q)
+{
+	kref_put(&q->refcount, zex_exec_queue_release);
+}
+
+/**
+ * zex_exec_queue_lookup - a file's queue, referenced
+ * @xfile: the file's exec state.
+ * @id: the queue's id.
+ *
+ * Return: the queue (put it with zex_exec_queue_put()), or NULL.
+ */
+struct zex_exec_queue *zex_exec_queue_lookup(struct zex_exec_file *xfile, u32 id)
+{
+	struct zex_exec_queue *q;
+
+	xa_lock(&xfile->queues);
+	q = xa_load(&xfile->queues, id);
+	if (q)
+		kref_get(&q->refcount);
+	xa_unlock(&xfile->queues);
+	return q;
+}
+
+/*
+ * Out of the table: its jobs end with -ECANCELED (the running one at its
+ * next page), once they reach the ring; then the table's hold goes.
+ */
+static void zex_exec_queue_kill(struct zex_exec_queue *q)
+{
+	zex_exec_queue_ban(q, -ECANCELED, DRM_ZEX_FAULT_NONE, 0);
+	drm_sched_entity_destroy(&q->entity);
+	zex_exec_queue_put(q);
+}
+
+/**
+ * zex_exec_file_open - a file's empty table of queues
+ * @xdev: the device's execution state.
+ * @vm: the file's address space; each queue holds it.
+ *
+ * Return: the table, charged to the caller's memory cgroup, or
+ * ERR_PTR(-ENOMEM).
+ */
+struct zex_exec_file *zex_exec_file_open(struct zex_exec_device *xdev, struct zex_vm *vm)
+{
+	struct zex_exec_file *xfile = kzalloc(sizeof(*xfile), GFP_KERNEL_ACCOUNT);
+
+	if (!xfile)
+		return ERR_PTR(-ENOMEM);
+	xfile->xdev = xdev;
+	xfile->vm = vm;
+	mutex_init(&xfile->lock);
+	xa_init_flags(&xfile->queues, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
+	return xfile;
+}
+
+/**
+ * zex_exec_file_close - destroy every queue of a file being closed
+ * @xfile: the file's table.
+ */
+void zex_exec_file_close(struct zex_exec_file *xfile)
+{
+	struct zex_exec_queue *q;
+	unsigned long id;
+
+	xa_for_each(&xfile->queues, id, q) {
+		xa_erase(&xfile->queues, id);
+		zex_exec_queue_kill(q);
+	}
+	xa_destroy(&xfile->queues);
+	mutex_destroy(&xfile->lock);
+	kfree(xfile);
+}
+
+static struct zex_exec_queue *zex_exec_queue_new(struct zex_exec_file *xfile,
+						 struct zex_ring *ring)
+{
+	struct drm_gpu_scheduler *sched = &ring->sched;
+	struct zex_exec_queue *q;
+	int ret;
+
+	q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
+	if (!q)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&q->refcount);
+	q->ring = ring;
+	mutex_init(&q->submit_lock);
+	spin_lock_init(&q->state_lock);
+	ret = drm_sched_entity_init(&q->entity, DRM_SCHED_PRIORITY_NORMAL, &sched, 1, NULL);
+	if (ret) {
+		mutex_destroy(&q->submit_lock);
+		kfree(q);
+		return ERR_PTR(ret);
+	}
+	q->vm = zex_vm_get(xfile->vm);
+	return q;
+}
+
+int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct zex_device *zdev = to_zex_device(drm);
+	struct zex_exec_file *xfile = to_zex_file(file)->exec;
+	struct drm_zex_exec_queue_create *args = data;
+	struct zex_exec_queue *q;
+	struct zex_ring *ring;
+	u32 id;
+	int ret;
+
+	if (zex_ioctl_check(drm, args->extensions) ||
+	    zex_ioctl_check(drm, args->pad) ||
+	    zex_ioctl_check(drm, args->flags) ||
+	    zex_ioctl_check(drm, args->reserved[0] || args->reserved[1]))
+		return -EINVAL;
+	ring = zex_exec_ring_find(zdev->exec, &zdev->topo, args->engine_class,
+				  args->engine_instance, args->device);
+	if (zex_ioctl_check(drm, !ring))
+		return -EINVAL;
+
+	mutex_lock(&xfile->lock);
+	if (zex_ioctl_check(drm, xfile->count >= xfile->xdev->limits.max_queues)) {
+		ret = -EMFILE;
+		goto out;
+	}
+	q = zex_exec_queue_new(xfile, ring);
+	if (IS_ERR(q)) {
+		ret = PTR_ERR(q);
+		goto out;
+	}
+	ret = xa_alloc(&xfile->queues, &id, q, xa_limit_32b, GFP_KERNEL_ACCOUNT);
+	if (ret) {
+		zex_exec_queue_kill(q);
+		goto out;
+	}
+	q->id = id;
+	xfile->count++;
+	args->exec_queue_id = id;
+out:
+	mutex_unlock(&xfile->lock);
+	return ret;
+}
+
+int zex_exec_queue_destroy_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct zex_exec_file *xfile = to_zex_file(file)->exec;
+	struct drm_zex_exec_queue_destroy *args = data;
+	struct zex_exec_queue *q;
+
+	if (zex_ioctl_check(drm, args->extensions) ||
+	    zex_ioctl_check(drm, args->pad) ||
+	    zex_ioctl_check(drm, args->reserved[0] || args->reserved[1]))
+		return -EINVAL;
+	mutex_lock(&xfile->lock);
+	q = xa_erase(&xfile->queues, args->exec_queue_id);
+	if (q)
+		xfile->count--;
+	mutex_unlock(&xfile->lock);
+	if (zex_ioctl_check(drm, !q))
+		return -ENOENT;
+	zex_exec_queue_kill(q);
+	return 0;
+}
+
+int zex_exec_queue_get_state_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct zex_exec_file *xfile = to_zex_file(file)->exec;
+	struct drm_zex_exec_queue_get_state *args = data;
+	struct zex_exec_queue *q;
+
+	if (zex_ioctl_check(drm, args->extensions) ||
+	    zex_ioctl_check(drm, args->flags) ||
+	    zex_ioctl_check(drm, args->reserved[0] || args->reserved[1]))
+		return -EINVAL;
+	q = zex_exec_queue_lookup(xfile, args->exec_queue_id);
+	if (zex_ioctl_check(drm, !q))
+		return -ENOENT;
+	spin_lock(&q->state_lock);
+	args->state = q->banned ? DRM_ZEX_EXEC_QUEUE_BANNED : 0;
+	args->error = q->error;
+	args->fault_reason = q->fault_reason;
+	args->fault_addr = q->fault_addr;
+	spin_unlock(&q->state_lock);
+	args->pad = 0;
+	args->jobs_completed = atomic64_read(&q->jobs_completed);
+	zex_exec_queue_put(q);
+	return 0;
+}
