@@ -126,7 +126,7 @@ TEST_F(query, device)
 	EXPECT_EQ(zex_param("exec_max_queues"), dev.max_exec_queues);
 	EXPECT_EQ(zex_param("exec_max_jobs"), dev.max_jobs_in_flight);
 	EXPECT_EQ(0, dev.pad2);
-	EXPECT_EQ(0, dev.reserved[0]);
+	EXPECT_EQ(0, dev.reserved);
 }
 
 TEST_F(query, tiles)

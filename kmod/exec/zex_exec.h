@@ -192,24 +192,30 @@ struct zex_exec_file {
 
 extern struct workqueue_struct *zex_exec_cleanup_wq;
 
-/* zex_ring.c */
+/* zex_exec_state.c */
 int zex_exec_module_init(void);
 void zex_exec_module_exit(void);
+void zex_exec_signal_done(struct zex_exec_device *xdev);
+void zex_exec_queue_put(struct zex_exec_queue *q);
+bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, u32 fault_reason, u64 fault_addr);
+bool zex_exec_queue_is_banned(struct zex_exec_queue *q);
+int zex_exec_queue_error(struct zex_exec_queue *q);
+
+/* zex_job.c */
+void zex_job_run(struct work_struct *work);
+void zex_job_free(struct zex_job *job);
+
+/* zex_ring.c */
 struct zex_exec_device *zex_exec_device_create(struct drm_device *drm,
 					       const struct zex_topology *topo,
 					       const struct zex_exec_limits *limits);
 struct zex_ring *zex_exec_ring_find(struct zex_exec_device *xdev, const struct zex_topology *topo,
 				    u16 engine_class, u16 engine_instance, u16 device);
-void zex_exec_signal_done(struct zex_exec_device *xdev);
 
 /* zex_exec_queue.c */
 struct zex_exec_file *zex_exec_file_open(struct zex_exec_device *xdev, struct zex_vm *vm);
 void zex_exec_file_close(struct zex_exec_file *xfile);
 struct zex_exec_queue *zex_exec_queue_lookup(struct zex_exec_file *xfile, u32 id);
-void zex_exec_queue_put(struct zex_exec_queue *q);
-bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, u32 fault_reason, u64 fault_addr);
-bool zex_exec_queue_is_banned(struct zex_exec_queue *q);
-int zex_exec_queue_error(struct zex_exec_queue *q);
 int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int zex_exec_queue_destroy_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int zex_exec_queue_get_state_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

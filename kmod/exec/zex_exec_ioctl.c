@@ -135,7 +135,7 @@ static int zex_exec_range(struct zex_vm *vm, struct zex_exec_objects *o, u64 va,
 {
 	struct zex_exec_walk w = { .objects = o, .write = write };
 
-	return zex_vm_for_each_bo(vm, va, len, zex_exec_walk_bo, &w);
+	return zex_vm_walk_bos(vm, va, len, zex_exec_walk_bo, &w);
 }
 
 /* Every piece the job's commands and user fences touch. */

@@ -15,9 +15,7 @@
  * dependencies have signalled); a fatal signal, or the process exiting,
  * cuts that wait short, the jobs left then ending with an error too.
  *
- * A queue is banned once, by the first job that faults, times out or
- * fails, or by its destruction: the first error and fault are kept, later
- * ones do not overwrite them. zex_exec_queue_ban() is that state machine.
+ * A queue's ban and references are zex_exec_state.c's.
  */
 
 #include <linux/slab.h>
@@ -29,78 +27,6 @@
 #include "../device/zex_device.h"
 #include "../vm/zex_vm.h"
 #include "zex_exec.h"
-
-/**
- * zex_exec_queue_ban - ban a queue, keeping the first reason
- * @q: the queue.
- * @error: why, a negative errno.
- * @fault_reason: a fault's &enum drm_zex_fault_reason, or 0.
- * @fault_addr: a fault's address, or 0.
- *
- * Return: true when this call banned it, false when it already was.
- */
-bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, u32 fault_reason, u64 fault_addr)
-{
-	bool first;
-
-	spin_lock(&q->state_lock);
-	first = !q->banned;
-	if (first) {
-		q->banned = true;
-		q->error = error;
-		q->fault_reason = fault_reason;
-		q->fault_addr = fault_addr;
-	}
-	spin_unlock(&q->state_lock);
-	if (first)
-		zex_exec_signal_done(q->ring->xdev);
-	return first;
-}
-
-/**
- * zex_exec_queue_is_banned - whether a queue takes no more jobs
- * @q: the queue.
- *
- * Return: true once banned.
- */
-bool zex_exec_queue_is_banned(struct zex_exec_queue *q)
-{
-	return READ_ONCE(q->banned);
-}
-
-/**
- * zex_exec_queue_error - what banned a queue
- * @q: the queue.
- *
- * Return: the ban's error, 0 when not banned.
- */
-int zex_exec_queue_error(struct zex_exec_queue *q)
-{
-	int error;
-
-	spin_lock(&q->state_lock);
-	error = q->error;
-	spin_unlock(&q->state_lock);
-	return error;
-}
-
-static void zex_exec_queue_release(struct kref *kref)
-{
-	struct zex_exec_queue *q = container_of(kref, struct zex_exec_queue, refcount);
-
-	zex_vm_put(q->vm);
-	mutex_destroy(&q->submit_lock);
-	kfree(q);
-}
-
-/**
- * zex_exec_queue_put - drop a reference to a queue
- * @q: the queue.
- */
-void zex_exec_queue_put(struct zex_exec_queue *q)
-{
-	kref_put(&q->refcount, zex_exec_queue_release);
-}
 
 /**
  * zex_exec_queue_lookup - a file's queue, referenced

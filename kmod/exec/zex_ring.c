@@ -4,65 +4,38 @@
  */
 
 /**
- * DOC: zex_ring.c - the engines: schedulers, hardware fences, the workers that run jobs
+ * DOC: zex_ring.c - the engines: schedulers, hardware fences, the workers' queues
  *
- * run_job() hands a job to its ring's ordered workqueue and returns a new
- * hardware fence; the work item runs the job's commands in order through
- * vm/'s engine operations, then its user fences, sets the fence's error
- * (and the scheduler fence's, which 6.1 does not copy) and signals it. A
- * job of a banned queue is not run: run_job() returns -ECANCELED.
+ * Each engine is a DRM GPU scheduler and an ordered workqueue, the
+ * engine's "hardware": run_job() hands the job to the workqueue
+ * (zex_job_run()) and returns a new hardware fence, which the job signals
+ * when it has run; a job of a banned queue is not run (-ECANCELED, or the
+ * error of the dependency that failed).
  *
- * A fault ends the job with -EFAULT and bans its queue with the fault's
- * address and reason. The timeout handler bans the queue with -ETIME; a
- * queue's ban is the cancel flag of its running job, which the worker
- * checks after every page and every poll of a wait: it signals the job's
- * fence with the ban's error, and the jobs behind it on the ring run as
- * before (those of the banned queue end at once, with the same error). The scheduler is never
- * stopped (stopping it would end the jobs behind with -ECANCELED).
- *
- * On a ring spanning several tiles, a copy or fill is cut into runs by the
- * tile that holds each destination byte (zex_split.c) under the address
- * space's lock; each tile's runs then go to one work item on the tiles'
- * workqueue, and the command ends when all have. Store, timestamp and
- * wait commands run on the ring's worker.
+ * The timeout handler bans the job's queue with -ETIME, which stops the
+ * job at its next page or poll, and puts the job back on the scheduler's
+ * pending list, as xe does: the scheduler is never stopped (stopping it
+ * would end the jobs behind, which run as before, with -ECANCELED).
  */
 
-#include <linux/completion.h>
 #include <linux/dma-fence.h>
-#include <linux/memcontrol.h>
 #include <linux/module.h>
-#include <linux/sched/mm.h>
 #include <linux/slab.h>
-#include <linux/timekeeping.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
-#include "../bo/zex_bo.h"
 #include "../common/zex_compat.h"
 #include "../device/zex_topology.h"
-#include "../tiles/zex_piece.h"
 #include "../tiles/zex_tile.h"
-#include "../vm/zex_vm.h"
-#include "zex_command.h"
 #include "zex_exec.h"
-#include "zex_split.h"
 
 /* The engines of a tile, rings in this order: compute ones, then copy ones. */
 #define ZEX_RINGS_PER_TILE	(ZEX_TILE_COMPUTE_ENGINES + ZEX_TILE_COPY_ENGINES)
 /* Jobs a ring holds at once (the scheduler's credits). */
 #define ZEX_RING_DEPTH		64
-/* How often a wait command reads its value when no job ends meanwhile. */
-#define ZEX_WAIT_POLL_MS	1
-
-/*
- * Frees jobs and hardware fences (for contexts that cannot: a fence's
- * release, the scheduler's own thread); drained at module unload, which
- * the references they hold delay until then.
- */
-struct workqueue_struct *zex_exec_cleanup_wq;
 
 /**
  * struct zex_hw_fence - a ring's fence: the job has run
@@ -124,349 +97,6 @@ static struct dma_fence *zex_hw_fence_create(struct zex_ring *ring)
 	return &f->base;
 }
 
-/**
- * zex_exec_signal_done - wake whoever waits for a job to end
- * @xdev: the device's execution state.
- */
-void zex_exec_signal_done(struct zex_exec_device *xdev)
-{
-	atomic64_inc(&xdev->done_seq);
-	wake_up_all(&xdev->done_wq);
-}
-
-/* One engine operation of a job; -ECANCELED when the job was stopped. */
-static int zex_job_op(struct zex_job *job, struct zex_vm_op *op)
-{
-	int ret;
-
-	op->cancel = &job->queue->banned;
-	ret = zex_vm_execute(job->queue->vm, op);
-	if (ret == -EFAULT)
-		zex_exec_queue_ban(job->queue, -EFAULT, op->fault_reason, op->fault_addr);
-	return ret;
-}
-
-static int zex_job_store(struct zex_job *job, u64 va, u64 value)
-{
-	struct zex_vm_op op = {
-		.kind = ZEX_VM_OP_FILL,
-		.dst = va,
-		.len = sizeof(value),
-		.pattern = (const u8 *)&value,
-		.pattern_size = sizeof(value),
-	};
-
-	return zex_job_op(job, &op);
-}
-
-/* WAIT: read until the comparison holds, again after each job's end or a poll period. */
-static int zex_job_wait(struct zex_job *job, const struct drm_zex_command *cmd)
-{
-	struct zex_exec_device *xdev = job->queue->ring->xdev;
-
-	for (;;) {
-		s64 seen = atomic64_read(&xdev->done_seq);
-		struct zex_vm_op op = {
-			.kind = ZEX_VM_OP_READ,
-			.src = cmd->src,
-			.len = sizeof(u64),
-		};
-		u64 value;
-		int ret;
-
-		op.buf = &value;
-		ret = zex_job_op(job, &op);
-		if (ret)
-			return ret;
-		if (zex_compare(value, cmd->compare, cmd->value, cmd->mask))
-			return 0;
-		wait_event_timeout(xdev->done_wq,
-				   atomic64_read(&xdev->done_seq) != seen ||
-				   zex_exec_queue_is_banned(job->queue),
-				   msecs_to_jiffies(ZEX_WAIT_POLL_MS));
-		if (zex_exec_queue_is_banned(job->queue))
-			return -ECANCELED;
-	}
-}
-
-/**
- * struct zex_runs - the runs of one command, by tile
- * @runs: offset, length and tile of each run (merged when neighbours).
- * @count: runs in @runs.
- * @max: room in @runs.
- */
-struct zex_runs {
-	struct zex_split_run {
-		u64 offset;
-		u64 len;
-		u32 tile;
-	} *runs;
-	u32 count;
-	u32 max;
-};
-
-static int zex_runs_emit(void *ctx, u64 offset, u64 len, u32 tile)
-{
-	struct zex_runs *r = ctx;
-	struct zex_split_run *last = r->count ? &r->runs[r->count - 1] : NULL;
-
-	if (last && last->tile == tile && last->offset + last->len == offset) {
-		last->len += len;
-		return 0;
-	}
-	if (r->count == r->max) {
-		u32 max = r->max ? r->max * 2 : 16;
-		struct zex_split_run *runs;
-
-		runs = kvmalloc_array(max, sizeof(*runs), GFP_KERNEL_ACCOUNT);
-		if (!runs)
-			return -ENOMEM;
-		if (r->count)
-			memcpy(runs, r->runs, r->count * sizeof(*runs));
-		kvfree(r->runs);
-		r->runs = runs;
-		r->max = max;
-	}
-	r->runs[r->count++] = (struct zex_split_run){ offset, len, tile };
-	return 0;
-}
-
-/**
- * struct zex_split_walk - cutting one command's destination by tile
- * @runs: where the runs go.
- * @dst: the destination's first byte.
- * @covered: bytes of the destination cut so far.
- * @tile_mask: the ring's tiles.
- */
-struct zex_split_walk {
-	struct zex_runs *runs;
-	u64 dst;
-	u64 covered;
-	u16 tile_mask;
-};
-
-static u32 zex_piece_tile(struct zex_piece *piece)
-{
-	return piece->tile ? piece->tile->id : 0;
-}
-
-static int zex_split_walk_bo(struct zex_bo *bo, u64 va, u64 offset, u64 len, bool writable,
-			     void *ctx)
-{
-	struct zex_split_walk *w = ctx;
-	struct zex_split_piece *pieces;
-	struct zex_split_layout layout = {
-		.num_pieces = bo->num_pieces,
-		.interleaved = bo->interleaved,
-		.granularity = bo->granularity,
-	};
-	u64 start = va - w->dst;
-	u32 i;
-	int ret = 0;
-
-	/* Host memory (or nothing) before this object's part. */
-	if (start > w->covered)
-		ret = zex_split_even(w->covered, start - w->covered, w->tile_mask,
-				     zex_runs_emit, w->runs);
-	if (ret)
-		return ret;
-	pieces = kvmalloc_array(bo->num_pieces, sizeof(*pieces), GFP_KERNEL_ACCOUNT);
-	if (!pieces)
-		return -ENOMEM;
-	for (i = 0; i < bo->num_pieces; i++) {
-		pieces[i].offset = bo->pieces[i].offset;
-		pieces[i].size = bo->pieces[i].piece->base.base.size;
-		pieces[i].tile = zex_piece_tile(bo->pieces[i].piece);
-	}
-	layout.pieces = pieces;
-	ret = zex_split_bo(&layout, offset, len, start, zex_runs_emit, w->runs);
-	kvfree(pieces);
-	w->covered = start + len;
-	return ret;
-}
-
-/*
- * Cut [dst, dst + len) by tile: pieces of buffer objects by their tile,
- * anything else (host memory, or nothing: it will fault) evenly.
- */
-static int zex_split_command(struct zex_job *job, u64 dst, u64 len, struct zex_runs *runs)
-{
-	struct zex_split_walk w = {
-		.runs = runs,
-		.dst = dst,
-		.tile_mask = job->queue->ring->tile_mask,
-	};
-	int ret;
-
-	runs->count = 0;
-	ret = zex_vm_for_each_bo(job->queue->vm, dst, len, zex_split_walk_bo, &w);
-	if (!ret && w.covered < len)
-		ret = zex_split_even(w.covered, len - w.covered, w.tile_mask, zex_runs_emit, runs);
-	return ret;
-}
-
-/**
- * struct zex_part - one tile's share of a split command
- * @work: runs on the tiles' workqueue.
- * @job: the job.
- * @cmd: the command.
- * @runs: every run of the command.
- * @tile: the tile whose runs this part moves.
- * @ret: its result.
- * @done: completed when the part has run.
- */
-struct zex_part {
-	struct work_struct work;
-	struct zex_job *job;
-	const struct drm_zex_command *cmd;
-	const struct zex_runs *runs;
-	u32 tile;
-	int ret;
-	struct completion done;
-};
-
-static int zex_job_range_op(struct zex_job *job, const struct drm_zex_command *cmd, u64 offset,
-			    u64 len)
-{
-	struct zex_vm_op op = {
-		.kind = cmd->op == DRM_ZEX_CMD_COPY ? ZEX_VM_OP_COPY : ZEX_VM_OP_FILL,
-		.dst = cmd->dst + offset,
-		.len = len,
-		.pattern = cmd->pattern,
-		.pattern_size = cmd->pattern_size,
-	};
-
-	if (cmd->op == DRM_ZEX_CMD_COPY) {
-		op.src = cmd->src + offset;
-	} else {
-		/* The pattern's phase follows the destination from its start. */
-		u64 phase = offset;
-		u8 rotated[DRM_ZEX_FILL_MAX_PATTERN];
-		u32 i, k = do_div(phase, cmd->pattern_size);
-
-		for (i = 0; i < cmd->pattern_size; i++)
-			rotated[i] = cmd->pattern[(k + i) % cmd->pattern_size];
-		op.pattern = rotated;
-		return zex_job_op(job, &op);
-	}
-	return zex_job_op(job, &op);
-}
-
-static void zex_part_work(struct work_struct *work)
-{
-	struct zex_part *part = container_of(work, struct zex_part, work);
-	struct mem_cgroup *old = set_active_memcg(part->job->memcg);
-	u32 i;
-
-	part->ret = 0;
-	for (i = 0; i < part->runs->count && !part->ret; i++) {
-		const struct zex_split_run *run = &part->runs->runs[i];
-
-		if (run->tile == part->tile)
-			part->ret = zex_job_range_op(part->job, part->cmd, run->offset, run->len);
-	}
-	set_active_memcg(old);
-	complete(&part->done);
-}
-
-/* A copy or fill on a ring of several tiles: each tile's runs at once. */
-static int zex_job_split(struct zex_job *job, const struct drm_zex_command *cmd,
-			 struct zex_runs *runs)
-{
-	struct zex_ring *ring = job->queue->ring;
-	unsigned long mask = ring->tile_mask, tile;
-	struct zex_part *parts;
-	u32 n = 0, i;
-	int ret;
-
-	ret = zex_split_command(job, cmd->dst, cmd->len, runs);
-	if (ret)
-		return ret;
-	parts = kcalloc(hweight_long(mask), sizeof(*parts), GFP_KERNEL_ACCOUNT);
-	if (!parts)
-		return -ENOMEM;
-	for_each_set_bit(tile, &mask, BITS_PER_LONG) {
-		struct zex_part *part = &parts[n++];
-
-		part->job = job;
-		part->cmd = cmd;
-		part->runs = runs;
-		part->tile = tile;
-		init_completion(&part->done);
-		INIT_WORK(&part->work, zex_part_work);
-		queue_work(ring->xdev->tiles_wq, &part->work);
-	}
-	ret = 0;
-	for (i = 0; i < n; i++) {
-		wait_for_completion(&parts[i].done);
-		if (!ret)
-			ret = parts[i].ret;
-	}
-	kfree(parts);
-	return ret;
-}
-
-static int zex_job_command(struct zex_job *job, const struct drm_zex_command *cmd,
-			   struct zex_runs *runs)
-{
-	switch (cmd->op) {
-	case DRM_ZEX_CMD_COPY:
-	case DRM_ZEX_CMD_FILL:
-		if (hweight16(job->queue->ring->tile_mask) > 1)
-			return zex_job_split(job, cmd, runs);
-		return zex_job_range_op(job, cmd, 0, cmd->len);
-	case DRM_ZEX_CMD_STORE:
-		return zex_job_store(job, cmd->dst, cmd->value);
-	case DRM_ZEX_CMD_TIMESTAMP:
-		return zex_job_store(job, cmd->dst, ktime_get_ns());
-	case DRM_ZEX_CMD_WAIT:
-		return zex_job_wait(job, cmd);
-	}
-	return -EINVAL;
-}
-
-static int zex_job_execute(struct zex_job *job)
-{
-	struct zex_runs runs = {};
-	u32 i;
-	int ret = 0;
-
-	for (i = 0; i < job->num_commands && !ret; i++)
-		ret = zex_job_command(job, &job->commands[i], &runs);
-	for (i = 0; i < job->num_user_fences && !ret; i++)
-		ret = zex_job_store(job, job->user_fences[i].addr, job->user_fences[i].value);
-	kvfree(runs.runs);
-	return ret;
-}
-
-/* The ring's worker: run one job, then signal its hardware fence. */
-static void zex_job_run(struct work_struct *work)
-{
-	struct zex_job *job = container_of(work, struct zex_job, work);
-	struct zex_exec_queue *q = job->queue;
-	struct mem_cgroup *old;
-	int ret = -ECANCELED;
-
-	if (!zex_exec_queue_is_banned(q)) {
-		old = set_active_memcg(job->memcg);
-		ret = zex_job_execute(job);
-		set_active_memcg(old);
-	}
-	if (ret && ret != -ECANCELED)
-		zex_exec_queue_ban(q, ret, DRM_ZEX_FAULT_NONE, 0);
-	/* Stopped because the queue was banned: end with what banned it. */
-	if (ret == -ECANCELED)
-		ret = zex_exec_queue_error(q);
-	if (ret) {
-		drm_dbg(q->ring->xdev->drm, "%s: job %llu of queue %u ended with %d\n",
-			q->ring->name, job->hw_fence->seqno, q->id, ret);
-		dma_fence_set_error(&job->base.s_fence->finished, ret);
-		dma_fence_set_error(job->hw_fence, ret);
-	}
-	dma_fence_signal(job->hw_fence);
-	zex_exec_signal_done(q->ring->xdev);
-}
-
 static struct dma_fence *zex_ring_run_job(struct drm_sched_job *sched_job)
 {
 	struct zex_job *job = to_zex_job(sched_job);
@@ -509,32 +139,9 @@ static enum drm_gpu_sched_stat zex_ring_timedout_job(struct drm_sched_job *sched
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
-static void zex_job_cleanup(struct work_struct *work)
-{
-	struct zex_job *job = container_of(work, struct zex_job, cleanup);
-	struct drm_device *drm = job->queue->ring->xdev->drm;
-
-	dma_fence_put(job->hw_fence);
-	zex_exec_queue_put(job->queue);
-	mem_cgroup_put(job->memcg);
-	kvfree(job->commands);
-	kfree(job->user_fences);
-	kfree(job);
-	drm_dev_put(drm);
-	module_put(THIS_MODULE);
-}
-
 static void zex_ring_free_job(struct drm_sched_job *sched_job)
 {
-	struct zex_job *job = to_zex_job(sched_job);
-	struct zex_exec_queue *q = job->queue;
-
-	drm_sched_job_cleanup(sched_job);
-	atomic64_inc(&q->jobs_completed);
-	atomic_dec(&q->in_flight);
-	/* Dropping the device may end the scheduler that calls us. */
-	INIT_WORK(&job->cleanup, zex_job_cleanup);
-	queue_work(zex_exec_cleanup_wq, &job->cleanup);
+	zex_job_free(to_zex_job(sched_job));
 }
 
 static const struct drm_sched_backend_ops zex_ring_ops = {
@@ -707,19 +314,3 @@ struct zex_ring *zex_exec_ring_find(struct zex_exec_device *xdev, const struct z
 	return &xdev->tile_rings[device * ZEX_RINGS_PER_TILE + first + engine_instance];
 }
 
-/**
- * zex_exec_module_init - what execution needs before any device exists
- *
- * Return: 0 or -ENOMEM.
- */
-int zex_exec_module_init(void)
-{
-	zex_exec_cleanup_wq = alloc_workqueue("zex-cleanup", WQ_UNBOUND, 0);
-	return zex_exec_cleanup_wq ? 0 : -ENOMEM;
-}
-
-/** zex_exec_module_exit - drain and free what zex_exec_module_init() made */
-void zex_exec_module_exit(void)
-{
-	destroy_workqueue(zex_exec_cleanup_wq);
-}

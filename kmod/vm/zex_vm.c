@@ -474,7 +474,7 @@ int zex_vm_unbind(struct zex_vm *vm, u32 id)
 }
 
 /**
- * zex_vm_for_each_bo - call @fn for each buffer object bound in a range
+ * zex_vm_walk_bos - call @fn for each buffer object bound in a range
  * @vm: the address space.
  * @va: the range's start.
  * @len: its length, non-zero, not wrapping.
@@ -484,7 +484,7 @@ int zex_vm_unbind(struct zex_vm *vm, u32 id)
  *
  * Return: 0, or the first error @fn returned.
  */
-int zex_vm_for_each_bo(struct zex_vm *vm, u64 va, u64 len, zex_vm_bo_fn fn, void *ctx)
+int zex_vm_walk_bos(struct zex_vm *vm, u64 va, u64 len, zex_vm_bo_fn fn, void *ctx)
 {
 	u64 last = va + len - 1;
 	struct interval_tree_node *it;

@@ -130,7 +130,7 @@ int zex_vm_import_userptr(struct zex_vm *vm, u64 addr, u64 size, bool writable, 
 int zex_vm_import_mirror(struct zex_vm *vm, u64 addr, u64 size, bool writable, u32 *id);
 int zex_vm_bind_bo(struct zex_vm *vm, struct zex_bo *bo, u64 va, bool writable, u32 *id);
 int zex_vm_unbind(struct zex_vm *vm, u32 id);
-int zex_vm_for_each_bo(struct zex_vm *vm, u64 va, u64 len, zex_vm_bo_fn fn, void *ctx);
+int zex_vm_walk_bos(struct zex_vm *vm, u64 va, u64 len, zex_vm_bo_fn fn, void *ctx);
 
 /* zex_copy.c */
 int zex_vm_execute(struct zex_vm *vm, struct zex_vm_op *op);

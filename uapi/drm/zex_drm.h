@@ -206,7 +206,7 @@ struct drm_zex_query_device {
 	/** @pad2: 0. */
 	__u32 pad2;
 	/** @reserved: 0. */
-	__u64 reserved[1];
+	__u64 reserved;
 };
 
 /**

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_exec_state.c - what every part of execution shares
+ *
+ * A queue's ban and its references; the device's completion wait queue,
+ * which user-fence waits and wait commands sleep on; the workqueue that
+ * frees jobs and hardware fences.
+ *
+ * A queue is banned once, by the first job that faults, times out or
+ * fails, or by its destruction: the first error and fault are kept, later
+ * ones do not overwrite them. zex_exec_queue_ban() is that state machine.
+ */
+
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "../common/zex_kunit_export.h"
+#include "../vm/zex_vm.h"
+#include "zex_exec.h"
+
+/*
+ * Frees jobs and hardware fences (for contexts that cannot: a fence's
+ * release, the scheduler's own thread); drained at module unload, which
+ * the references they hold delay until then.
+ */
+struct workqueue_struct *zex_exec_cleanup_wq;
+
+/**
+ * zex_exec_signal_done - wake whoever waits for a job to end
+ * @xdev: the device's execution state.
+ */
+void zex_exec_signal_done(struct zex_exec_device *xdev)
+{
+	atomic64_inc(&xdev->done_seq);
+	wake_up_all(&xdev->done_wq);
+}
+
+/**
+ * zex_exec_module_init - what execution needs before any device exists
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int zex_exec_module_init(void)
+{
+	zex_exec_cleanup_wq = alloc_workqueue("zex-cleanup", WQ_UNBOUND, 0);
+	return zex_exec_cleanup_wq ? 0 : -ENOMEM;
+}
+
+/** zex_exec_module_exit - drain and free what zex_exec_module_init() made */
+void zex_exec_module_exit(void)
+{
+	destroy_workqueue(zex_exec_cleanup_wq);
+}
+
+/**
+ * zex_exec_queue_ban - ban a queue, keeping the first reason
+ * @q: the queue.
+ * @error: why, a negative errno.
+ * @fault_reason: a fault's &enum drm_zex_fault_reason, or 0.
+ * @fault_addr: a fault's address, or 0.
+ *
+ * Return: true when this call banned it, false when it already was.
+ */
+bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, u32 fault_reason, u64 fault_addr)
+{
+	bool first;
+
+	spin_lock(&q->state_lock);
+	first = !q->banned;
+	if (first) {
+		q->banned = true;
+		q->error = error;
+		q->fault_reason = fault_reason;
+		q->fault_addr = fault_addr;
+	}
+	spin_unlock(&q->state_lock);
+	if (first)
+		zex_exec_signal_done(q->ring->xdev);
+	return first;
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_exec_queue_ban);
+
+/**
+ * zex_exec_queue_is_banned - whether a queue takes no more jobs
+ * @q: the queue.
+ *
+ * Return: true once banned.
+ */
+bool zex_exec_queue_is_banned(struct zex_exec_queue *q)
+{
+	return READ_ONCE(q->banned);
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_exec_queue_is_banned);
+
+/**
+ * zex_exec_queue_error - what banned a queue
+ * @q: the queue.
+ *
+ * Return: the ban's error, 0 when not banned.
+ */
+int zex_exec_queue_error(struct zex_exec_queue *q)
+{
+	int error;
+
+	spin_lock(&q->state_lock);
+	error = q->error;
+	spin_unlock(&q->state_lock);
+	return error;
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_exec_queue_error);
+
+static void zex_exec_queue_release(struct kref *kref)
+{
+	struct zex_exec_queue *q = container_of(kref, struct zex_exec_queue, refcount);
+
+	zex_vm_put(q->vm);
+	mutex_destroy(&q->submit_lock);
+	kfree(q);
+}
+
+/**
+ * zex_exec_queue_put - drop a reference to a queue
+ * @q: the queue.
+ */
+void zex_exec_queue_put(struct zex_exec_queue *q)
+{
+	kref_put(&q->refcount, zex_exec_queue_release);
+}
+
