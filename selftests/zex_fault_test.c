@@ -27,7 +27,7 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 
-#include "zex_selftest.h"
+#include "zex_exec.h"
 
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
 #define MAX_SWEEP	2000
@@ -581,6 +581,98 @@ TEST_F(fault, dma_buf_mmap_and_fault)
 	EXPECT_LT(0, sweep(_metadata, &c, op_dmabuf_mmap, undo_unmap, -ENOMEM));
 	close(c.newfd);
 	EXPECT_EQ(0, raw_bo_close(self->fd, h));
+}
+
+TEST_F(fault, exec_queue_create)
+{
+	unsigned int n, injected = 0;
+
+	REQUIRE_FAULT_INJECTION();
+
+	for (n = 1; n < MAX_SWEEP; n++) {
+		uint32_t id = 0;
+		int ret;
+
+		ASSERT_EQ(0, fail_nth_arm(n));
+		ret = queue_create(self->fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, &id);
+		if (!fail_nth_fired()) {
+			ASSERT_EQ(0, ret);
+			ASSERT_EQ(0, queue_destroy(self->fd, id));
+			break;
+		}
+		injected++;
+		if (!ret) {
+			ASSERT_EQ(0, queue_destroy(self->fd, id));
+		} else {
+			ASSERT_EQ(-ENOMEM, ret) TH_LOG("fault %u", n);
+		}
+	}
+	ASSERT_GT(MAX_SWEEP, n);
+	EXPECT_LT(0, injected);
+}
+
+/* A job touching a bound piece (implicit sync), signalling a timeline point and a user fence. */
+TEST_F(fault, exec)
+{
+	struct drm_zex_vm_bind bind = { 0 };
+	unsigned int n, injected = 0;
+	uint8_t *bo_va = (uint8_t *)0x200000000000ull;
+	const uint8_t pat = 7;
+	uint32_t q, bo, tl;
+	uint64_t *mem;
+
+	REQUIRE_FAULT_INJECTION();
+
+	mem = dev_alloc(self->fd, 4096, NULL);
+	ASSERT_NE(NULL, mem);
+	ASSERT_EQ(0, queue_create(self->fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, &q));
+	ASSERT_EQ(0, raw_bo_create(self->fd, 65536, 0, &bo, NULL));
+	bind.handle = bo;
+	bind.va = (uintptr_t)bo_va;
+	ASSERT_EQ(0, zex_ioctl(self->fd, DRM_IOCTL_ZEX_VM_BIND, &bind));
+	ASSERT_EQ(0, syncobj_create(self->fd, &tl));
+	for (n = 1; n < MAX_SWEEP; n++) {
+		struct drm_zex_command cmds[] = { cmd_fill(bo_va, 65536, &pat, 1),
+						  cmd_copy(bo_va, &mem[8], 64) };
+		struct drm_zex_sync s[] = { sync_out(tl, n), sync_user_fence(&mem[0], n) };
+		int ret;
+
+		ASSERT_EQ(0, fail_nth_arm(n));
+		ret = exec(self->fd, q, cmds, 2, s, 2);
+		if (!fail_nth_fired()) {
+			ASSERT_EQ(0, ret);
+			ASSERT_EQ(0, wait_ufence(self->fd, &mem[0], DRM_ZEX_COMPARE_EQ, n, -1, NULL));
+			ASSERT_EQ(0, syncobj_wait(self->fd, tl, n, -1));
+			break;
+		}
+		injected++;
+		if (!ret) {
+			ASSERT_EQ(0, wait_ufence(self->fd, &mem[0], DRM_ZEX_COMPARE_EQ, n, -1,
+						 NULL));
+		} else {
+			ASSERT_EQ(-ENOMEM, ret) TH_LOG("fault %u", n);
+		}
+	}
+	ASSERT_GT(MAX_SWEEP, n);
+	EXPECT_LT(0, injected);
+	EXPECT_EQ(pat, ((uint8_t *)mem)[64]);
+	EXPECT_EQ(0, queue_destroy(self->fd, q));
+}
+
+TEST_F(fault, wait_user_fence_allocates_nothing)
+{
+	uint64_t *mem;
+	int ret;
+
+	REQUIRE_FAULT_INJECTION();
+
+	mem = dev_alloc(self->fd, 4096, NULL);
+	ASSERT_NE(NULL, mem);
+	mem[0] = 3;
+	ASSERT_EQ(0, fail_nth_arm(1));
+	ret = wait_ufence(self->fd, &mem[0], DRM_ZEX_COMPARE_EQ, 3, 0, NULL);
+	EXPECT_FALSE(fail_nth_fired());
+	EXPECT_EQ(0, ret);
 }
 
 ZEX_SELFTEST_MAIN

@@ -107,7 +107,7 @@ static sigjmp_buf touch_env;
 static const int documented[] = {
 	0, EINVAL, ENOENT, ENOSPC, E2BIG, EFAULT, EBADF, EXDEV, EACCES, EBUSY,
 	ENOMEM, EMFILE, EPERM, EPIPE, ETIME, ENODEV, ENOTTY, EOPNOTSUPP, EAGAIN,
-	EINTR, ENXIO,
+	EINTR, ENXIO, EIO,
 };
 
 static void fail_nth(unsigned int n)
@@ -724,11 +724,199 @@ static void op_eventfd(void)
 
 
 
+/* Exec queues, jobs, user fences and the DRM sync objects. */
+static void op_exec_queue_create(void)
+{
+	struct drm_zex_exec_queue_create c = {
+		.engine_class = below(3), .engine_instance = below(5),
+		.device = one_in(4) ? DRM_ZEX_DEVICE_ROOT : below(9),
+		.flags = fuzz_flags(0), .pad = one_in(32),
+	};
+
+	call(a_drm(), DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
+}
+
+static void op_exec_queue_destroy(void)
+{
+	struct drm_zex_exec_queue_destroy d = { .exec_queue_id = below(20) };
+
+	call(a_drm(), DRM_IOCTL_ZEX_EXEC_QUEUE_DESTROY, &d);
+}
+
+static void op_exec_queue_state(void)
+{
+	struct drm_zex_exec_queue_get_state s = { .exec_queue_id = below(20),
+						  .flags = fuzz_flags(0) };
+
+	call(a_drm(), DRM_IOCTL_ZEX_EXEC_QUEUE_GET_STATE, &s);
+}
+
+/* A device address: a bound object, host memory, or anything. */
+static uint64_t fuzz_va(void)
+{
+	switch (below(4)) {
+	case 0: return DEV_VA + below(1 << 20);
+	case 1: return (uintptr_t)P.host + below((uint32_t)P.host_len);
+	case 2: return ((uintptr_t)P.host + below((uint32_t)P.host_len)) & ~7ull;
+	default: return rnd();
+	}
+}
+
+static void fuzz_command(struct drm_zex_command *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->op = below(6);
+	c->dst = fuzz_va();
+	switch (c->op) {
+	case DRM_ZEX_CMD_COPY:
+		c->src = fuzz_va();
+		c->len = one_in(8) ? fuzz_size() : 1 + below(4 * PG);
+		break;
+	case DRM_ZEX_CMD_FILL:
+		c->len = one_in(8) ? fuzz_size() : 1 + below(4 * PG);
+		c->pattern_size = below(18);
+		memset(c->pattern, 0x5a, c->pattern_size < 16 ? c->pattern_size : 16);
+		break;
+	case DRM_ZEX_CMD_STORE:
+		c->value = rnd();
+		break;
+	case DRM_ZEX_CMD_WAIT:
+		/* Mostly true at once: a wait that never is blocks an engine a timeout long. */
+		c->src = c->dst;
+		c->dst = 0;
+		c->compare = one_in(64) ? below(7) : DRM_ZEX_COMPARE_GTE;
+		c->mask = one_in(64) ? rnd() : 0;
+		break;
+	}
+	if (one_in(32))
+		c->pad = 1;
+}
+
+static void fuzz_sync(struct drm_zex_sync *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->type = below(4);
+	s->flags = one_in(2) ? DRM_ZEX_SYNC_SIGNAL : fuzz_flags(DRM_ZEX_SYNC_SIGNAL);
+	s->handle = below(12);
+	s->addr = s->type == DRM_ZEX_SYNC_USER_FENCE ? fuzz_va() : 0;
+	s->timeline_value = s->type == DRM_ZEX_SYNC_SYNCOBJ ? 0 : below(8);
+	/* A binary syncobj to wait for must have a fence: mostly signal. */
+	if (s->type != DRM_ZEX_SYNC_USER_FENCE && !one_in(4))
+		s->flags |= DRM_ZEX_SYNC_SIGNAL;
+}
+
+static void op_exec(void)
+{
+	struct drm_zex_command cmds[8];
+	struct drm_zex_sync syncs[4];
+	struct drm_zex_exec e = {
+		.exec_queue_id = below(20),
+		.num_commands = one_in(32) ? below(1024) : 1 + below(8),
+		.num_syncs = one_in(32) ? below(128) : below(5),
+		.flags = fuzz_flags(0),
+	};
+	uint32_t i;
+
+	for (i = 0; i < 8; i++)
+		fuzz_command(&cmds[i]);
+	for (i = 0; i < 4; i++)
+		fuzz_sync(&syncs[i]);
+	e.commands = (uintptr_t)(e.num_commands <= 8 ? uptr(cmds) : cmds);
+	e.syncs = (uintptr_t)(e.num_syncs <= 4 ? uptr(syncs) : syncs);
+	call(a_drm(), DRM_IOCTL_ZEX_EXEC, &e);
+}
+
+static void op_wait_user_fence(void)
+{
+	struct drm_zex_wait_user_fence w = {
+		.addr = fuzz_va(), .op = below(7), .value = below(4), .mask = rnd(),
+		.timeout = one_in(2) ? 0 : below(1000000), .flags = fuzz_flags(3),
+		.exec_queue_id = below(4),
+	};
+
+	call(a_drm(), DRM_IOCTL_ZEX_WAIT_USER_FENCE, &w);
+}
+
+static void op_syncobj(void)
+{
+	uint32_t handles[2] = { below(12), below(12) };
+	uint64_t points[2] = { below(8), below(8) };
+	int fd = a_drm();
+
+	switch (below(7)) {
+	case 0: {
+		struct drm_syncobj_create c = { .flags = one_in(2) ? DRM_SYNCOBJ_CREATE_SIGNALED : 0 };
+
+		call(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c);
+		break;
+	}
+	case 1: {
+		struct drm_syncobj_destroy d = { .handle = handles[0] };
+
+		call(fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+		break;
+	}
+	case 2: {
+		struct drm_syncobj_timeline_wait w = {
+			.handles = (uintptr_t)handles, .points = (uintptr_t)points,
+			.count_handles = 1 + below(2), .timeout_nsec = 0,
+			.flags = below(8),
+		};
+
+		call(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w);
+		break;
+	}
+	case 3: {
+		struct drm_syncobj_timeline_array a = {
+			.handles = (uintptr_t)handles, .points = (uintptr_t)points,
+			.count_handles = 1 + below(2),
+		};
+
+		call(fd, one_in(2) ? DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL :
+			 DRM_IOCTL_SYNCOBJ_QUERY, &a);
+		break;
+	}
+	case 4: {
+		struct drm_syncobj_array a = { .handles = (uintptr_t)handles,
+					       .count_handles = 1 + below(2) };
+
+		call(fd, one_in(2) ? DRM_IOCTL_SYNCOBJ_SIGNAL : DRM_IOCTL_SYNCOBJ_RESET, &a);
+		break;
+	}
+	case 5: {
+		struct drm_syncobj_handle h = {
+			.handle = handles[0], .fd = -1,
+			.flags = one_in(2) ? DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE : 0,
+		};
+
+		if (!call(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h) && h.fd >= 0) {
+			struct drm_syncobj_handle in = {
+				.fd = h.fd, .handle = one_in(2) ? handles[1] : 0,
+				.flags = h.flags ? DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE : 0,
+			};
+
+			call(a_drm(), DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &in);
+			close(h.fd);
+		}
+		break;
+	}
+	default: {
+		struct drm_syncobj_transfer t = {
+			.src_handle = handles[0], .dst_handle = handles[1],
+			.src_point = points[0], .dst_point = points[1],
+		};
+
+		call(fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &t);
+		break;
+	}
+	}
+}
+
 static void op_drm_unknown(void)
 {
 	uint8_t arg[64] = { 0 };
 
-	call(a_drm(), DRM_IOWR(DRM_COMMAND_BASE + below(16), struct drm_zex_bo_create),
+	call(a_drm(), DRM_IOWR(DRM_COMMAND_BASE + below(32), struct drm_zex_bo_create),
 	     uptr(arg));
 }
 
@@ -741,6 +929,8 @@ static void (*const ops[])(void) = {
 	op_hostrpc_create, op_view_ioctl, op_view_ioctl, op_view_ioctl,
 	op_view_file, op_view_mmap, op_map_change, op_map_change, op_touch,
 	op_touch, op_fork, op_close, op_eventfd, op_drm_unknown,
+	op_exec_queue_create, op_exec_queue_destroy, op_exec_queue_state, op_exec, op_exec,
+	op_exec, op_wait_user_fence, op_syncobj, op_syncobj, op_syncobj,
 };
 
 static void release_all(void)
