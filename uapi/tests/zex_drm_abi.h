@@ -42,6 +42,34 @@ ZEX_ABI_OFF(drm_zex_bo_import, handle, 24);
 ZEX_ABI_OFF(drm_zex_bo_import, size, 32);
 ZEX_ABI_SIZE(drm_zex_bo_mmap_offset, 32);
 ZEX_ABI_OFF(drm_zex_bo_mmap_offset, offset, 8);
+ZEX_ABI_SIZE(drm_zex_user_extension, 16);
+ZEX_ABI_SIZE(drm_zex_exec_queue_create, 40);
+ZEX_ABI_OFF(drm_zex_exec_queue_create, engine_class, 8);
+ZEX_ABI_OFF(drm_zex_exec_queue_create, flags, 16);
+ZEX_ABI_OFF(drm_zex_exec_queue_create, exec_queue_id, 20);
+ZEX_ABI_SIZE(drm_zex_exec_queue_destroy, 32);
+ZEX_ABI_SIZE(drm_zex_exec_queue_get_state, 64);
+ZEX_ABI_OFF(drm_zex_exec_queue_get_state, fault_addr, 32);
+ZEX_ABI_OFF(drm_zex_exec_queue_get_state, jobs_completed, 40);
+ZEX_ABI_SIZE(drm_zex_command, 64);
+ZEX_ABI_OFF(drm_zex_command, dst, 8);
+ZEX_ABI_OFF(drm_zex_command, pattern, 48);
+ZEX_ABI_SIZE(drm_zex_sync, 56);
+ZEX_ABI_OFF(drm_zex_sync, addr, 24);
+ZEX_ABI_OFF(drm_zex_sync, timeline_value, 32);
+ZEX_ABI_SIZE(drm_zex_exec, 56);
+ZEX_ABI_OFF(drm_zex_exec, commands, 16);
+ZEX_ABI_OFF(drm_zex_exec, syncs, 32);
+ZEX_ABI_SIZE(drm_zex_wait_user_fence, 72);
+ZEX_ABI_OFF(drm_zex_wait_user_fence, value, 24);
+ZEX_ABI_OFF(drm_zex_wait_user_fence, timeout, 40);
+ZEX_ABI_OFF(drm_zex_query_device, timestamp_frequency, 32);
+ZEX_ABI_OFF(drm_zex_query_device, job_timeout_ms, 40);
+static_assert(DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE ==
+	      DRM_IOWR(0x4b, struct drm_zex_exec_queue_create), "queue create nr");
+static_assert(DRM_IOCTL_ZEX_EXEC == DRM_IOW(0x4e, struct drm_zex_exec), "exec nr");
+static_assert(DRM_IOCTL_ZEX_WAIT_USER_FENCE ==
+	      DRM_IOWR(0x4f, struct drm_zex_wait_user_fence), "wait nr");
 static_assert(DRM_IOCTL_ZEX_QUERY == DRM_IOWR(0x40, struct drm_zex_query), "query nr");
 static_assert(DRM_IOCTL_ZEX_BO_CREATE == DRM_IOWR(0x41, struct drm_zex_bo_create), "create nr");
 static_assert(DRM_IOCTL_ZEX_BO_MMAP_OFFSET == DRM_IOWR(0x42, struct drm_zex_bo_mmap_offset),
