@@ -67,6 +67,9 @@ tools: libzex
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
 		-Iuapi -Itestlib $$(pkg-config --cflags libdrm) \
 		tools/bench/zex-bench-userptr.c -ldrm -o $(O)/bin/zex-bench-userptr
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
+		-Iuapi -Itestlib $$(pkg-config --cflags libdrm) \
+		tools/bench/zex-bench-exec.c -ldrm -o $(O)/bin/zex-bench-exec
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -pthread \
 		-Ilibzex/include -Iuapi $$(pkg-config --cflags libdrm) \
 		tools/bench/zex-bench-hostrpc.c $(O)/lib/libzex.a -ldrm -o $(O)/bin/zex-bench-hostrpc

@@ -23,6 +23,7 @@ import sys
 GOAL = 1.1
 
 rows, userptr, ptmem, rpc, l0 = [], [], [], [], {}
+exec_copy, exec_lat, exec_split = None, None, None
 with open(sys.argv[1], errors="replace") as f:
     for line in f:
         m = re.match(r"BENCH ipc n=(\d+) zex_us=([\d.]+) zex_single_us=([\d.]+) "
@@ -40,6 +41,16 @@ with open(sys.argv[1], errors="replace") as f:
         if m:
             rpc.append((m.group(1), int(m.group(2)), int(m.group(3)), float(m.group(4)),
                         float(m.group(5)), int(m.group(6)), float(m.group(7))))
+        m = re.match(r"BENCH exec copy mib=(\d+) queue_ms=([\d.]+) ioctl_ms=([\d.]+) "
+                     r"memcpy_ms=([\d.]+)", line)
+        if m:
+            exec_copy = (int(m.group(1)),) + tuple(float(g) for g in m.groups()[1:])
+        m = re.match(r"BENCH exec latency job_us=([\d.]+) syncobj_us=([\d.]+)", line)
+        if m:
+            exec_lat = (float(m.group(1)), float(m.group(2)))
+        m = re.match(r"BENCH exec split tiles=(\d+) root_ms=([\d.]+) tile_ms=([\d.]+)", line)
+        if m:
+            exec_split = (int(m.group(1)), float(m.group(2)), float(m.group(3)))
         m = re.match(r"BENCH l0 call=(\w+) path=(\w+) ns=([\d.]+)", line)
         if m:
             l0.setdefault(m.group(1), {})[m.group(2)] = float(m.group(3))
@@ -48,6 +59,26 @@ with open(sys.argv[1], errors="replace") as f:
         if m:
             ptmem.append((m.group(1), m.group(2)) + tuple(int(g) for g in m.groups()[2:]))
 
+if exec_copy:
+    mib, q, io, mc = exec_copy
+    r = q / io if io else float("inf")
+    print(f"exec queues, median of 5 rounds")
+    print(f"  {mib} MiB copy, tile copy queue (submit to user fence) against the copy ioctl")
+    print(f"  and memcpy() of the same bytes: queue {q:.2f} ms, ioctl {io:.2f} ms, memcpy {mc:.2f} ms;")
+    print(f"  queue/ioctl {r:.2f} (goal <= 1.1: {'met' if r <= 1.1 else 'MISSED'}), "
+          f"queue/memcpy {q / mc if mc else float('inf'):.2f}")
+if exec_lat:
+    job, sync = exec_lat
+    r = job / sync if sync else float("inf")
+    print(f"  smallest job, submit to signal: {job:.2f} us against a syncobj signal + wait round")
+    print(f"  trip with no job {sync:.2f} us: {r:.2f} x (goal <= 2: {'met' if r <= 2 else 'MISSED'})")
+if exec_split:
+    tiles, root, tile = exec_split
+    print(f"  {exec_copy[0] if exec_copy else 64} MiB copy into an object coloured over {tiles} tiles: "
+          f"root queue (split) {root:.2f} ms, tile queue {tile:.2f} ms: "
+          f"speed-up {tile / root if root else 0:.2f} x")
+if exec_copy or exec_lat or exec_split:
+    print()
 print("export + import of N pieces, microseconds per operation (median of 7 rounds)")
 print("  zex 1 by 1 and vgem: 2N ioctls each (like for like, the goal);")
 print("  zex batched: 2 ioctls in all (what batching saves, no goal)")

@@ -174,6 +174,11 @@ bench)
 	done
 	zex-bench-userptr 1024
 	mark "bench userptr rc=$?"
+	# Exec queues with the default shape (2 tiles of 256 MiB).
+	rmmod zex
+	insmod /lib/modules/zex.ko $ZEX_PARAMS
+	zex-bench-exec
+	mark "bench exec rc=$?"
 	zex-bench-hostrpc 20000
 	mark "bench hostrpc rc=$?"
 	zex-bench-l0 200000

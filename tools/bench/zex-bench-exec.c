@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: zex-bench-exec.c - exec queues against their floors, in one run
+ *
+ * Three rows, each the median of interleaved rounds:
+ * - a 64 MiB copy (bound buffer objects on tile 0) through a tile's copy
+ *   queue, submit to user fence, against DRM_IOCTL_ZEX_COPY of the same
+ *   bytes (goal: at most 1.1 x) and against memcpy() of the same bytes
+ *   between the objects' CPU mappings (the ratio, no goal);
+ * - the submit-to-signal latency of the smallest job (one store, a user
+ *   fence waited for) against a sync object signal and wait round trip
+ *   with no job (goal: at most 2 x);
+ * - a 64 MiB copy into an object coloured over every tile through the root
+ *   device's compute queue, split between the tiles, against a tile queue
+ *   (the speed-up).
+ * Prints "BENCH exec ..." lines that tools/bench/table.py reads.
+ */
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include <drm/zex_drm.h>
+
+#include "zex_bench.h"
+#include "zex_drm_node.h"
+
+#define SIZE	(64ull << 20)
+#define ROUNDS	5
+#define SRC_VA	0x200000000000ull
+#define DST_VA	0x210000000000ull
+#define DST2_VA	0x220000000000ull
+
+static int fd;
+static uint64_t *fence_mem;
+static uint64_t seq;
+
+static int xioctl(unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret && (errno == EINTR || errno == EAGAIN));
+	return ret ? -errno : 0;
+}
+
+static uint32_t bo_bound(uint32_t placement, uint64_t va, void **map)
+{
+	struct drm_zex_bo_create c = { .size = SIZE, .placement = placement };
+	struct drm_zex_vm_bind b = { 0 };
+	struct drm_zex_bo_mmap_offset m = { 0 };
+
+	if (xioctl(DRM_IOCTL_ZEX_BO_CREATE, &c))
+		exit(fprintf(stderr, "zex-bench-exec: bo create: %s\n", strerror(errno)));
+	b.handle = c.handle;
+	b.va = va;
+	m.handle = c.handle;
+	if (xioctl(DRM_IOCTL_ZEX_VM_BIND, &b) || xioctl(DRM_IOCTL_ZEX_BO_MMAP_OFFSET, &m))
+		exit(fprintf(stderr, "zex-bench-exec: bind: %s\n", strerror(errno)));
+	*map = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)m.offset);
+	if (*map == MAP_FAILED)
+		exit(fprintf(stderr, "zex-bench-exec: mmap: %s\n", strerror(errno)));
+	memset(*map, 1, SIZE);	/* pages in, for every path alike */
+	return c.handle;
+}
+
+static uint32_t queue(uint16_t cls, uint16_t device)
+{
+	struct drm_zex_exec_queue_create c = { .engine_class = cls, .device = device };
+
+	if (xioctl(DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c))
+		exit(fprintf(stderr, "zex-bench-exec: queue: %s\n", strerror(errno)));
+	return c.exec_queue_id;
+}
+
+/* One job, waited for through its user fence. */
+static void run(uint32_t q, const struct drm_zex_command *cmd)
+{
+	struct drm_zex_sync s = { .type = DRM_ZEX_SYNC_USER_FENCE, .flags = DRM_ZEX_SYNC_SIGNAL,
+				  .addr = (uintptr_t)fence_mem, .timeline_value = ++seq };
+	struct drm_zex_exec e = { .exec_queue_id = q, .num_commands = 1,
+				  .commands = (uintptr_t)cmd, .num_syncs = 1,
+				  .syncs = (uintptr_t)&s };
+	struct drm_zex_wait_user_fence w = { .addr = (uintptr_t)fence_mem, .value = seq,
+					     .mask = ~0ull, .timeout = -1 };
+
+	if (xioctl(DRM_IOCTL_ZEX_EXEC, &e) || xioctl(DRM_IOCTL_ZEX_WAIT_USER_FENCE, &w))
+		exit(fprintf(stderr, "zex-bench-exec: job: %s\n", strerror(errno)));
+}
+
+static double copy_queue_ms(uint32_t q, uint64_t dst)
+{
+	struct drm_zex_command c = { .op = DRM_ZEX_CMD_COPY, .src = SRC_VA, .dst = dst,
+				     .len = SIZE };
+	double t = bench_now_ms();
+
+	run(q, &c);
+	return bench_now_ms() - t;
+}
+
+static double copy_ioctl_ms(void)
+{
+	struct drm_zex_copy c = { .src = SRC_VA, .dst = DST_VA, .len = SIZE };
+	double t = bench_now_ms();
+
+	if (xioctl(DRM_IOCTL_ZEX_COPY, &c))
+		exit(fprintf(stderr, "zex-bench-exec: copy: %s\n", strerror(errno)));
+	return bench_now_ms() - t;
+}
+
+static double memcpy_ms(void *dst, const void *src)
+{
+	double t = bench_now_ms();
+
+	memcpy(dst, src, SIZE);
+	return bench_now_ms() - t;
+}
+
+#define LAT_N	2000
+
+static double empty_job_us(uint32_t q)
+{
+	struct drm_zex_command c = { .op = DRM_ZEX_CMD_STORE, .dst = (uintptr_t)&fence_mem[8],
+				     .value = 1 };
+	double t = bench_now_us();
+	int i;
+
+	for (i = 0; i < LAT_N; i++)
+		run(q, &c);
+	return (bench_now_us() - t) / LAT_N;
+}
+
+static double syncobj_round_trip_us(void)
+{
+	struct drm_syncobj_create c = { 0 };
+	struct drm_syncobj_array a = { .count_handles = 1 };
+	struct drm_syncobj_wait w = { .count_handles = 1, .timeout_nsec = INT64_MAX };
+	double t;
+	int i;
+
+	if (xioctl(DRM_IOCTL_SYNCOBJ_CREATE, &c))
+		exit(fprintf(stderr, "zex-bench-exec: syncobj: %s\n", strerror(errno)));
+	a.handles = (uintptr_t)&c.handle;
+	w.handles = (uintptr_t)&c.handle;
+	t = bench_now_us();
+	for (i = 0; i < LAT_N; i++) {
+		if (xioctl(DRM_IOCTL_SYNCOBJ_RESET, &a) || xioctl(DRM_IOCTL_SYNCOBJ_SIGNAL, &a) ||
+		    xioctl(DRM_IOCTL_SYNCOBJ_WAIT, &w))
+			exit(fprintf(stderr, "zex-bench-exec: syncobj: %s\n", strerror(errno)));
+	}
+	return (bench_now_us() - t) / LAT_N;
+}
+
+int main(void)
+{
+	double q_ms[ROUNDS], io_ms[ROUNDS], mc_ms[ROUNDS], root_ms[ROUNDS], tile_ms[ROUNDS];
+	double job_us[ROUNDS], sync_us[ROUNDS];
+	struct drm_zex_query_device dev = { 0 };
+	struct drm_zex_query qd = { .query = DRM_ZEX_QUERY_DEVICE, .size = sizeof(dev),
+				    .data = (uintptr_t)&dev };
+	void *src, *dst, *dst2;
+	uint32_t copyq, rootq;
+	int i;
+
+	fd = zex_drm_open("zex", DRM_NODE_RENDER);
+	if (fd < 0)
+		return fprintf(stderr, "zex-bench-exec: no zex device\n"), 1;
+	if (xioctl(DRM_IOCTL_ZEX_QUERY, &qd))
+		return 1;
+	fence_mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	{
+		struct drm_zex_userptr_import imp = { .addr = (uintptr_t)fence_mem, .size = 4096 };
+
+		if (fence_mem == MAP_FAILED || xioctl(DRM_IOCTL_ZEX_USERPTR_IMPORT, &imp))
+			return fprintf(stderr, "zex-bench-exec: import: %s\n", strerror(errno)), 1;
+	}
+	bo_bound(0, SRC_VA, &src);
+	bo_bound(0, DST_VA, &dst);
+	bo_bound(DRM_ZEX_DEVICE_ROOT, DST2_VA, &dst2);
+	copyq = queue(DRM_ZEX_ENGINE_CLASS_COPY, 0);
+	rootq = queue(DRM_ZEX_ENGINE_CLASS_COMPUTE, DRM_ZEX_DEVICE_ROOT);
+
+	for (i = 0; i < ROUNDS; i++) {
+		q_ms[i] = copy_queue_ms(copyq, DST_VA);
+		io_ms[i] = copy_ioctl_ms();
+		mc_ms[i] = memcpy_ms(dst, src);
+		root_ms[i] = copy_queue_ms(rootq, DST2_VA);
+		tile_ms[i] = copy_queue_ms(copyq, DST2_VA);
+		job_us[i] = empty_job_us(copyq);
+		sync_us[i] = syncobj_round_trip_us();
+	}
+	printf("BENCH exec copy mib=%llu queue_ms=%.2f ioctl_ms=%.2f memcpy_ms=%.2f\n",
+	       SIZE >> 20, bench_median(q_ms, ROUNDS), bench_median(io_ms, ROUNDS),
+	       bench_median(mc_ms, ROUNDS));
+	printf("BENCH exec latency job_us=%.2f syncobj_us=%.2f\n", bench_median(job_us, ROUNDS),
+	       bench_median(sync_us, ROUNDS));
+	printf("BENCH exec split tiles=%u root_ms=%.2f tile_ms=%.2f\n", dev.num_tiles,
+	       bench_median(root_ms, ROUNDS), bench_median(tile_ms, ROUNDS));
+	return 0;
+}
