@@ -381,8 +381,9 @@ TEST_F(exec, implicit_sync_orders_two_processes)
 			_exit(2);
 		b.handle = handle;
 		b.va = VA(va);
+		/* Another engine: only the dma_resv orders the two jobs. */
 		if (zex_ioctl(fd, DRM_IOCTL_ZEX_VM_BIND, &b) ||
-		    queue_create(fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, &q))
+		    queue_create(fd, DRM_ZEX_ENGINE_CLASS_COPY, 1, 0, &q))
 			_exit(3);
 		copy.len = size - 8;
 		copy.dst = VA(dst + 8);
