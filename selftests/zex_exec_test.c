@@ -675,4 +675,4 @@ TEST_F(exec, close_and_kill_with_jobs_in_flight)
 	EXPECT_EQ(5, v[0]);
 }
 
-TEST_HARNESS_MAIN
+ZEX_SELFTEST_MAIN
