@@ -195,7 +195,7 @@ static int zex_open(struct drm_device *drm, struct drm_file *file)
 		kfree(zfile);
 		return ret;
 	}
-	zfile->exec = zex_exec_file_open(to_zex_device(drm)->exec, zfile->vm);
+	zfile->exec = zex_exec_file_open();
 	if (IS_ERR(zfile->exec)) {
 		int ret = PTR_ERR(zfile->exec);
 
@@ -326,7 +326,8 @@ static int zex_probe(struct platform_device *pdev)
 	zdev->exec_limits.max_queues = zex_module_params.exec_max_queues;
 	zdev->exec_limits.max_jobs = zex_module_params.exec_max_jobs;
 	zdev->exec_limits.job_timeout_ms = zex_module_params.job_timeout_ms;
-	zdev->exec = zex_exec_device_create(&zdev->drm, &zdev->topo, &zdev->exec_limits);
+	zdev->exec = zex_exec_device_create(&zdev->drm, &zdev->topo,
+					    zdev->exec_limits.job_timeout_ms);
 	if (IS_ERR(zdev->exec))
 		return PTR_ERR(zdev->exec);
 	for (i = 0; i < zdev->topo.num_tiles; i++) {

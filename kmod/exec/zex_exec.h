@@ -73,7 +73,6 @@ struct zex_ring {
 /**
  * struct zex_exec_device - a device's execution state
  * @drm: the device.
- * @limits: the module parameters, at probe.
  * @num_tiles: tiles of the device.
  * @tile_rings: each tile's engines: tile * ZEX_RINGS_PER_TILE + class's
  *	first ring + instance.
@@ -86,7 +85,6 @@ struct zex_ring {
  */
 struct zex_exec_device {
 	struct drm_device *drm;
-	struct zex_exec_limits limits;
 	u32 num_tiles;
 	struct zex_ring *tile_rings;
 	struct zex_ring *root_ring;
@@ -176,15 +174,11 @@ static inline struct zex_job *to_zex_job(struct drm_sched_job *job)
 
 /**
  * struct zex_exec_file - a file's exec queues
- * @xdev: the device's execution state.
- * @vm: the file's address space (the file holds it).
  * @lock: serialises creating and destroying queues.
  * @queues: the queues by id (ids start at 1).
  * @count: queues in @queues.
  */
 struct zex_exec_file {
-	struct zex_exec_device *xdev;
-	struct zex_vm *vm;
 	struct mutex lock; /* create and destroy */
 	struct xarray queues;
 	u32 count;
@@ -202,18 +196,19 @@ bool zex_exec_queue_is_banned(struct zex_exec_queue *q);
 int zex_exec_queue_error(struct zex_exec_queue *q);
 
 /* zex_job.c */
+struct zex_job *zex_job_alloc(struct drm_device *drm, struct zex_exec_queue *q);
 void zex_job_run(struct work_struct *work);
 void zex_job_free(struct zex_job *job);
+void zex_job_release(struct zex_job *job);
 
 /* zex_ring.c */
 struct zex_exec_device *zex_exec_device_create(struct drm_device *drm,
-					       const struct zex_topology *topo,
-					       const struct zex_exec_limits *limits);
+					       const struct zex_topology *topo, u32 job_timeout_ms);
 struct zex_ring *zex_exec_ring_find(struct zex_exec_device *xdev, const struct zex_topology *topo,
 				    u16 engine_class, u16 engine_instance, u16 device);
 
 /* zex_exec_queue.c */
-struct zex_exec_file *zex_exec_file_open(struct zex_exec_device *xdev, struct zex_vm *vm);
+struct zex_exec_file *zex_exec_file_open(void);
 void zex_exec_file_close(struct zex_exec_file *xfile);
 struct zex_exec_queue *zex_exec_queue_lookup(struct zex_exec_file *xfile, u32 id);
 int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

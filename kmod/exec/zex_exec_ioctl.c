@@ -56,14 +56,35 @@
  * @objs: the pieces' GEM objects, referenced.
  * @writes: whether the job writes each.
  * @count: pieces in @objs.
+ * @max: room in @objs and @writes (grown by doubling).
  */
 struct zex_exec_objects {
 	struct drm_device *drm;
 	struct xarray index;
-	struct drm_gem_object *objs[ZEX_EXEC_MAX_OBJECTS];
-	bool writes[ZEX_EXEC_MAX_OBJECTS];
+	struct drm_gem_object **objs;
+	bool *writes;
 	u32 count;
+	u32 max;
 };
+
+/* Room for one more piece. */
+static int zex_objects_grow(struct zex_exec_objects *o)
+{
+	u32 max = o->max ? o->max * 2 : 16;
+	struct drm_gem_object **objs;
+	bool *writes;
+
+	objs = krealloc_array(o->objs, max, sizeof(*objs), GFP_KERNEL_ACCOUNT);
+	if (!objs)
+		return -ENOMEM;
+	o->objs = objs;
+	writes = krealloc_array(o->writes, max, sizeof(*writes), GFP_KERNEL_ACCOUNT);
+	if (!writes)
+		return -ENOMEM;
+	o->writes = writes;
+	o->max = max;
+	return 0;
+}
 
 /**
  * struct zex_exec_signal - a sync object the job signals
@@ -88,6 +109,11 @@ static int zex_objects_add(struct zex_exec_objects *o, struct drm_gem_object *ob
 	}
 	if (zex_ioctl_check(o->drm, o->count >= ZEX_EXEC_MAX_OBJECTS))
 		return -E2BIG;
+	if (o->count == o->max) {
+		ret = zex_objects_grow(o);
+		if (ret)
+			return ret;
+	}
 	ret = xa_err(xa_store(&o->index, (unsigned long)obj, xa_mk_value(o->count + 1),
 			      GFP_KERNEL_ACCOUNT));
 	if (ret)
@@ -178,6 +204,8 @@ static void zex_exec_objects_put(struct zex_exec_objects *o)
 	for (i = 0; i < o->count; i++)
 		drm_gem_object_put(o->objs[i]);
 	xa_destroy(&o->index);
+	kfree(o->objs);
+	kfree(o->writes);
 }
 
 /* Copy and check the commands; -EINVAL, -E2BIG, -EFAULT, -ENOMEM. */
@@ -329,34 +357,15 @@ static int zex_exec_lock_objects(struct zex_job *job, struct zex_exec_objects *o
 	return 0;
 }
 
-static struct zex_job *zex_job_alloc(struct drm_device *drm, struct zex_exec_queue *q)
-{
-	struct zex_job *job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
-
-	if (!job)
-		return NULL;
-	job->queue = q;
-	job->memcg = get_mem_cgroup_from_mm(current->mm);
-	__module_get(THIS_MODULE);
-	drm_dev_get(drm);
-	return job;
-}
-
-/* A job that was never armed: undo zex_job_alloc() and what was added. */
-static void zex_job_abort(struct drm_device *drm, struct zex_job *job, bool inited)
+/* A job that was never armed: undo what was added, give its slot back. */
+static void zex_job_abort(struct zex_job *job, bool inited)
 {
 	struct zex_exec_queue *q = job->queue;
 
 	if (inited)
 		drm_sched_job_cleanup(&job->base);
-	mem_cgroup_put(job->memcg);
-	kvfree(job->commands);
-	kfree(job->user_fences);
-	kfree(job);
 	atomic_dec(&q->in_flight);
-	zex_exec_queue_put(q);
-	drm_dev_put(drm);
-	module_put(THIS_MODULE);
+	zex_job_release(job);
 }
 
 /* Arm, publish the fence in every piece and sync object, push: cannot fail. */
@@ -403,9 +412,9 @@ static int zex_exec_args_check(struct drm_device *drm, const struct drm_zex_exec
 int zex_exec_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct zex_exec_file *xfile = to_zex_file(file)->exec;
-	struct zex_exec_signal signals[DRM_ZEX_EXEC_MAX_SYNCS] = {};
+	struct zex_exec_signal *signals = NULL;
 	struct drm_zex_exec *args = data;
-	struct zex_exec_objects *objects;
+	struct zex_exec_objects objects = { .drm = drm };
 	struct drm_zex_sync *syncs;
 	struct ww_acquire_ctx ctx;
 	struct zex_exec_queue *q;
@@ -419,13 +428,14 @@ int zex_exec_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	syncs = zex_exec_syncs(drm, args);
 	if (IS_ERR(syncs))
 		return PTR_ERR(syncs);
-	objects = kvzalloc(sizeof(*objects), GFP_KERNEL_ACCOUNT);
-	if (!objects) {
-		ret = -ENOMEM;
-		goto out_syncs;
+	if (args->num_syncs) {
+		signals = kcalloc(args->num_syncs, sizeof(*signals), GFP_KERNEL_ACCOUNT);
+		if (!signals) {
+			kvfree(syncs);
+			return -ENOMEM;
+		}
 	}
-	objects->drm = drm;
-	xa_init(&objects->index);
+	xa_init(&objects.index);
 
 	q = zex_exec_queue_lookup(xfile, args->exec_queue_id);
 	if (zex_ioctl_check(drm, !q)) {
@@ -439,7 +449,7 @@ int zex_exec_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	}
 	/* Room for one more job; the job, once made, gives it back. */
 	if (zex_ioctl_check(drm, !atomic_add_unless(&q->in_flight, 1,
-						    xfile->xdev->limits.max_jobs))) {
+						    to_zex_device(drm)->exec_limits.max_jobs))) {
 		zex_exec_queue_put(q);
 		ret = -EBUSY;
 		goto out_objects;
@@ -453,34 +463,33 @@ int zex_exec_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	}
 	ret = zex_exec_commands(drm, args, job);
 	if (ret) {
-		zex_job_abort(drm, job, false);
+		zex_job_abort(job, false);
 		goto out_objects;
 	}
 	ret = zex_drm_sched_job_init(&job->base, &q->entity, xfile);
 	if (ret) {
-		zex_job_abort(drm, job, false);
+		zex_job_abort(job, false);
 		goto out_objects;
 	}
 	ret = zex_exec_prepare_syncs(file, job, syncs, args->num_syncs, signals, &num_signals);
 	if (!ret)
-		ret = zex_exec_collect(job, objects);
+		ret = zex_exec_collect(job, &objects);
 	if (!ret)
-		ret = zex_exec_lock_objects(job, objects, &ctx);
+		ret = zex_exec_lock_objects(job, &objects, &ctx);
 	if (ret) {
-		zex_job_abort(drm, job, true);
+		zex_job_abort(job, true);
 		goto out_signals;
 	}
-	zex_exec_push(job, objects, signals, num_signals);
-	if (objects->count)
-		drm_gem_unlock_reservations(objects->objs, objects->count, &ctx);
+	zex_exec_push(job, &objects, signals, num_signals);
+	if (objects.count)
+		drm_gem_unlock_reservations(objects.objs, objects.count, &ctx);
 	ret = 0;
 
 out_signals:
 	zex_exec_signals_put(signals, num_signals);
 out_objects:
-	zex_exec_objects_put(objects);
-	kvfree(objects);
-out_syncs:
+	zex_exec_objects_put(&objects);
+	kfree(signals);
 	kvfree(syncs);
 	return ret;
 }

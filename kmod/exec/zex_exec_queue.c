@@ -60,20 +60,16 @@ static void zex_exec_queue_kill(struct zex_exec_queue *q)
 
 /**
  * zex_exec_file_open - a file's empty table of queues
- * @xdev: the device's execution state.
- * @vm: the file's address space; each queue holds it.
  *
  * Return: the table, charged to the caller's memory cgroup, or
  * ERR_PTR(-ENOMEM).
  */
-struct zex_exec_file *zex_exec_file_open(struct zex_exec_device *xdev, struct zex_vm *vm)
+struct zex_exec_file *zex_exec_file_open(void)
 {
 	struct zex_exec_file *xfile = kzalloc(sizeof(*xfile), GFP_KERNEL_ACCOUNT);
 
 	if (!xfile)
 		return ERR_PTR(-ENOMEM);
-	xfile->xdev = xdev;
-	xfile->vm = vm;
 	mutex_init(&xfile->lock);
 	xa_init_flags(&xfile->queues, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	return xfile;
@@ -97,8 +93,8 @@ void zex_exec_file_close(struct zex_exec_file *xfile)
 	kfree(xfile);
 }
 
-static struct zex_exec_queue *zex_exec_queue_new(struct zex_exec_file *xfile,
-						 struct zex_ring *ring)
+/* A queue on @ring in the address space @vm, which it holds. */
+static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct zex_vm *vm)
 {
 	struct drm_gpu_scheduler *sched = &ring->sched;
 	struct zex_exec_queue *q;
@@ -117,7 +113,7 @@ static struct zex_exec_queue *zex_exec_queue_new(struct zex_exec_file *xfile,
 		kfree(q);
 		return ERR_PTR(ret);
 	}
-	q->vm = zex_vm_get(xfile->vm);
+	q->vm = zex_vm_get(vm);
 	return q;
 }
 
@@ -142,11 +138,11 @@ int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_f
 		return -EINVAL;
 
 	mutex_lock(&xfile->lock);
-	if (zex_ioctl_check(drm, xfile->count >= xfile->xdev->limits.max_queues)) {
+	if (zex_ioctl_check(drm, xfile->count >= zdev->exec_limits.max_queues)) {
 		ret = -EMFILE;
 		goto out;
 	}
-	q = zex_exec_queue_new(xfile, ring);
+	q = zex_exec_queue_new(ring, to_zex_file(file)->vm);
 	if (IS_ERR(q)) {
 		ret = PTR_ERR(q);
 		goto out;

@@ -243,24 +243,13 @@ static int zex_job_range_op(struct zex_job *job, const struct drm_zex_command *c
 	struct zex_vm_op op = {
 		.kind = cmd->op == DRM_ZEX_CMD_COPY ? ZEX_VM_OP_COPY : ZEX_VM_OP_FILL,
 		.dst = cmd->dst + offset,
+		.src = cmd->op == DRM_ZEX_CMD_COPY ? cmd->src + offset : 0,
 		.len = len,
 		.pattern = cmd->pattern,
 		.pattern_size = cmd->pattern_size,
+		.pattern_phase = offset,
 	};
 
-	if (cmd->op == DRM_ZEX_CMD_COPY) {
-		op.src = cmd->src + offset;
-	} else {
-		/* The pattern's phase follows the destination from its start. */
-		u64 phase = offset;
-		u8 rotated[DRM_ZEX_FILL_MAX_PATTERN];
-		u32 i, k = do_div(phase, cmd->pattern_size);
-
-		for (i = 0; i < cmd->pattern_size; i++)
-			rotated[i] = cmd->pattern[(k + i) % cmd->pattern_size];
-		op.pattern = rotated;
-		return zex_job_op(job, &op);
-	}
 	return zex_job_op(job, &op);
 }
 
@@ -382,9 +371,33 @@ void zex_job_run(struct work_struct *work)
 	zex_exec_signal_done(q->ring->xdev);
 }
 
-static void zex_job_cleanup(struct work_struct *work)
+/**
+ * zex_job_alloc - a job for a queue, holding the device and the module
+ * @drm: the device.
+ * @q: the queue; the job takes over the caller's reference.
+ *
+ * Return: the job, charged to the caller's memory cgroup, as is what it
+ * allocates as it runs; NULL without memory.
+ */
+struct zex_job *zex_job_alloc(struct drm_device *drm, struct zex_exec_queue *q)
 {
-	struct zex_job *job = container_of(work, struct zex_job, cleanup);
+	struct zex_job *job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+
+	if (!job)
+		return NULL;
+	job->queue = q;
+	job->memcg = get_mem_cgroup_from_mm(current->mm);
+	__module_get(THIS_MODULE);
+	drm_dev_get(drm);
+	return job;
+}
+
+/**
+ * zex_job_release - free a job and drop what it holds
+ * @job: a job the scheduler is done with, or one never armed.
+ */
+void zex_job_release(struct zex_job *job)
+{
 	struct drm_device *drm = job->queue->ring->xdev->drm;
 
 	dma_fence_put(job->hw_fence);
@@ -395,6 +408,11 @@ static void zex_job_cleanup(struct work_struct *work)
 	kfree(job);
 	drm_dev_put(drm);
 	module_put(THIS_MODULE);
+}
+
+static void zex_job_cleanup(struct work_struct *work)
+{
+	zex_job_release(container_of(work, struct zex_job, cleanup));
 }
 
 /**

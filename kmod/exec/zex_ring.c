@@ -150,13 +150,13 @@ static const struct drm_sched_backend_ops zex_ring_ops = {
 	.free_job = zex_ring_free_job,
 };
 
-static int zex_ring_init(struct zex_exec_device *xdev, struct zex_ring *ring, const char *device,
-			 const char *class, u32 instance, u16 tile_mask)
+static int zex_ring_init(struct zex_exec_device *xdev, struct zex_ring *ring, long timeout,
+			 const char *device, const char *class, u32 instance, u16 tile_mask)
 {
 	struct drm_sched_init_args args = {
 		.ops = &zex_ring_ops,
 		.credit_limit = ZEX_RING_DEPTH,
-		.timeout = msecs_to_jiffies(xdev->limits.job_timeout_ms),
+		.timeout = timeout,
 		.name = ring->name,
 		.dev = xdev->drm->dev,
 	};
@@ -207,22 +207,21 @@ static void zex_exec_device_fini(struct drm_device *drm, void *data)
  * zex_exec_device_create - the rings of every engine of a device
  * @drm: the device; the rings go with it (a managed action).
  * @topo: its topology.
- * @limits: the module parameters.
+ * @job_timeout_ms: the scheduler's timeout.
  *
  * Return: the execution state, or an ERR_PTR().
  */
 struct zex_exec_device *zex_exec_device_create(struct drm_device *drm,
-					       const struct zex_topology *topo,
-					       const struct zex_exec_limits *limits)
+					       const struct zex_topology *topo, u32 job_timeout_ms)
 {
 	struct zex_exec_device *xdev = kzalloc(sizeof(*xdev), GFP_KERNEL);
+	long timeout = msecs_to_jiffies(job_timeout_ms);
 	u32 tile, i;
 	int ret;
 
 	if (!xdev)
 		return ERR_PTR(-ENOMEM);
 	xdev->drm = drm;
-	xdev->limits = *limits;
 	xdev->num_tiles = topo->num_tiles;
 	init_waitqueue_head(&xdev->done_wq);
 	ret = drmm_add_action_or_reset(drm, zex_exec_device_fini, xdev);
@@ -241,8 +240,8 @@ struct zex_exec_device *zex_exec_device_create(struct drm_device *drm,
 		for (i = 0; i < ZEX_RINGS_PER_TILE; i++) {
 			bool compute = i < ZEX_TILE_COMPUTE_ENGINES;
 
-			ret = zex_ring_init(xdev, &xdev->tile_rings[xdev->num_rings], device,
-					    compute ? "ccs" : "bcs",
+			ret = zex_ring_init(xdev, &xdev->tile_rings[xdev->num_rings], timeout,
+					    device, compute ? "ccs" : "bcs",
 					    compute ? i : i - ZEX_TILE_COMPUTE_ENGINES, BIT(tile));
 			if (ret)
 				return ERR_PTR(ret);
@@ -253,7 +252,7 @@ struct zex_exec_device *zex_exec_device_create(struct drm_device *drm,
 		xdev->root_ring = kzalloc(sizeof(*xdev->root_ring), GFP_KERNEL);
 		if (!xdev->root_ring)
 			return ERR_PTR(-ENOMEM);
-		ret = zex_ring_init(xdev, xdev->root_ring, "root", "ccs", 0,
+		ret = zex_ring_init(xdev, xdev->root_ring, timeout, "root", "ccs", 0,
 				    GENMASK(topo->num_tiles - 1, 0));
 		if (ret) {
 			kfree(xdev->root_ring);

@@ -175,7 +175,7 @@ static int zex_op_step(struct zex_vm *vm, struct zex_vm_op *op, u64 done, size_t
 		memcpy(d, s, n);
 		break;
 	case ZEX_VM_OP_FILL:
-		zex_op_fill_bytes(op, d, n, done);
+		zex_op_fill_bytes(op, d, n, op->pattern_phase + done);
 		break;
 	case ZEX_VM_OP_READ:
 		if (n == sizeof(u64) && IS_ALIGNED((unsigned long)s, sizeof(u64)))

@@ -89,6 +89,8 @@ enum zex_vm_op_kind {
  * @len: bytes, non-zero, neither range wrapping (checked by the caller).
  * @pattern: FILL: the pattern.
  * @pattern_size: FILL: its bytes, 1 to 16.
+ * @pattern_phase: FILL: how far @dst is from where the pattern starts
+ *	(a part of a longer fill starts mid-pattern).
  * @buf: READ: where the bytes go.
  * @cancel: when not NULL and set, the operation stops (-ECANCELED).
  * @fault_reason: out: &enum drm_zex_fault_reason of a fault.
@@ -101,6 +103,7 @@ struct zex_vm_op {
 	u64 len;
 	const u8 *pattern;
 	u32 pattern_size;
+	u64 pattern_phase;
 	void *buf;
 	const bool *cancel;
 	u32 fault_reason;
