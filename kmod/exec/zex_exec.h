@@ -111,7 +111,8 @@ struct zex_exec_device {
  * @error: what banned it.
  * @fault_reason: a fault's &enum drm_zex_fault_reason.
  * @fault_addr: a fault's address.
- * @jobs_completed: jobs of the queue that have ended.
+ * @jobs_completed: jobs of the queue that have ended, counted before
+ *	their fences signal.
  */
 struct zex_exec_queue {
 	struct kref refcount;

@@ -367,6 +367,8 @@ void zex_job_run(struct work_struct *work)
 		dma_fence_set_error(&job->base.s_fence->finished, ret);
 		dma_fence_set_error(job->hw_fence, ret);
 	}
+	/* Counted before the fence: whoever sees it signalled sees the count. */
+	atomic64_inc(&q->jobs_completed);
 	dma_fence_signal(job->hw_fence);
 	zex_exec_signal_done(q->ring->xdev);
 }
@@ -428,7 +430,6 @@ void zex_job_free(struct zex_job *job)
 	struct zex_exec_queue *q = job->queue;
 
 	drm_sched_job_cleanup(&job->base);
-	atomic64_inc(&q->jobs_completed);
 	atomic_dec(&q->in_flight);
 	INIT_WORK(&job->cleanup, zex_job_cleanup);
 	queue_work(zex_exec_cleanup_wq, &job->cleanup);

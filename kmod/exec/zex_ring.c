@@ -9,8 +9,8 @@
  * Each engine is a DRM GPU scheduler and an ordered workqueue, the
  * engine's "hardware": run_job() hands the job to the workqueue
  * (zex_job_run()) and returns a new hardware fence, which the job signals
- * when it has run; a job of a banned queue is not run (-ECANCELED, or the
- * error of the dependency that failed).
+ * when it has run; a job of a banned queue is not run (it ends with the ban's
+ * error, a job whose dependency failed with that error).
  *
  * The timeout handler bans the job's queue with -ETIME, which stops the
  * job at its next page or poll, and puts the job back on the scheduler's
@@ -102,14 +102,14 @@ static struct dma_fence *zex_ring_run_job(struct drm_sched_job *sched_job)
 	struct zex_job *job = to_zex_job(sched_job);
 	struct zex_ring *ring = container_of(sched_job->sched, struct zex_ring, sched);
 	struct dma_fence *fence;
+	int error = zex_exec_queue_error(job->queue) ?: sched_job->s_fence->finished.error;
 
-	if (zex_exec_queue_is_banned(job->queue))
-		return ERR_PTR(-ECANCELED);
-	if (sched_job->s_fence->finished.error)
-		return ERR_PTR(sched_job->s_fence->finished.error);
-	fence = zex_hw_fence_create(ring);
-	if (!fence)
-		return ERR_PTR(-ENOMEM);
+	fence = error ? NULL : zex_hw_fence_create(ring);
+	if (!fence) {
+		/* The job ends here, with the ban's error (or its own). */
+		atomic64_inc(&job->queue->jobs_completed);
+		return ERR_PTR(error ?: -ENOMEM);
+	}
 	job->hw_fence = dma_fence_get(fence);
 	INIT_WORK(&job->work, zex_job_run);
 	queue_work(ring->hw, &job->work);
