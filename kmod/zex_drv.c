@@ -21,8 +21,9 @@
  * Probe builds the topology, publishes one auxiliary device per tile, waits
  * for each to be bound (binding is synchronous), then registers the DRM
  * device. Remove, or losing any tile, unplugs the DRM device: open files
- * stay valid, their ioctls fail with -ENODEV, their mappings keep working
- * until unmapped, and the memory is freed with the last reference.
+ * stay valid, their ioctls fail with -ENODEV, their jobs end with -ENODEV,
+ * their mappings keep working until unmapped, and the memory is freed
+ * with the last reference.
  */
 
 #include <linux/compat.h>
@@ -243,11 +244,19 @@ static const struct drm_driver zex_drm_driver = {
  */
 static void zex_device_unplug(struct zex_device *zdev)
 {
+	struct drm_file *file;
+
 	mutex_lock(&zdev->unplug_lock);
 	if (zdev->registered) {
 		zdev->registered = false;
 		drm_dev_unplug(&zdev->drm);
 		zex_hostrpc_device_unplug(&zdev->hostrpc);
+		/* Jobs end with -ENODEV, and whoever waits for them wakes. */
+		zex_exec_device_unplug(zdev->exec);
+		mutex_lock(&zdev->drm.filelist_mutex);
+		list_for_each_entry(file, &zdev->drm.filelist, lhead)
+			zex_exec_file_unplug(to_zex_file(file)->exec);
+		mutex_unlock(&zdev->drm.filelist_mutex);
 		drm_info(&zdev->drm, "unplugged\n");
 	}
 	mutex_unlock(&zdev->unplug_lock);

@@ -15,7 +15,8 @@
  * through import, mmap, bind, copy and export; bounded mapping and channel
  * counts; kernel memory charged to the caller's memory cgroup and refused
  * cleanly at its limit; a copy that stops when its caller is killed; no
- * descriptor installed when the copy-out of HOSTRPC_CREATE faults.
+ * descriptor installed when the copy-out of HOSTRPC_CREATE faults; exec
+ * queues and jobs in flight bounded, and jobs charged, for such a user.
  */
 
 #include <grp.h>
@@ -28,7 +29,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "zex_selftest.h"
+#include "zex_exec.h"
 
 #define PG		4096ul
 #define NOBODY		65534
@@ -475,6 +476,32 @@ static long long cg_read(const char *dir, const char *file)
 	return zex_sysfs_u64(path);
 }
 
+/* A new memory cgroup @dir (named after @tag and this process); 0 or -errno. */
+static int cg_create(char *dir, size_t len, const char *tag)
+{
+	int ret;
+
+	if (access(CGROOT "/cgroup.controllers", F_OK)) {
+		mkdir(CGROOT, 0755);
+		if (mount("cgroup2", CGROOT, "cgroup2", 0, NULL))
+			return -errno;
+	}
+	ret = cg_write(CGROOT, "cgroup.subtree_control", "+memory");
+	if (ret)
+		return ret;
+	snprintf(dir, len, CGROOT "/zex-%s-%d", tag, getpid());
+	return mkdir(dir, 0755) ? -errno : 0;
+}
+
+/* Move the calling process into cgroup @dir; 0 or -errno. */
+static int cg_join(const char *dir)
+{
+	char me[16];
+
+	snprintf(me, sizeof(me), "%d", getpid());
+	return cg_write(dir, "cgroup.procs", me);
+}
+
 /*
  * Kernel memory of channels, binds and imports is charged to the caller's
  * memory cgroup; at its limit each fails with -ENOMEM, and nothing else is
@@ -489,28 +516,19 @@ TEST_F(sec, allocations_are_charged_to_the_memory_cgroup)
 	pid_t pid;
 	int adj;
 
-	if (access(CGROOT "/cgroup.controllers", F_OK)) {
-		mkdir(CGROOT, 0755);
-		ASSERT_EQ(0, mount("cgroup2", CGROOT, "cgroup2", 0, NULL));
-	}
-	ASSERT_EQ(0, cg_write(CGROOT, "cgroup.subtree_control", "+memory"))
-		TH_LOG("no memory controller");
-	snprintf(dir, sizeof(dir), CGROOT "/zex-security-%d", getpid());
-	ASSERT_EQ(0, mkdir(dir, 0755));
+	ASSERT_EQ(0, cg_create(dir, sizeof(dir), "security")) TH_LOG("no memory controller");
 	/* A 16 MiB object whose pages the bind below must allocate. */
 	ASSERT_EQ(0, raw_bo_create(self->fd, 16 << 20, 0, &big, NULL));
 
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		char me[16];
 		int ok = 1;
 
 		/* At the limit the charge fails; there is no one to kill. */
 		adj = open("/proc/self/oom_score_adj", O_WRONLY);
 		ok &= adj >= 0 && write(adj, "-1000", 5) == 5;
-		snprintf(me, sizeof(me), "%d", getpid());
-		ok &= !cg_write(dir, "cgroup.procs", me);
+		ok &= !cg_join(dir);
 		before = cg_read(dir, "memory.current");
 		ok &= !hr_create(self->fd, 2048, &c);
 		after = cg_read(dir, "memory.current");
@@ -537,6 +555,76 @@ TEST_F(sec, allocations_are_charged_to_the_memory_cgroup)
 	EXPECT_EQ(0, hr_create(self->fd, 2048, &c));
 	close(c.fd);
 	EXPECT_EQ(0, raw_bo_close(self->fd, big));
+	EXPECT_EQ(0, rmdir(dir));
+}
+
+/*
+ * The child of exec_limits_hold_for_an_unprivileged_user, as @uid in
+ * cgroup @dir: 0 when every bound held and the jobs were charged, else
+ * the number of the check that failed.
+ */
+static int exec_as_user(int fd, uid_t uid, const char *dir)
+{
+	long long max_queues = zex_param("exec_max_queues");
+	long long max_jobs = zex_param("exec_max_jobs");
+	static struct drm_zex_command big[DRM_ZEX_EXEC_MAX_COMMANDS + 1];
+	struct drm_zex_command hold;
+	long long before, after, i;
+	uint32_t q, id = 0;
+	uint64_t *mem;
+	int ret;
+
+	if (cg_join(dir) || become(uid))
+		return 1;
+	mem = dev_alloc(fd, PG, NULL);
+	if (!mem || queue_create(fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, &q))
+		return 2;
+	for (i = 1; i < max_queues; i++)
+		if (queue_create(fd, DRM_ZEX_ENGINE_CLASS_COMPUTE, 0, 0, &id))
+			return 3;
+	if (queue_create(fd, DRM_ZEX_ENGINE_CLASS_COMPUTE, 0, 0, &id) != -EMFILE)
+		return 4;
+	for (i = 0; i <= DRM_ZEX_EXEC_MAX_COMMANDS; i++)
+		big[i] = cmd_store(&mem[2], (uint64_t)i);
+	if (exec(fd, q, big, DRM_ZEX_EXEC_MAX_COMMANDS + 1, NULL, 0) != -EINVAL)
+		return 5;
+	/* The engine held by a job that waits for mem[1]; the rest queue up. */
+	hold = cmd_wait(&mem[1], DRM_ZEX_COMPARE_EQ, 1);
+	if (exec(fd, q, &hold, 1, NULL, 0))
+		return 6;
+	before = cg_read(dir, "memory.current");
+	for (i = 1; i < max_jobs; i++)
+		if (exec(fd, q, big, DRM_ZEX_EXEC_MAX_COMMANDS, NULL, 0))
+			return 7;
+	after = cg_read(dir, "memory.current");
+	if (exec(fd, q, big, 1, NULL, 0) != -EBUSY)
+		return 8;
+	/* Each job's commands, 32 KiB, were charged here (less a charge batch). */
+	if (after - before < (max_jobs - 1) * (long long)sizeof(big[0]) *
+			     DRM_ZEX_EXEC_MAX_COMMANDS - (512 << 10))
+		return 9;
+	mem[1] = 1;
+	ret = wait_ufence(fd, &mem[2], DRM_ZEX_COMPARE_EQ, DRM_ZEX_EXEC_MAX_COMMANDS - 1, -1,
+			  NULL);
+	return ret ? 10 : 0;
+}
+
+/*
+ * An unprivileged user meets the exec bounds (queues per file, commands
+ * per job, jobs in flight per queue) and pays for its jobs' memory.
+ */
+TEST_F(sec, exec_limits_hold_for_an_unprivileged_user)
+{
+	char dir[128];
+	pid_t pid;
+
+	ASSERT_LE(32, zex_param("exec_max_jobs")) TH_LOG("too few jobs to see their charge");
+	ASSERT_EQ(0, cg_create(dir, sizeof(dir), "exec")) TH_LOG("no memory controller");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(exec_as_user(self->fd, NOBODY, dir));
+	EXPECT_EQ(0, child_result(pid));
 	EXPECT_EQ(0, rmdir(dir));
 }
 

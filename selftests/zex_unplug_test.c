@@ -6,11 +6,13 @@
 /*
  * DOC: zex_unplug_test.c - kselftest of unload and unplug with users
  *
- * rmmod is refused, not fatal, while a file or a mapping holds the module.
+ * rmmod is refused, not fatal, while a file, a mapping or a job's fence
+ * (in a sync_file) holds the module, and possible once the last goes.
  * Unbinding the GPU (or losing one of its tiles) while a file is open
- * unplugs the DRM device: ioctls on the old file fail with -ENODEV, an
- * existing mapping keeps its contents until unmapped, closing works, and
- * rebinding brings up a fresh, working device. Every test leaves the device
+ * unplugs the DRM device: ioctls on the old file fail with -ENODEV, its
+ * jobs end with -ENODEV and their waiters wake, an existing mapping keeps
+ * its contents until unmapped, closing works, and rebinding brings up a
+ * fresh, working device. Every test leaves the device
  * bound, so this file runs last but needs nothing after it.
  */
 
@@ -19,8 +21,9 @@
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
-#include "zex_selftest.h"
+#include "zex_exec.h"
 
 #define ZEX_PLATFORM_DRIVER	"/sys/bus/platform/drivers/zex"
 #define ZEX_TILE_DRIVER		"/sys/bus/auxiliary/drivers/zex.tile"
@@ -28,6 +31,24 @@
 static int try_rmmod_zex(void)
 {
 	return syscall(__NR_delete_module, "zex", O_NONBLOCK) ? -errno : 0;
+}
+
+/*
+ * Wait until zex's module count drops to @count or below (what is freed
+ * after the last reference goes is freed on a workqueue); the count then.
+ */
+static long long module_refs_drop_to(long long count)
+{
+	long long refs;
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		refs = zex_sysfs_u64("/sys/module/zex/refcnt");
+		if (refs <= count)
+			break;
+		usleep(1000);
+	}
+	return refs;
 }
 
 static uint32_t *map_new_bo(int fd, size_t size, uint32_t *handle)
@@ -100,6 +121,109 @@ TEST(rmmod_is_refused_while_a_mapping_lives)
 	EXPECT_EQ(0xc0ffee, p[0]);
 	EXPECT_EQ(0, munmap(p, 8192));
 	EXPECT_EQ(0, zex_tile_attr(0, "mem_used"));
+}
+
+/* A job's fence in a sync_file holds the module after its file is closed. */
+TEST(rmmod_is_refused_while_a_job_fence_lives)
+{
+	int fd = zex_open_render();
+	struct drm_zex_command c;
+	struct drm_zex_sync s;
+	uint32_t q, out;
+	uint64_t *mem;
+	int sf;
+
+	ASSERT_LE(0, fd);
+	mem = dev_alloc(fd, 4096, NULL);
+	ASSERT_NE(NULL, mem);
+	ASSERT_EQ(0, queue_create(fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, &q));
+	ASSERT_EQ(0, syncobj_create(fd, &out));
+	c = cmd_store(&mem[0], 7);
+	s = sync_out(out, 0);
+	ASSERT_EQ(0, exec(fd, q, &c, 1, &s, 1));
+	ASSERT_EQ(0, syncobj_wait(fd, out, 0, -1));
+	sf = syncobj_to_sync_file(fd, out);
+	ASSERT_LE(0, sf);
+	close(fd);
+	EXPECT_EQ(7, mem[0]);
+	/* The queue, the job and the file go; the fence stays, and holds the module. */
+	EXPECT_EQ(1, module_refs_drop_to(1));
+	EXPECT_EQ(-EWOULDBLOCK, try_rmmod_zex());
+	EXPECT_EQ(1, sync_file_status(sf));
+	close(sf);
+	EXPECT_EQ(0, module_refs_drop_to(0));
+	munmap(mem, 4096);
+}
+
+/*
+ * Unbinding with a job running (a wait that never comes true), one queued
+ * behind it on the same engine and a process asleep in the user fence
+ * wait: the jobs end with -ENODEV, the sleeper wakes with -ENODEV, a job
+ * that ended before stays signalled, and nothing ran late.
+ */
+TEST(unbind_with_jobs_in_flight)
+{
+	int fd = zex_open_render();
+	struct drm_zex_command never[] = { { 0 }, { 0 } }, late, early;
+	struct drm_zex_sync s;
+	uint32_t q1, q2, done, run, queued;
+	struct pollfd p[2] = { { .events = POLLIN }, { .events = POLLIN } };
+	int sf_done, sf_run, sf_queued, status;
+	uint64_t *mem;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	mem = dev_alloc(fd, 4096, NULL);
+	ASSERT_NE(NULL, mem);
+	ASSERT_EQ(0, queue_create(fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, &q1));
+	ASSERT_EQ(0, queue_create(fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, &q2));
+	ASSERT_EQ(0, syncobj_create(fd, &done));
+	ASSERT_EQ(0, syncobj_create(fd, &run));
+	ASSERT_EQ(0, syncobj_create(fd, &queued));
+	early = cmd_store(&mem[0], 1);
+	s = sync_out(done, 0);
+	ASSERT_EQ(0, exec(fd, q1, &early, 1, &s, 1));
+	ASSERT_EQ(0, syncobj_wait(fd, done, 0, -1));
+	never[0] = cmd_wait(&mem[1], DRM_ZEX_COMPARE_EQ, 1);
+	never[1] = cmd_store(&mem[2], 2);
+	s = sync_out(run, 0);
+	ASSERT_EQ(0, exec(fd, q1, never, 2, &s, 1));
+	late = cmd_store(&mem[3], 3);
+	s = sync_out(queued, 0);
+	ASSERT_EQ(0, exec(fd, q2, &late, 1, &s, 1));
+	sf_done = syncobj_to_sync_file(fd, done);
+	sf_run = syncobj_to_sync_file(fd, run);
+	sf_queued = syncobj_to_sync_file(fd, queued);
+	ASSERT_LE(0, sf_done);
+	ASSERT_LE(0, sf_run);
+	ASSERT_LE(0, sf_queued);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(wait_ufence(fd, &mem[4], DRM_ZEX_COMPARE_EQ, 1, -1, NULL) == -ENODEV ? 0 : 1);
+
+	ASSERT_EQ(0, zex_sysfs_write(ZEX_PLATFORM_DRIVER "/unbind", "zex"));
+	p[0].fd = sf_run;
+	p[1].fd = sf_queued;
+	EXPECT_EQ(2, poll(p, 2, -1));
+	EXPECT_EQ(-ENODEV, sync_file_status(sf_run));
+	EXPECT_EQ(-ENODEV, sync_file_status(sf_queued));
+	EXPECT_EQ(1, sync_file_status(sf_done));
+	close(sf_run);
+	close(sf_queued);
+	close(sf_done);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(-ENODEV, exec(fd, q1, &early, 1, NULL, 0));
+	/* Nothing ran after the unplug, even once the wait comes true. */
+	mem[1] = 1;
+	EXPECT_EQ(0, mem[2]);
+	EXPECT_EQ(0, mem[3]);
+	EXPECT_EQ(0, close(fd));
+	munmap(mem, 4096);
+
+	ASSERT_EQ(0, rebind_gpu());
 }
 
 TEST(unbind_with_open_file_and_mapping)

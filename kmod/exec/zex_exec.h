@@ -82,6 +82,8 @@ struct zex_ring {
  * @tiles_wq: where a split copy's parts run, one work item per tile.
  * @done_wq: woken whenever a job ends or a queue is banned.
  * @done_seq: counts those events, so a waiter sees one it slept through.
+ * @unplugged: the device is gone: every queue is banned with -ENODEV and
+ *	user fence waits end with it.
  */
 struct zex_exec_device {
 	struct drm_device *drm;
@@ -92,6 +94,7 @@ struct zex_exec_device {
 	struct workqueue_struct *tiles_wq;
 	wait_queue_head_t done_wq;
 	atomic64_t done_seq;
+	bool unplugged;
 };
 
 /**
@@ -191,6 +194,7 @@ extern struct workqueue_struct *zex_exec_cleanup_wq;
 int zex_exec_module_init(void);
 void zex_exec_module_exit(void);
 void zex_exec_signal_done(struct zex_exec_device *xdev);
+void zex_exec_device_unplug(struct zex_exec_device *xdev);
 void zex_exec_queue_put(struct zex_exec_queue *q);
 bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, u32 fault_reason, u64 fault_addr);
 bool zex_exec_queue_is_banned(struct zex_exec_queue *q);
@@ -211,6 +215,7 @@ struct zex_ring *zex_exec_ring_find(struct zex_exec_device *xdev, const struct z
 /* zex_exec_queue.c */
 struct zex_exec_file *zex_exec_file_open(void);
 void zex_exec_file_close(struct zex_exec_file *xfile);
+void zex_exec_file_unplug(struct zex_exec_file *xfile);
 struct zex_exec_queue *zex_exec_queue_lookup(struct zex_exec_file *xfile, u32 id);
 int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int zex_exec_queue_destroy_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

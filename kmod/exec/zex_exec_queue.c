@@ -15,6 +15,7 @@
  * dependencies have signalled); a fatal signal, or the process exiting,
  * cuts that wait short, the jobs left then ending with an error too.
  *
+ * Unplugging the device bans every queue of every file with -ENODEV.
  * A queue's ban and references are zex_exec_state.c's.
  */
 
@@ -93,6 +94,24 @@ void zex_exec_file_close(struct zex_exec_file *xfile)
 	kfree(xfile);
 }
 
+/**
+ * zex_exec_file_unplug - ban every queue of a file, the device being gone
+ * @xfile: the file's table.
+ *
+ * Their running jobs stop and those not yet run end with -ENODEV; the
+ * queues stay in the table until destroyed or the file closes.
+ */
+void zex_exec_file_unplug(struct zex_exec_file *xfile)
+{
+	struct zex_exec_queue *q;
+	unsigned long id;
+
+	mutex_lock(&xfile->lock);
+	xa_for_each(&xfile->queues, id, q)
+		zex_exec_queue_ban(q, -ENODEV, DRM_ZEX_FAULT_NONE, 0);
+	mutex_unlock(&xfile->lock);
+}
+
 /* A queue on @ring in the address space @vm, which it holds. */
 static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct zex_vm *vm)
 {
@@ -155,6 +174,9 @@ int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_f
 	q->id = id;
 	xfile->count++;
 	args->exec_queue_id = id;
+	/* Created as the device went: zex_exec_file_unplug() may have missed it. */
+	if (READ_ONCE(zdev->exec->unplugged))
+		zex_exec_queue_ban(q, -ENODEV, DRM_ZEX_FAULT_NONE, 0);
 out:
 	mutex_unlock(&xfile->lock);
 	return ret;

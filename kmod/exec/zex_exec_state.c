@@ -40,6 +40,19 @@ void zex_exec_signal_done(struct zex_exec_device *xdev)
 }
 
 /**
+ * zex_exec_device_unplug - the device is gone: fail user fence waits
+ * @xdev: the device's execution state.
+ *
+ * The caller then bans every file's queues (zex_exec_file_unplug()); a
+ * queue created meanwhile sees the flag and bans itself.
+ */
+void zex_exec_device_unplug(struct zex_exec_device *xdev)
+{
+	WRITE_ONCE(xdev->unplugged, true);
+	zex_exec_signal_done(xdev);
+}
+
+/**
  * zex_exec_module_init - what execution needs before any device exists
  *
  * Return: 0 or -ENOMEM.

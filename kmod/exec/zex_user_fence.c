@@ -10,8 +10,10 @@
  * The wait reads the value through the file's address space (as the
  * engines do), compares, and sleeps on the device's completion wait queue
  * until the next job ends (or a queue is banned), never polling; it reads
- * again after each. A relative timeout is written back with what is left
- * of it, so a wait interrupted by a signal restarts for the rest.
+ * again after each, and ends with -ENODEV once the device is unplugged (a
+ * value that already compares true still returns 0). A relative timeout
+ * is written back with what is left of it, so a wait interrupted by a
+ * signal restarts for the rest.
  */
 
 #include <linux/ktime.h>
@@ -85,6 +87,10 @@ int zex_wait_user_fence_ioctl(struct drm_device *drm, void *data, struct drm_fil
 			break;
 		if (q && zex_exec_queue_is_banned(q)) {
 			ret = -EIO;
+			break;
+		}
+		if (zex_ioctl_check(drm, READ_ONCE(xdev->unplugged))) {
+			ret = -ENODEV;
 			break;
 		}
 		if (!forever) {

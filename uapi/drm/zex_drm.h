@@ -661,9 +661,11 @@ struct drm_zex_copy {
  * fence; a job that runs longer than the device's job timeout
  * (&drm_zex_query_device.job_timeout_ms) is stopped and ends with -ETIME.
  * Either bans its queue: later DRM_IOCTL_ZEX_EXEC calls fail with -EIO,
- * the queue's jobs not yet started end with -ECANCELED, and
+ * the queue's jobs not yet started end with the same error, and
  * DRM_IOCTL_ZEX_EXEC_QUEUE_GET_STATE reports the error and, for a fault,
  * its address and reason. Other queues, on the same engine or not, go on.
+ * Unplugging the device bans every queue with -ENODEV: running jobs stop
+ * and jobs not yet run end with it.
  *
  * The generic DRM sync object ioctls (DRM_IOCTL_SYNCOBJ_*) work on zex.
  */
@@ -753,7 +755,10 @@ struct drm_zex_exec_queue_get_state {
 	__u32 flags;
 	/** @state: out: %DRM_ZEX_EXEC_QUEUE_BANNED or 0. */
 	__u32 state;
-	/** @error: out: what banned it, -EFAULT or -ETIME; 0 if not banned. */
+	/**
+	 * @error: out: what banned it, -EFAULT or -ETIME (-ENODEV the device
+	 * was unplugged); 0 if not banned.
+	 */
 	__s32 error;
 	/** @fault_reason: out: &enum drm_zex_fault_reason of a fault. */
 	__u32 fault_reason;
@@ -951,7 +956,8 @@ struct drm_zex_exec {
  * a signal restarts where it stopped. A negative @timeout waits for ever.
  * Returns 0 when the comparison is true. Errors: -ETIME the time passed;
  * -ERESTARTSYS or -EINTR a signal; -EIO the queue named with
- * %DRM_ZEX_WAIT_EXEC_QUEUE is banned; -ENOENT no such queue; -EFAULT
+ * %DRM_ZEX_WAIT_EXEC_QUEUE is banned; -ENODEV the device was unplugged
+ * while waiting; -ENOENT no such queue; -EFAULT
  * @addr is not mapped in the device address space; -EINVAL an unknown
  * @op or flag, a misaligned @addr, a non-zero @pad or @reserved.
  */
