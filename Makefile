@@ -67,7 +67,7 @@ tools: libzex
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
 		-Iuapi -Itestlib $$(pkg-config --cflags libdrm) \
 		tools/bench/zex-bench-userptr.c -ldrm -o $(O)/bin/zex-bench-userptr
-	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static \
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -pthread \
 		-Iuapi -Itestlib $$(pkg-config --cflags libdrm) \
 		tools/bench/zex-bench-exec.c -ldrm -o $(O)/bin/zex-bench-exec
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -pthread \

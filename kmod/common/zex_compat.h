@@ -27,8 +27,10 @@
  *   zex_shmem_pin_again() takes one more hold on pages already held
  *   (a VMA copied by fork() or split), which cannot fail.
  * - The DRM GPU scheduler (both lines take &struct drm_sched_init_args):
- *   6.12 has run-queues per priority (num_rqs) and jobs with credits and a
- *   client id in drm_sched_job_init(); 6.1 has neither.
+ *   6.12 has run-queues per priority (num_rqs), runs on a workqueue the
+ *   driver may give (submit_wq), and has jobs with credits and a client id
+ *   in drm_sched_job_init(); 6.1 has none of them (its scheduler is a
+ *   thread).
  *   zex_drm_sched_init_args() and zex_drm_sched_job_init() fill the
  *   difference in.
  */
@@ -115,11 +117,18 @@ static inline void zex_shmem_pin_again(struct drm_gem_shmem_object *shmem)
 #endif
 }
 
-/** zex_drm_sched_init_args - what drm_sched_init() needs on this kernel only */
-static inline void zex_drm_sched_init_args(struct drm_sched_init_args *args)
+/**
+ * zex_drm_sched_init_args - what drm_sched_init() needs on this kernel only
+ * @args: the arguments.
+ * @submit_wq: where the scheduler's own work should run, on kernels whose
+ *	scheduler is a workqueue (on 6.1 it is a thread of its own).
+ */
+static inline void zex_drm_sched_init_args(struct drm_sched_init_args *args,
+					   struct workqueue_struct *submit_wq)
 {
 #if KERNEL_VERSION(6, 8, 0) <= LINUX_VERSION_CODE
 	args->num_rqs = DRM_SCHED_PRIORITY_COUNT;
+	args->submit_wq = submit_wq;
 #endif
 }
 

@@ -12,8 +12,11 @@
  *   bytes (goal: at most 1.1 x) and against memcpy() of the same bytes
  *   between the objects' CPU mappings (the ratio, no goal);
  * - the submit-to-signal latency of the smallest job (one store, a user
- *   fence waited for) against a sync object signal and wait round trip
- *   with no job (goal: at most 2 x);
+ *   fence waited for) against a sync object ping-pong with a second thread
+ *   and no job (goal: at most 2 x): both cross to another thread and back,
+ *   the job to the engine's, the floor to the answering thread. The signal
+ *   and wait of one sync object by one thread, which sleeps nowhere, is
+ *   printed beside them (no goal);
  * - a 64 MiB copy into an object coloured over every tile through the root
  *   device's compute queue, split between the tiles, against a tile queue
  *   (the speed-up).
@@ -21,6 +24,7 @@
  */
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -160,10 +164,68 @@ static double syncobj_round_trip_us(void)
 	return (bench_now_us() - t) / LAT_N;
 }
 
+static uint32_t ping, pong;
+static int pong_rounds;
+
+static void syncobj_wait_reset(uint32_t handle)
+{
+	struct drm_syncobj_wait w = { .handles = (uintptr_t)&handle, .count_handles = 1,
+				      .timeout_nsec = INT64_MAX,
+				      .flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT };
+	struct drm_syncobj_array a = { .handles = (uintptr_t)&handle, .count_handles = 1 };
+
+	if (xioctl(DRM_IOCTL_SYNCOBJ_WAIT, &w) || xioctl(DRM_IOCTL_SYNCOBJ_RESET, &a))
+		exit(fprintf(stderr, "zex-bench-exec: syncobj: %s\n", strerror(errno)));
+}
+
+static void syncobj_signal(uint32_t handle)
+{
+	struct drm_syncobj_array a = { .handles = (uintptr_t)&handle, .count_handles = 1 };
+
+	if (xioctl(DRM_IOCTL_SYNCOBJ_SIGNAL, &a))
+		exit(fprintf(stderr, "zex-bench-exec: syncobj: %s\n", strerror(errno)));
+}
+
+/* The answering thread: each ping signalled, it signals a pong. */
+static void *ponger(void *arg)
+{
+	int i;
+
+	for (i = 0; i < pong_rounds; i++) {
+		syncobj_wait_reset(ping);
+		syncobj_signal(pong);
+	}
+	return arg;
+}
+
+static double syncobj_ping_pong_us(void)
+{
+	struct drm_syncobj_create c1 = { 0 }, c2 = { 0 };
+	pthread_t t;
+	double us;
+	int i;
+
+	if (xioctl(DRM_IOCTL_SYNCOBJ_CREATE, &c1) || xioctl(DRM_IOCTL_SYNCOBJ_CREATE, &c2))
+		exit(fprintf(stderr, "zex-bench-exec: syncobj: %s\n", strerror(errno)));
+	ping = c1.handle;
+	pong = c2.handle;
+	pong_rounds = LAT_N;
+	if (pthread_create(&t, NULL, ponger, NULL))
+		exit(fprintf(stderr, "zex-bench-exec: pthread_create failed\n"));
+	us = bench_now_us();
+	for (i = 0; i < LAT_N; i++) {
+		syncobj_signal(ping);
+		syncobj_wait_reset(pong);
+	}
+	us = (bench_now_us() - us) / LAT_N;
+	pthread_join(t, NULL);
+	return us;
+}
+
 int main(void)
 {
 	double q_ms[ROUNDS], io_ms[ROUNDS], mc_ms[ROUNDS], root_ms[ROUNDS], tile_ms[ROUNDS];
-	double job_us[ROUNDS], sync_us[ROUNDS];
+	double job_us[ROUNDS], sync_us[ROUNDS], pp_us[ROUNDS];
 	struct drm_zex_query_device dev = { 0 };
 	struct drm_zex_query qd = { .query = DRM_ZEX_QUERY_DEVICE, .size = sizeof(dev),
 				    .data = (uintptr_t)&dev };
@@ -197,11 +259,13 @@ int main(void)
 		tile_ms[i] = copy_queue_ms(copyq, DST2_VA);
 		job_us[i] = empty_job_us(copyq);
 		sync_us[i] = syncobj_round_trip_us();
+		pp_us[i] = syncobj_ping_pong_us();
 	}
 	printf("BENCH exec copy mib=%llu queue_ms=%.2f ioctl_ms=%.2f memcpy_ms=%.2f\n",
 	       SIZE >> 20, bench_median(q_ms, ROUNDS), bench_median(io_ms, ROUNDS),
 	       bench_median(mc_ms, ROUNDS));
-	printf("BENCH exec latency job_us=%.2f syncobj_us=%.2f\n", bench_median(job_us, ROUNDS),
+	printf("BENCH exec latency job_us=%.2f pingpong_us=%.2f syncobj_us=%.2f\n",
+	       bench_median(job_us, ROUNDS), bench_median(pp_us, ROUNDS),
 	       bench_median(sync_us, ROUNDS));
 	printf("BENCH exec split tiles=%u root_ms=%.2f tile_ms=%.2f\n", dev.num_tiles,
 	       bench_median(root_ms, ROUNDS), bench_median(tile_ms, ROUNDS));
