@@ -55,7 +55,9 @@ if [ ! -f "$out/.config" ] || ! cmp -s "$fragment" "$out/.zex-fragment"; then
 			if grep -q "^$opt=" "$out/.config"; then log "option not disabled: $opt"; missing=1; fi ;;
 		esac
 	done < "$fragment"
-	for opt in CONFIG_AUXILIARY_BUS CONFIG_MMU_NOTIFIER CONFIG_HMM_MIRROR CONFIG_DRM_GEM_SHMEM_HELPER; do
+	# Hidden options zex selects, which the fragment reaches through others.
+	for opt in CONFIG_AUXILIARY_BUS CONFIG_MMU_NOTIFIER CONFIG_HMM_MIRROR CONFIG_DRM_GEM_SHMEM_HELPER \
+		CONFIG_DRM_SCHED; do
 		grep -qx "$opt=y" "$out/.config" || { log "required option missing: $opt"; missing=1; }
 	done
 	[ "$missing" = 0 ] || exit 1
