@@ -11,8 +11,9 @@
  * to applications point at these structs. Each starts with the DDI header
  * (&ze_handle_t, see <zex/zex_ddi.h>); none carries a magic: a handle is
  * libzex's when its address is one of libzex's objects of that type
- * (l0_handles.c), so a foreign handle is refused without reading it, and
- * one the loader wrapped (its intercept mode) is translated back.
+ * (l0_handles.c; the pools of object_pool.c), so a foreign handle is
+ * refused without reading it, and one the loader wrapped (its intercept
+ * mode) is translated back.
  */
 
 #ifndef ZEX_L0_H
@@ -27,6 +28,7 @@
 #include "core/debug_keys.h"
 #include "l0/base/alloc_table.h"
 #include "l0/base/ddi_header.h"
+#include "l0/base/object_pool.h"
 
 
 
@@ -39,13 +41,13 @@ struct zex_l0_device {
 	int tile;
 };
 
-/** A context: @live while not destroyed; @next_dead queues a dead slot. */
+/** A context, in zex_l0_contexts. */
 struct zex_l0_context {
-	ze_handle_t ddi;
+	struct zex_l0_object obj;
 	struct zex_l0_driver *drv;
-	atomic_bool live;
-	struct zex_l0_context *next_dead;
 };
+
+extern struct zex_object_pool zex_l0_contexts;
 
 struct zex_l0_driver {
 	ze_handle_t ddi;

@@ -7,8 +7,8 @@
  * DOC: l0_handles.c - from a handle an application passed to libzex's objects
  *
  * A handle is libzex's when its address is one of libzex's objects of that
- * type: the driver, one of its devices, or a live context of the context
- * pool. Nothing is read through a handle before that, so a stale,
+ * type: the driver, one of its devices, or a live object of its type's
+ * pool (object_pool.c). Nothing is read through a handle before that, so a stale,
  * destroyed, foreign or forged handle is refused as a null handle without
  * touching memory that is not libzex's. When the Level Zero loader runs in
  * a mode that wraps handles (Debian's loader with
@@ -23,7 +23,6 @@
 #include <pthread.h>
 
 #include "l0/base/l0.h"
-#include "l0/base/context_pool.h"
 
 /* zel_handle_type_t of <level_zero/loader/ze_loader.h>. */
 enum { ZEL_HANDLE_DRIVER, ZEL_HANDLE_DEVICE, ZEL_HANDLE_CONTEXT };
@@ -64,7 +63,7 @@ static bool zex_is_ours(const void *h, int type)
 				return true;
 		return false;
 	default:
-		return zex_context_pool_find(h) != NULL;
+		return zex_object_pool_find(&zex_l0_contexts, h) != NULL;
 	}
 }
 

@@ -6,13 +6,14 @@
 /*
  * DOC: l0_context.c - zeContextCreate, zeContextDestroy
  *
- * A context is a handle on the one driver, in a slot of the context pool
+ * A context is a handle on the one driver, in a slot of the contexts' pool
  * (never freed: a stale handle is refused, not followed); allocations live
  * in the driver's table, so any context of the process sees them.
  */
 
 #include "l0/base/l0.h"
-#include "l0/base/context_pool.h"
+
+struct zex_object_pool zex_l0_contexts = ZEX_OBJECT_POOL(struct zex_l0_context);
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver,
 						    const ze_context_desc_t *desc,
@@ -29,12 +30,11 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver,
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (desc->flags & ~(ze_context_flags_t)ZE_CONTEXT_FLAG_TBD)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-	ctx = zex_context_pool_get();
+	ctx = zex_object_pool_get(&zex_l0_contexts);
 	if (!ctx)
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	zex_ddi_header_init(&ctx->ddi);
 	ctx->drv = drv;
-	atomic_store(&ctx->live, true);
+	zex_l0_object_publish(&ctx->obj);
 	*phContext = (ze_context_handle_t)ctx;
 	return ZE_RESULT_SUCCESS;
 }
@@ -46,6 +46,6 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeContextDestroy(ze_context_handle_t hContex
 	if (!ctx)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	/* The DDI header stays: a loader may still dispatch a stale handle here. */
-	zex_context_pool_put(ctx);
+	zex_object_pool_put(&zex_l0_contexts, ctx);
 	return ZE_RESULT_SUCCESS;
 }

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: exec.c - execution through the zex ioctls and the DRM sync objects
+ *
+ * Thin, checked wrappers of the exec queue, exec, user fence wait and
+ * VM_BIND ioctls, and of the DRM core's timeline sync object ioctls.
+ * Waits take a relative timeout in nanoseconds (negative: for ever, 0:
+ * poll) and sleep in the kernel; one a signal interrupts goes on for
+ * what is left of it. zex_exec() returns the kernel's -EBUSY when the
+ * queue has the most jobs in flight: the caller, which knows its jobs,
+ * waits for an earlier one and submits again.
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <xf86drm.h>
+
+#include "zex/zex_exec.h"
+
+static int zex_drm_ioctl(struct zex_device *dev, unsigned long req, void *arg)
+{
+	return drmIoctl(zex_device_fd(dev), req, arg) ? -errno : 0;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The absolute CLOCK_MONOTONIC deadline of a relative timeout; INT64_MAX for ever. */
+static int64_t deadline_of(int64_t timeout_ns)
+{
+	int64_t now = now_ns();
+
+	if (timeout_ns < 0 || timeout_ns > INT64_MAX - now)
+		return INT64_MAX;
+	return now + timeout_ns;
+}
+
+int zex_bo_bind(struct zex_device *dev, uint32_t handle, uint64_t va, bool read_only,
+		uint32_t *id)
+{
+	struct drm_zex_vm_bind b = {
+		.handle = handle, .va = va, .flags = read_only ? DRM_ZEX_VM_BIND_READ_ONLY : 0,
+	};
+	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_VM_BIND, &b);
+
+	if (!ret)
+		*id = b.id;
+	return ret;
+}
+
+int zex_bo_unbind(struct zex_device *dev, uint32_t id)
+{
+	struct drm_zex_vm_unbind u = { .id = id };
+
+	return zex_drm_ioctl(dev, DRM_IOCTL_ZEX_VM_UNBIND, &u);
+}
+
+int zex_exec_queue_create(struct zex_device *dev, uint16_t engine_class,
+			  uint16_t engine_instance, uint16_t device, uint32_t *id)
+{
+	struct drm_zex_exec_queue_create c = {
+		.engine_class = engine_class, .engine_instance = engine_instance, .device = device,
+	};
+	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
+
+	if (!ret)
+		*id = c.exec_queue_id;
+	return ret;
+}
+
+int zex_exec_queue_destroy(struct zex_device *dev, uint32_t id)
+{
+	struct drm_zex_exec_queue_destroy d = { .exec_queue_id = id };
+
+	return zex_drm_ioctl(dev, DRM_IOCTL_ZEX_EXEC_QUEUE_DESTROY, &d);
+}
+
+int zex_exec_queue_state(struct zex_device *dev, uint32_t id,
+			 struct drm_zex_exec_queue_get_state *state)
+{
+	*state = (struct drm_zex_exec_queue_get_state){ .exec_queue_id = id };
+	return zex_drm_ioctl(dev, DRM_IOCTL_ZEX_EXEC_QUEUE_GET_STATE, state);
+}
+
+int zex_exec(struct zex_device *dev, uint32_t queue, const struct drm_zex_command *commands,
+	     uint32_t num_commands, const struct drm_zex_sync *syncs, uint32_t num_syncs)
+{
+	struct drm_zex_exec e = {
+		.exec_queue_id = queue,
+		.num_commands = num_commands, .commands = (uintptr_t)commands,
+		.num_syncs = num_syncs, .syncs = (uintptr_t)syncs,
+	};
+
+	return zex_drm_ioctl(dev, DRM_IOCTL_ZEX_EXEC, &e);
+}
+
+int zex_wait_user_fence(struct zex_device *dev, const uint64_t *addr, uint16_t op,
+			uint64_t value, uint64_t mask, int64_t timeout_ns)
+{
+	struct drm_zex_wait_user_fence w = {
+		.addr = (uintptr_t)addr, .op = op, .value = value, .mask = mask,
+		.flags = DRM_ZEX_WAIT_ABSTIME,
+	};
+	int ret;
+
+	/* An absolute deadline: a wait a signal interrupts goes on for the rest. */
+	w.timeout = timeout_ns < 0 ? -1 : deadline_of(timeout_ns);
+	if (timeout_ns < 0)
+		w.flags = 0;
+	do
+		ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_WAIT_USER_FENCE, &w);
+	while (ret == -EINTR);
+	return ret;
+}
+
+int zex_syncobj_create(struct zex_device *dev, uint32_t *handle)
+{
+	return drmSyncobjCreate(zex_device_fd(dev), 0, handle) ? -errno : 0;
+}
+
+int zex_syncobj_destroy(struct zex_device *dev, uint32_t handle)
+{
+	return drmSyncobjDestroy(zex_device_fd(dev), handle) ? -errno : 0;
+}
+
+int zex_syncobj_wait(struct zex_device *dev, uint32_t handle, uint64_t point,
+		     int64_t timeout_ns)
+{
+	int64_t deadline = deadline_of(timeout_ns);
+	int ret;
+
+	do
+		ret = drmSyncobjTimelineWait(zex_device_fd(dev), &handle, &point, 1, deadline,
+					     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL) ?
+			      -errno : 0;
+	while (ret == -EINTR);
+	return ret;
+}
+
+int zex_syncobj_signal(struct zex_device *dev, uint32_t handle, uint64_t point)
+{
+	return drmSyncobjTimelineSignal(zex_device_fd(dev), &handle, &point, 1) ? -errno : 0;
+}
