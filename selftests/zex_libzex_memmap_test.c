@@ -14,8 +14,8 @@
  * unknown pointers) and ordinary zeMemAllocHost; the application's memory
  * mirrored (not charged to RLIMIT_MEMLOCK), libzex's own pinned (bounded
  * by it, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY past it);
- * zeMemAllocShared's memory entering the device's address space (debugfs
- * counts the mapping) and leaving it at zeMemFree.
+ * zeMemAllocShared's and zeMemAllocDevice's memory entering the device's
+ * address space (debugfs counts the mapping) and leaving it at zeMemFree.
  */
 
 #include <stdint.h>
@@ -246,6 +246,31 @@ TEST(shared_memory_is_mapped_for_the_device)
 	dd.flags = 0x100;
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION,
 		  zeMemAllocShared(ctx, &dd, &hd, PG, 0, NULL, &s));
+out:
+	zeContextDestroy(ctx);
+}
+
+/* Device memory is bound in the device's address space at its pointer. */
+TEST(device_memory_is_mapped_for_the_device)
+{
+	ze_context_handle_t ctx = ctx_open();
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	ze_driver_handle_t drv;
+	ze_device_handle_t dev;
+	uint32_t n = 1;
+	int before;
+	void *d;
+
+	ASSERT_NE(NULL, ctx);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGet(&n, &drv));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGet(drv, &n, &dev));
+	before = device_mappings();
+	if (before < 0)
+		SKIP(goto out, "no debugfs");
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(ctx, &dd, 3 * PG, 0, dev, &d));
+	EXPECT_EQ(before + 1, device_mappings());
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(ctx, d));
+	EXPECT_EQ(before, device_mappings());
 out:
 	zeContextDestroy(ctx);
 }

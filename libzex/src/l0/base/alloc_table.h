@@ -36,8 +36,8 @@ typedef void (*zex_alloc_release_fn)(struct zex_alloc *alloc);
  * @release: called with the last reference.
  * @owner: for the caller (the device or context), unused by the table.
  * @kind: the caller's kind of memory, one bit (matched by removal).
- * @handle, @num_pieces, @interleaved, @granularity, @device: the caller's
- *	description of the memory, unused by the table.
+ * @handle, @num_pieces, @interleaved, @granularity, @device, @bind_id: the
+ *	caller's description of the memory, unused by the table.
  * @ipc_fds, @ipc_gets, @ipc_id, @ipc_exported_fd: the caller's exported
  *	fds (one per piece, or NULL), how many holders they have, the
  *	export's id, and whether the allocation's properties handed one out.
@@ -54,6 +54,7 @@ struct zex_alloc {
 	int interleaved;
 	uint64_t granularity;
 	void *device;
+	uint32_t bind_id;
 	int *ipc_fds;
 	uint32_t ipc_gets;
 	uint64_t ipc_id;

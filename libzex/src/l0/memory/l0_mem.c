@@ -6,9 +6,10 @@
 /*
  * DOC: l0_mem.c - device memory: zeMemAllocDevice, zeMemFree
  *
- * A device allocation is a zex buffer object mapped into the process; the
- * mapping's address is the allocation's pointer, on the host and (in the
- * emulated device) on the device. On a tile it is one piece in that tile's
+ * A device allocation is a zex buffer object mapped into the process and
+ * bound in the device address space at the same address: the mapping's
+ * address is the allocation's pointer, on the host and on the device (the
+ * address jobs use). On a tile it is one piece in that tile's
  * memory. On the root device with implicit scaling it is coloured across
  * the tiles, following the debug keys: EnableImplicitScaling=0 places it
  * on tile 0, MultiStoragePolicy and MultiStorageGranularity override the
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "zex/zex_exec.h"
 #include "l0/base/l0.h"
 #include "l0/memory/alloc_export.h"
 
@@ -27,15 +29,18 @@ static void zex_l0_release(struct zex_alloc *a)
 	struct zex_l0_driver *drv = a->owner;
 
 	zex_alloc_export_release(a);
+	zex_bo_unbind(drv->dev, a->bind_id);
 	munmap((void *)a->base, a->size);
 	zex_bo_close(drv->dev, a->handle);
 	free(a);
 }
 
 /**
- * zex_l0_map_new - map a new buffer object and enter it in the table
+ * zex_l0_map_new - map a new buffer object, bind it there, enter it in the table
  *
- * Takes over @handle: on failure it is closed. Return: 0 or -errno.
+ * An object the kernel only lets be read (a read-only IPC export) is
+ * bound read-only. Takes over @handle: on failure it is closed.
+ * Return: 0 or -errno.
  */
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		   uint64_t alignment, enum zex_alloc_kind kind,
@@ -56,6 +61,13 @@ int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		ret = zex_bo_map(drv->dev, handle, size, alignment, &p);
 	if (ret)
 		goto err_free;
+	ret = zex_bo_bind(drv->dev, handle, (uintptr_t)p, false, &a->bind_id);
+	if (ret == -EACCES)
+		ret = zex_bo_bind(drv->dev, handle, (uintptr_t)p, true, &a->bind_id);
+	if (ret) {
+		munmap(p, size);
+		goto err_free;
+	}
 	a->interleaved = interleaved;
 	a->base = (uintptr_t)p;
 	a->size = size;
@@ -66,6 +78,7 @@ int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 	a->release = zex_l0_release;
 	ret = zex_alloc_table_insert(&drv->allocs, a);
 	if (ret) {
+		zex_bo_unbind(drv->dev, a->bind_id);
 		munmap(p, size);
 		goto err_free;
 	}
