@@ -326,13 +326,13 @@ TEST_F(ddi, memory_and_ipc_through_the_headers)
 
 TEST_F(ddi, unimplemented_entries_are_unsupported)
 {
-	ze_command_list_desc_t ld = { .stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC };
-	ze_command_list_handle_t list;
+	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC };
+	ze_module_handle_t module;
 	zes_device_properties_t sp = { .stype = ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES };
 	uint32_t n = 0;
 
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-		  CORE(self->ctx, CommandList, pfnCreate, self->ctx, self->root, &ld, &list));
+		  CORE(self->ctx, Module, pfnCreate, self->ctx, self->root, &md, &module, NULL));
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 		  DDI_CALL(self->root, pSysman, Device, pfnGetProperties, ZE_API_VERSION_1_0,
 			   self->root, &sp));

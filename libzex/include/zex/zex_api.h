@@ -82,6 +82,9 @@ zeDriverGetLastErrorDescription(ze_driver_handle_t hDriver, const char **ppStrin
 /* 1.7: the root device of a sub-device (NULL for a root device) */
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeDeviceGetRootDevice(ze_device_handle_t hDevice, ze_device_handle_t *phRootDevice);
+/* 1.6: wait until an immediate command list has run what was appended */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList, uint64_t timeout);
 /* 1.6: give back a handle of zeMemGetIpcHandle() */
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeMemPutIpcHandle(ze_context_handle_t hContext, ze_ipc_mem_handle_t handle);

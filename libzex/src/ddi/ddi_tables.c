@@ -153,30 +153,6 @@ zex_unsupported_zeContextCreateEx(ze_driver_handle_t a0, const ze_context_desc_t
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandQueueCreate(ze_context_handle_t a0, ze_device_handle_t a1, const ze_command_queue_desc_t* a2, ze_command_queue_handle_t* a3)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandQueueDestroy(ze_command_queue_handle_t a0)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t a0, uint32_t a1, ze_command_list_handle_t* a2, ze_fence_handle_t a3)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandQueueSynchronize(ze_command_queue_handle_t a0, uint64_t a1)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandQueueGetOrdinal(ze_command_queue_handle_t a0, uint32_t* a1)
 {
 	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
@@ -184,78 +160,6 @@ zex_unsupported_zeCommandQueueGetOrdinal(ze_command_queue_handle_t a0, uint32_t*
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandQueueGetIndex(ze_command_queue_handle_t a0, uint32_t* a1)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListCreate(ze_context_handle_t a0, ze_device_handle_t a1, const ze_command_list_desc_t* a2, ze_command_list_handle_t* a3)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListCreateImmediate(ze_context_handle_t a0, ze_device_handle_t a1, const ze_command_queue_desc_t* a2, ze_command_list_handle_t* a3)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListDestroy(ze_command_list_handle_t a0)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListClose(ze_command_list_handle_t a0)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListReset(ze_command_list_handle_t a0)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t a0, uint64_t* a1, ze_event_handle_t a2, uint32_t a3, ze_event_handle_t* a4)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendBarrier(ze_command_list_handle_t a0, ze_event_handle_t a1, uint32_t a2, ze_event_handle_t* a3)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t a0, uint32_t a1, const size_t* a2, const void** a3, ze_event_handle_t a4, uint32_t a5, ze_event_handle_t* a6)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendMemoryCopy(ze_command_list_handle_t a0, void* a1, const void* a2, size_t a3, ze_event_handle_t a4, uint32_t a5, ze_event_handle_t* a6)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendMemoryFill(ze_command_list_handle_t a0, void* a1, const void* a2, size_t a3, size_t a4, ze_event_handle_t a5, uint32_t a6, ze_event_handle_t* a7)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t a0, void* a1, const ze_copy_region_t* a2, uint32_t a3, uint32_t a4, const void* a5, const ze_copy_region_t* a6, uint32_t a7, uint32_t a8, ze_event_handle_t a9, uint32_t a10, ze_event_handle_t* a11)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t a0, void* a1, ze_context_handle_t a2, const void* a3, size_t a4, ze_event_handle_t a5, uint32_t a6, ze_event_handle_t* a7)
 {
 	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
@@ -280,18 +184,6 @@ zex_unsupported_zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t a0
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t a0, ze_image_handle_t a1, const void* a2, const ze_image_region_t* a3, ze_event_handle_t a4, uint32_t a5, ze_event_handle_t* a6)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t a0, const void* a1, size_t a2)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendMemAdvise(ze_command_list_handle_t a0, ze_device_handle_t a1, const void* a2, size_t a3, ze_memory_advice_t a4)
 {
 	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
@@ -352,12 +244,6 @@ zex_unsupported_zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t a0, ze_image_handle_t a1, const void* a2, const ze_image_region_t* a3, uint32_t a4, uint32_t a5, ze_event_handle_t a6, uint32_t a7, ze_event_handle_t* a8)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListHostSynchronize(ze_command_list_handle_t a0, uint64_t a1)
 {
 	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
@@ -436,36 +322,6 @@ zex_unsupported_zeImageViewCreateExp(ze_context_handle_t a0, ze_device_handle_t 
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageGetDeviceOffsetExp(ze_image_handle_t a0, uint64_t* a1)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeFenceCreate(ze_command_queue_handle_t a0, const ze_fence_desc_t* a1, ze_fence_handle_t* a2)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeFenceDestroy(ze_fence_handle_t a0)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeFenceHostSynchronize(ze_fence_handle_t a0, uint64_t a1)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeFenceQueryStatus(ze_fence_handle_t a0)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeFenceReset(ze_fence_handle_t a0)
 {
 	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
@@ -2316,10 +2172,10 @@ static const struct zex_ze_context_dditable zex_ze_context_dditable = {
 static const uint8_t zex_ze_context_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4 };
 
 static const struct zex_ze_command_queue_dditable zex_ze_command_queue_dditable = {
-	.pfnCreate = zex_unsupported_zeCommandQueueCreate,
-	.pfnDestroy = zex_unsupported_zeCommandQueueDestroy,
-	.pfnExecuteCommandLists = zex_unsupported_zeCommandQueueExecuteCommandLists,
-	.pfnSynchronize = zex_unsupported_zeCommandQueueSynchronize,
+	.pfnCreate = zeCommandQueueCreate,
+	.pfnDestroy = zeCommandQueueDestroy,
+	.pfnExecuteCommandLists = zeCommandQueueExecuteCommandLists,
+	.pfnSynchronize = zeCommandQueueSynchronize,
 	.pfnGetOrdinal = zex_unsupported_zeCommandQueueGetOrdinal,
 	.pfnGetIndex = zex_unsupported_zeCommandQueueGetIndex,
 };
@@ -2327,24 +2183,24 @@ static const struct zex_ze_command_queue_dditable zex_ze_command_queue_dditable 
 static const uint8_t zex_ze_command_queue_dditable_since[] = { 4, 4, 4, 4, 9, 9 };
 
 static const struct zex_ze_command_list_dditable zex_ze_command_list_dditable = {
-	.pfnCreate = zex_unsupported_zeCommandListCreate,
-	.pfnCreateImmediate = zex_unsupported_zeCommandListCreateImmediate,
-	.pfnDestroy = zex_unsupported_zeCommandListDestroy,
-	.pfnClose = zex_unsupported_zeCommandListClose,
-	.pfnReset = zex_unsupported_zeCommandListReset,
-	.pfnAppendWriteGlobalTimestamp = zex_unsupported_zeCommandListAppendWriteGlobalTimestamp,
-	.pfnAppendBarrier = zex_unsupported_zeCommandListAppendBarrier,
-	.pfnAppendMemoryRangesBarrier = zex_unsupported_zeCommandListAppendMemoryRangesBarrier,
-	.pfnAppendMemoryCopy = zex_unsupported_zeCommandListAppendMemoryCopy,
-	.pfnAppendMemoryFill = zex_unsupported_zeCommandListAppendMemoryFill,
-	.pfnAppendMemoryCopyRegion = zex_unsupported_zeCommandListAppendMemoryCopyRegion,
-	.pfnAppendMemoryCopyFromContext = zex_unsupported_zeCommandListAppendMemoryCopyFromContext,
+	.pfnCreate = zeCommandListCreate,
+	.pfnCreateImmediate = zeCommandListCreateImmediate,
+	.pfnDestroy = zeCommandListDestroy,
+	.pfnClose = zeCommandListClose,
+	.pfnReset = zeCommandListReset,
+	.pfnAppendWriteGlobalTimestamp = zeCommandListAppendWriteGlobalTimestamp,
+	.pfnAppendBarrier = zeCommandListAppendBarrier,
+	.pfnAppendMemoryRangesBarrier = zeCommandListAppendMemoryRangesBarrier,
+	.pfnAppendMemoryCopy = zeCommandListAppendMemoryCopy,
+	.pfnAppendMemoryFill = zeCommandListAppendMemoryFill,
+	.pfnAppendMemoryCopyRegion = zeCommandListAppendMemoryCopyRegion,
+	.pfnAppendMemoryCopyFromContext = zeCommandListAppendMemoryCopyFromContext,
 	.pfnAppendImageCopy = zex_unsupported_zeCommandListAppendImageCopy,
 	.pfnAppendImageCopyRegion = zex_unsupported_zeCommandListAppendImageCopyRegion,
 	.pfnAppendImageCopyToMemory = zex_unsupported_zeCommandListAppendImageCopyToMemory,
 	.pfnAppendImageCopyFromMemory = zex_unsupported_zeCommandListAppendImageCopyFromMemory,
-	.pfnAppendMemoryPrefetch = zex_unsupported_zeCommandListAppendMemoryPrefetch,
-	.pfnAppendMemAdvise = zex_unsupported_zeCommandListAppendMemAdvise,
+	.pfnAppendMemoryPrefetch = zeCommandListAppendMemoryPrefetch,
+	.pfnAppendMemAdvise = zeCommandListAppendMemAdvise,
 	.pfnAppendSignalEvent = zex_unsupported_zeCommandListAppendSignalEvent,
 	.pfnAppendWaitOnEvents = zex_unsupported_zeCommandListAppendWaitOnEvents,
 	.pfnAppendEventReset = zex_unsupported_zeCommandListAppendEventReset,
@@ -2355,7 +2211,7 @@ static const struct zex_ze_command_list_dditable zex_ze_command_list_dditable = 
 	.pfnAppendLaunchMultipleKernelsIndirect = zex_unsupported_zeCommandListAppendLaunchMultipleKernelsIndirect,
 	.pfnAppendImageCopyToMemoryExt = zex_unsupported_zeCommandListAppendImageCopyToMemoryExt,
 	.pfnAppendImageCopyFromMemoryExt = zex_unsupported_zeCommandListAppendImageCopyFromMemoryExt,
-	.pfnHostSynchronize = zex_unsupported_zeCommandListHostSynchronize,
+	.pfnHostSynchronize = zeCommandListHostSynchronize,
 	.pfnGetDeviceHandle = zex_unsupported_zeCommandListGetDeviceHandle,
 	.pfnGetContextHandle = zex_unsupported_zeCommandListGetContextHandle,
 	.pfnGetOrdinal = zex_unsupported_zeCommandListGetOrdinal,
@@ -2384,11 +2240,11 @@ static const struct zex_ze_image_exp_dditable zex_ze_image_exp_dditable = {
 static const uint8_t zex_ze_image_exp_dditable_since[] = { 4, 4, 9 };
 
 static const struct zex_ze_fence_dditable zex_ze_fence_dditable = {
-	.pfnCreate = zex_unsupported_zeFenceCreate,
-	.pfnDestroy = zex_unsupported_zeFenceDestroy,
-	.pfnHostSynchronize = zex_unsupported_zeFenceHostSynchronize,
-	.pfnQueryStatus = zex_unsupported_zeFenceQueryStatus,
-	.pfnReset = zex_unsupported_zeFenceReset,
+	.pfnCreate = zeFenceCreate,
+	.pfnDestroy = zeFenceDestroy,
+	.pfnHostSynchronize = zeFenceHostSynchronize,
+	.pfnQueryStatus = zeFenceQueryStatus,
+	.pfnReset = zeFenceReset,
 };
 
 static const uint8_t zex_ze_fence_dditable_since[] = { 4, 4, 4, 4, 4 };

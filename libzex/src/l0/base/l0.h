@@ -25,6 +25,7 @@
 
 #include "zex/zex.h"
 #include "zex/zex_api.h"
+#include "zex/zex_exec.h"
 #include "core/debug_keys.h"
 #include "l0/base/alloc_table.h"
 #include "l0/base/ddi_header.h"
@@ -47,7 +48,96 @@ struct zex_l0_context {
 	struct zex_l0_driver *drv;
 };
 
+/**
+ * struct zex_l0_submission - host memory a submitted job reaches through
+ * imports made for it, released once its timeline point has signalled
+ * @point: the point.
+ * @num_imports: imports in @imports.
+ * @imports: their ids.
+ * @next: the next younger submission.
+ */
+struct zex_l0_submission {
+	uint64_t point;
+	uint32_t num_imports;
+	uint32_t *imports;
+	struct zex_l0_submission *next;
+};
+
+/**
+ * struct zex_l0_cmdqueue - a command queue: one kernel exec queue
+ * @obj: the handle.
+ * @drv: the driver.
+ * @device: the device it was created on.
+ * @ordinal: its queue group.
+ * @mode: synchronous or not.
+ * @exec_queue: the kernel's exec queue.
+ * @timeline: a timeline sync object: submission N signals point N.
+ * @lock: submissions, in order.
+ * @submitted: the last point submitted.
+ * @oldest, @youngest: submissions holding imports, oldest first.
+ * @scratch: a page of its own in the device's address space, where a
+ *	submission of no command stores.
+ * @scratch_id: its import.
+ */
+struct zex_l0_cmdqueue {
+	struct zex_l0_object obj;
+	struct zex_l0_driver *drv;
+	struct zex_l0_device *device;
+	uint32_t ordinal;
+	ze_command_queue_mode_t mode;
+	uint32_t exec_queue;
+	uint32_t timeline;
+	pthread_mutex_t lock;
+	uint64_t submitted;
+	struct zex_l0_submission *oldest, *youngest;
+	void *scratch;
+	uint32_t scratch_id;
+};
+
+/**
+ * struct zex_l0_cmdlist - a command list: the kernel's commands, recorded
+ * @obj: the handle.
+ * @drv: the driver.
+ * @device: the device it was created on.
+ * @ordinal: the queue group it may run on.
+ * @immediate: an immediate list: each append runs at once on @queue.
+ * @closed: a regular list was closed (and may run).
+ * @lock: the recorded commands.
+ * @cmds: the commands.
+ * @num_cmds: commands in @cmds.
+ * @cap: room in @cmds.
+ * @queue: an immediate list's own queue (not in the queues' pool).
+ */
+struct zex_l0_cmdlist {
+	struct zex_l0_object obj;
+	struct zex_l0_driver *drv;
+	struct zex_l0_device *device;
+	uint32_t ordinal;
+	bool immediate;
+	bool closed;
+	pthread_mutex_t lock;
+	struct drm_zex_command *cmds;
+	uint32_t num_cmds, cap;
+	struct zex_l0_cmdqueue *queue;
+};
+
+/**
+ * struct zex_l0_fence - a fence: a point of one queue's timeline
+ * @obj: the handle.
+ * @queue: the queue.
+ * @point: the point it waits for; 0 before an execution names it.
+ */
+struct zex_l0_fence {
+	struct zex_l0_object obj;
+	struct zex_l0_cmdqueue *queue;
+	_Atomic uint64_t point;
+};
+
+/* The pools of each object type (l0_handles.c). */
 extern struct zex_object_pool zex_l0_contexts;
+extern struct zex_object_pool zex_l0_cmdqueues;
+extern struct zex_object_pool zex_l0_cmdlists;
+extern struct zex_object_pool zex_l0_fences;
 
 struct zex_l0_driver {
 	ze_handle_t ddi;
@@ -82,10 +172,26 @@ static inline bool zex_l0_root_is_tile0(const struct zex_l0_driver *drv)
 {
 	return !drv->topo.implicit_scaling || drv->keys.enable_implicit_scaling == 0;
 }
+/* A device's command queue groups: compute, then copy (zex_l0_queue_groups()). */
+#define ZEX_L0_MAX_QUEUE_GROUPS	2
+
+/** One command queue group: the engines of one class a device has. */
+struct zex_l0_queue_group {
+	ze_command_queue_group_property_flags_t flags;
+	uint16_t engine_class;	/* DRM_ZEX_ENGINE_CLASS_* */
+	uint16_t device;	/* the kernel's device: a tile or ZEX_DEVICE_ROOT */
+	uint32_t num_queues;
+};
+
+uint32_t zex_l0_queue_groups(const struct zex_l0_device *dev,
+			     struct zex_l0_queue_group *groups);
 void zex_l0_handles_register(struct zex_l0_driver *drv);
 struct zex_l0_driver *zex_l0_driver(ze_driver_handle_t h);
 struct zex_l0_context *zex_l0_context(ze_context_handle_t h);
 struct zex_l0_device *zex_l0_device(ze_device_handle_t h);
+struct zex_l0_cmdqueue *zex_l0_cmdqueue(ze_command_queue_handle_t h);
+struct zex_l0_cmdlist *zex_l0_cmdlist(ze_command_list_handle_t h);
+struct zex_l0_fence *zex_l0_fence(ze_fence_handle_t h);
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		   uint64_t alignment, enum zex_alloc_kind kind,
 		   struct zex_l0_device *device, void **pptr);

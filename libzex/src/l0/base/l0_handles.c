@@ -25,7 +25,15 @@
 #include "l0/base/l0.h"
 
 /* zel_handle_type_t of <level_zero/loader/ze_loader.h>. */
-enum { ZEL_HANDLE_DRIVER, ZEL_HANDLE_DEVICE, ZEL_HANDLE_CONTEXT };
+enum {
+	ZEL_HANDLE_DRIVER, ZEL_HANDLE_DEVICE, ZEL_HANDLE_CONTEXT, ZEL_HANDLE_COMMAND_QUEUE,
+	ZEL_HANDLE_COMMAND_LIST, ZEL_HANDLE_FENCE,
+};
+
+struct zex_object_pool zex_l0_contexts = ZEX_OBJECT_POOL(struct zex_l0_context);
+struct zex_object_pool zex_l0_cmdqueues = ZEX_OBJECT_POOL(struct zex_l0_cmdqueue);
+struct zex_object_pool zex_l0_cmdlists = ZEX_OBJECT_POOL(struct zex_l0_cmdlist);
+struct zex_object_pool zex_l0_fences = ZEX_OBJECT_POOL(struct zex_l0_fence);
 
 typedef ze_result_t (*zex_translate_fn)(int type, void *in, void **out);
 
@@ -62,8 +70,16 @@ static bool zex_is_ours(const void *h, int type)
 			if (h == &drv->tiles[i])
 				return true;
 		return false;
-	default:
+	case ZEL_HANDLE_CONTEXT:
 		return zex_object_pool_find(&zex_l0_contexts, h) != NULL;
+	case ZEL_HANDLE_COMMAND_QUEUE:
+		return zex_object_pool_find(&zex_l0_cmdqueues, h) != NULL;
+	case ZEL_HANDLE_COMMAND_LIST:
+		return zex_object_pool_find(&zex_l0_cmdlists, h) != NULL;
+	case ZEL_HANDLE_FENCE:
+		return zex_object_pool_find(&zex_l0_fences, h) != NULL;
+	default:
+		return false;
 	}
 }
 
@@ -94,4 +110,19 @@ struct zex_l0_context *zex_l0_context(ze_context_handle_t h)
 struct zex_l0_device *zex_l0_device(ze_device_handle_t h)
 {
 	return zex_unwrap(h, ZEL_HANDLE_DEVICE);
+}
+
+struct zex_l0_cmdqueue *zex_l0_cmdqueue(ze_command_queue_handle_t h)
+{
+	return zex_unwrap(h, ZEL_HANDLE_COMMAND_QUEUE);
+}
+
+struct zex_l0_cmdlist *zex_l0_cmdlist(ze_command_list_handle_t h)
+{
+	return zex_unwrap(h, ZEL_HANDLE_COMMAND_LIST);
+}
+
+struct zex_l0_fence *zex_l0_fence(ze_fence_handle_t h)
+{
+	return zex_unwrap(h, ZEL_HANDLE_FENCE);
 }

@@ -13,7 +13,6 @@
 
 #include "l0/base/l0.h"
 
-struct zex_object_pool zex_l0_contexts = ZEX_OBJECT_POOL(struct zex_l0_context);
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver,
 						    const ze_context_desc_t *desc,

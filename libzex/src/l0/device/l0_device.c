@@ -193,40 +193,53 @@ static uint32_t count_engines(const struct zex_topology *t, uint32_t device, uin
 	return n;
 }
 
+/**
+ * zex_l0_queue_groups - the command queue groups of a device, by ordinal
+ * @dev: the device.
+ * @groups: filled with up to %ZEX_L0_MAX_QUEUE_GROUPS groups.
+ *
+ * The compute group (compute engines, which also copy), then the copy
+ * group, each where the device has such engines: the kernel lists the
+ * root's engines under ZEX_DEVICE_ROOT (one spanning compute engine, tile
+ * 0's copy engines); a root that is tile 0 for this process has tile 0's.
+ * Every engine fills with patterns of up to 16 bytes.
+ *
+ * Return: the number of groups.
+ */
+uint32_t zex_l0_queue_groups(const struct zex_l0_device *dev, struct zex_l0_queue_group *groups)
+{
+	static const uint16_t classes[] = { DRM_ZEX_ENGINE_CLASS_COMPUTE,
+					    DRM_ZEX_ENGINE_CLASS_COPY };
+	uint32_t e = effective_device(dev), n = 0, i, count;
+
+	for (i = 0; i < ZEX_L0_MAX_QUEUE_GROUPS; i++) {
+		count = count_engines(&dev->drv->topo, e, classes[i]);
+		if (!count)
+			continue;
+		groups[n++] = (struct zex_l0_queue_group){
+			.engine_class = classes[i], .device = (uint16_t)e, .num_queues = count,
+			.flags = classes[i] == DRM_ZEX_ENGINE_CLASS_COMPUTE ?
+				 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE |
+				 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY :
+				 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY,
+		};
+	}
+	return n;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t *pCount,
 				       ze_command_queue_group_properties_t *pProps)
 {
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
-	ze_command_queue_group_properties_t groups[2];
-	uint32_t n = 0, e, compute, copy, i;
+	struct zex_l0_queue_group groups[ZEX_L0_MAX_QUEUE_GROUPS];
+	uint32_t n, i;
 
 	if (!dev)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pCount)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	e = effective_device(dev);
-	/*
-	 * The kernel lists the root's engines under ZEX_DEVICE_ROOT (one
-	 * spanning compute engine, tile 0's copy engines); a root that is
-	 * tile 0 for this process has tile 0's.
-	 */
-	compute = count_engines(&dev->drv->topo, e, DRM_ZEX_ENGINE_CLASS_COMPUTE);
-	copy = count_engines(&dev->drv->topo, e, DRM_ZEX_ENGINE_CLASS_COPY);
-	if (compute)
-		groups[n++] = (ze_command_queue_group_properties_t){
-			.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE |
-				 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
-				 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS,
-			.maxMemoryFillPatternSize = 128,
-			.numQueues = compute,
-		};
-	if (copy)
-		groups[n++] = (ze_command_queue_group_properties_t){
-			.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY,
-			.maxMemoryFillPatternSize = 4,
-			.numQueues = copy,
-		};
+	n = zex_l0_queue_groups(dev, groups);
 	if (*pCount == 0 || *pCount > n) {
 		pProps = *pCount ? pProps : NULL;
 		*pCount = n;
@@ -238,8 +251,8 @@ zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t *pCo
 			return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	for (i = 0; i < *pCount; i++) {
 		pProps[i].flags = groups[i].flags;
-		pProps[i].maxMemoryFillPatternSize = groups[i].maxMemoryFillPatternSize;
-		pProps[i].numQueues = groups[i].numQueues;
+		pProps[i].maxMemoryFillPatternSize = DRM_ZEX_FILL_MAX_PATTERN;
+		pProps[i].numQueues = groups[i].num_queues;
 	}
 	return ZE_RESULT_SUCCESS;
 }

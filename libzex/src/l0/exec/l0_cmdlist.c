@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: l0_cmdlist.c - zeCommandList*: recording the kernel's commands
+ *
+ * A regular command list records the kernel's commands (struct
+ * drm_zex_command) as they are appended; closed, it runs on any queue of
+ * its group, as often as asked. An immediate list has its own queue
+ * (l0_submit.c): each append runs at once, and a synchronous one returns
+ * when it has run. Copies and fills become the kernel's COPY and FILL (a
+ * copy over 1 GiB several of them), a global timestamp its TIMESTAMP;
+ * a region copy one COPY per row of each slice. Commands of one queue run
+ * in order, one after the other, so a barrier needs no command, and
+ * prefetches and memory advice have nothing to do. Kernels, modules and
+ * images are not zex's: those entries return
+ * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE (the dispatch tables' stubs).
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "l0/exec/l0_exec.h"
+
+/* RELAXED_ORDERING, MAXIMIZE_THROUGHPUT, EXPLICIT_ONLY, IN_ORDER (1.7): hints. */
+#define ZEX_LIST_FLAGS	0xfu
+
+static ze_result_t list_new(struct zex_l0_context *ctx, struct zex_l0_device *dev,
+			    uint32_t ordinal, struct zex_l0_cmdlist **out)
+{
+	struct zex_l0_queue_group groups[ZEX_L0_MAX_QUEUE_GROUPS];
+	struct zex_l0_cmdlist *l;
+
+	if (ordinal >= zex_l0_queue_groups(dev, groups))
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT, "zex: no such queue group");
+	l = zex_object_pool_get(&zex_l0_cmdlists);
+	if (!l)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	l->drv = ctx->drv;
+	l->device = dev;
+	l->ordinal = ordinal;
+	pthread_mutex_init(&l->lock, NULL);
+	*out = l;
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListCreate(ze_context_handle_t hContext,
+							ze_device_handle_t hDevice,
+							const ze_command_list_desc_t *desc,
+							ze_command_list_handle_t *phCommandList)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
+	struct zex_l0_cmdlist *l;
+	ze_result_t res;
+
+	if (!ctx || !dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!desc || !phCommandList)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (desc->stype != ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	if (desc->flags & ~(ze_command_list_flags_t)ZEX_LIST_FLAGS)
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	res = list_new(ctx, dev, desc->commandQueueGroupOrdinal, &l);
+	if (res)
+		return res;
+	zex_l0_object_publish(&l->obj);
+	*phCommandList = (ze_command_list_handle_t)l;
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+			     const ze_command_queue_desc_t *altdesc,
+			     ze_command_list_handle_t *phCommandList)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
+	struct zex_l0_cmdlist *l;
+	ze_result_t res;
+
+	if (!ctx || !dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!altdesc || !phCommandList)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	res = zex_l0_check_queue_desc(altdesc);
+	if (res)
+		return res;
+	res = list_new(ctx, dev, altdesc->ordinal, &l);
+	if (res)
+		return res;
+	l->immediate = true;
+	l->queue = calloc(1, sizeof(*l->queue));
+	res = l->queue ? zex_l0_queue_init(l->queue, ctx->drv, dev, altdesc) :
+			 ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	if (res) {
+		free(l->queue);
+		pthread_mutex_destroy(&l->lock);
+		zex_object_pool_put(&zex_l0_cmdlists, l);
+		return res;
+	}
+	zex_l0_object_publish(&l->obj);
+	*phCommandList = (ze_command_list_handle_t)l;
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListDestroy(ze_command_list_handle_t hCommandList)
+{
+	struct zex_l0_cmdlist *l = zex_l0_cmdlist(hCommandList);
+
+	if (!l)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	zex_object_pool_put(&zex_l0_cmdlists, l);
+	if (l->queue) {
+		zex_l0_queue_fini(l->queue);
+		free(l->queue);
+	}
+	free(l->cmds);
+	pthread_mutex_destroy(&l->lock);
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListClose(ze_command_list_handle_t hCommandList)
+{
+	struct zex_l0_cmdlist *l = zex_l0_cmdlist(hCommandList);
+
+	if (!l)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	pthread_mutex_lock(&l->lock);
+	l->closed = !l->immediate;
+	pthread_mutex_unlock(&l->lock);
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListReset(ze_command_list_handle_t hCommandList)
+{
+	struct zex_l0_cmdlist *l = zex_l0_cmdlist(hCommandList);
+	ze_result_t res = ZE_RESULT_SUCCESS;
+
+	if (!l)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	/* An immediate list's reset waits for what it ran. */
+	if (l->immediate)
+		res = zex_l0_queue_wait(l->queue, l->queue->submitted, UINT64_MAX);
+	pthread_mutex_lock(&l->lock);
+	l->num_cmds = 0;
+	l->closed = false;
+	pthread_mutex_unlock(&l->lock);
+	return res;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList,
+								 uint64_t timeout)
+{
+	struct zex_l0_cmdlist *l = zex_l0_cmdlist(hCommandList);
+	uint64_t point;
+
+	if (!l)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!l->immediate)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: only an immediate command list is synchronized");
+	pthread_mutex_lock(&l->queue->lock);
+	point = l->queue->submitted;
+	pthread_mutex_unlock(&l->queue->lock);
+	return zex_l0_queue_wait(l->queue, point, timeout);
+}
+
+/* Room for @n more commands in a regular list, its lock held. */
+static int reserve(struct zex_l0_cmdlist *l, uint32_t n)
+{
+	struct drm_zex_command *cmds;
+	uint32_t cap;
+
+	if (n <= l->cap - l->num_cmds)
+		return 0;
+	if (n > UINT32_MAX / 2 - l->num_cmds)
+		return -1;
+	cap = l->cap ? l->cap : 16;
+	while (cap - l->num_cmds < n)
+		cap *= 2;
+	cmds = realloc(l->cmds, (size_t)cap * sizeof(*cmds));
+	if (!cmds)
+		return -1;
+	l->cmds = cmds;
+	l->cap = cap;
+	return 0;
+}
+
+/*
+ * Append @n commands: recorded in a regular list that is still open, run
+ * at once on an immediate list's queue (waited for in synchronous mode).
+ */
+static ze_result_t append(struct zex_l0_cmdlist *l, const struct drm_zex_command *cmds,
+			  uint32_t n)
+{
+	ze_result_t res = ZE_RESULT_SUCCESS;
+	uint64_t point;
+
+	if (l->immediate) {
+		pthread_mutex_lock(&l->queue->lock);
+		res = zex_l0_submit_locked(l->queue, cmds, n);
+		point = l->queue->submitted;
+		pthread_mutex_unlock(&l->queue->lock);
+		if (!res && l->queue->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
+			res = zex_l0_queue_wait(l->queue, point, UINT64_MAX);
+		return res;
+	}
+	pthread_mutex_lock(&l->lock);
+	if (l->closed)
+		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				  "zex: appending to a closed command list");
+	else if (reserve(l, n))
+		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	if (!res) {
+		memcpy(l->cmds + l->num_cmds, cmds, (size_t)n * sizeof(*cmds));
+		l->num_cmds += n;
+	}
+	pthread_mutex_unlock(&l->lock);
+	return res;
+}
+
+/* What every append checks: the list, and that it names no event (none exist). */
+static struct zex_l0_cmdlist *append_target(ze_command_list_handle_t h, ze_event_handle_t signal,
+					    uint32_t num_waits, ze_result_t *res)
+{
+	struct zex_l0_cmdlist *l = zex_l0_cmdlist(h);
+
+	*res = ZE_RESULT_SUCCESS;
+	if (!l || signal || num_waits)
+		*res = ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	return *res ? NULL : l;
+}
+
+/* A copy, in commands of at most DRM_ZEX_COPY_MAX_LEN bytes. */
+static ze_result_t append_copy(struct zex_l0_cmdlist *l, uintptr_t dst, uintptr_t src,
+			       uint64_t size)
+{
+	struct drm_zex_command chunk[8];
+	ze_result_t res = ZE_RESULT_SUCCESS;
+	uint32_t n = 0;
+
+	if (dst < src + size && src < dst + size)
+		return zex_l0_fail(ZE_RESULT_ERROR_OVERLAPPING_REGIONS,
+				   "zex: the copy's source and destination overlap");
+	while (size && !res) {
+		uint64_t len = size < DRM_ZEX_COPY_MAX_LEN ? size : DRM_ZEX_COPY_MAX_LEN;
+
+		chunk[n++] = (struct drm_zex_command){
+			.op = DRM_ZEX_CMD_COPY, .dst = dst, .src = src, .len = len,
+		};
+		dst += len;
+		src += len;
+		size -= len;
+		if (n == 8 || !size) {
+			res = append(l, chunk, n);
+			n = 0;
+		}
+	}
+	return res;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList, void *dstptr,
+			      const void *srcptr, size_t size, ze_event_handle_t hSignalEvent,
+			      uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+	ze_result_t res;
+	struct zex_l0_cmdlist *l = append_target(hCommandList, hSignalEvent, numWaitEvents, &res);
+
+	if (!l)
+		return res;
+	if (!dstptr || !srcptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	(void)phWaitEvents;
+	if (!size)
+		return ZE_RESULT_SUCCESS;
+	return append_copy(l, (uintptr_t)dstptr, (uintptr_t)srcptr, size);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hCommandList, void *dstptr,
+					 ze_context_handle_t hContextSrc, const void *srcptr,
+					 size_t size, ze_event_handle_t hSignalEvent,
+					 uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+	/* Every context of the process is the one device's: the same copy. */
+	if (!zex_l0_context(hContextSrc))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	return zeCommandListAppendMemoryCopy(hCommandList, dstptr, srcptr, size, hSignalEvent,
+					     numWaitEvents, phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr,
+			      const void *pattern, size_t pattern_size, size_t size,
+			      ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+			      ze_event_handle_t *phWaitEvents)
+{
+	ze_result_t res;
+	struct zex_l0_cmdlist *l = append_target(hCommandList, hSignalEvent, numWaitEvents, &res);
+	struct drm_zex_command c = { .op = DRM_ZEX_CMD_FILL };
+	uintptr_t dst = (uintptr_t)ptr;
+
+	if (!l)
+		return res;
+	if (!ptr || !pattern)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	(void)phWaitEvents;
+	if (!pattern_size || pattern_size > DRM_ZEX_FILL_MAX_PATTERN ||
+	    (pattern_size & (pattern_size - 1)))
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_SIZE,
+				   "zex: fill patterns are 1, 2, 4, 8 or 16 bytes");
+	c.pattern_size = (uint16_t)pattern_size;
+	memcpy(c.pattern, pattern, pattern_size);
+	/* Pieces of 1 GiB, a multiple of every pattern size: each starts the pattern anew. */
+	while (size && !res) {
+		uint64_t len = size < DRM_ZEX_COPY_MAX_LEN ? size : DRM_ZEX_COPY_MAX_LEN;
+
+		c.dst = dst;
+		c.len = len;
+		res = append(l, &c, 1);
+		dst += len;
+		size -= len;
+	}
+	return res;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void *dstptr,
+				    const ze_copy_region_t *dstRegion, uint32_t dstPitch,
+				    uint32_t dstSlicePitch, const void *srcptr,
+				    const ze_copy_region_t *srcRegion, uint32_t srcPitch,
+				    uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent,
+				    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+	ze_result_t res;
+	struct zex_l0_cmdlist *l = append_target(hCommandList, hSignalEvent, numWaitEvents, &res);
+	uint32_t y, z;
+
+	if (!l)
+		return res;
+	if (!dstptr || !srcptr || !dstRegion || !srcRegion)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	(void)phWaitEvents;
+	if (dstRegion->width != srcRegion->width || dstRegion->height != srcRegion->height ||
+	    dstRegion->depth != srcRegion->depth)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: the regions' sizes differ");
+	if (!dstSlicePitch)
+		dstSlicePitch = dstPitch * (dstRegion->originY + dstRegion->height);
+	if (!srcSlicePitch)
+		srcSlicePitch = srcPitch * (srcRegion->originY + srcRegion->height);
+	for (z = 0; z < dstRegion->depth && !res; z++)
+		for (y = 0; y < dstRegion->height && !res; y++) {
+			uint64_t d = (uint64_t)(dstRegion->originZ + z) * dstSlicePitch +
+				     (uint64_t)(dstRegion->originY + y) * dstPitch + dstRegion->originX;
+			uint64_t s = (uint64_t)(srcRegion->originZ + z) * srcSlicePitch +
+				     (uint64_t)(srcRegion->originY + y) * srcPitch + srcRegion->originX;
+
+			res = append_copy(l, (uintptr_t)dstptr + d, (uintptr_t)srcptr + s,
+					  dstRegion->width);
+		}
+	return res;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCommandList,
+					uint64_t *dstptr, ze_event_handle_t hSignalEvent,
+					uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+	ze_result_t res;
+	struct zex_l0_cmdlist *l = append_target(hCommandList, hSignalEvent, numWaitEvents, &res);
+	struct drm_zex_command c = { .op = DRM_ZEX_CMD_TIMESTAMP, .dst = (uintptr_t)dstptr };
+
+	if (!l)
+		return res;
+	if (!dstptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	(void)phWaitEvents;
+	if ((uintptr_t)dstptr % sizeof(uint64_t))
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: a timestamp's address is 8-byte aligned");
+	return append(l, &c, 1);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList, ze_event_handle_t hSignalEvent,
+			   uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+	ze_result_t res;
+	struct zex_l0_cmdlist *l = append_target(hCommandList, hSignalEvent, numWaitEvents, &res);
+
+	(void)phWaitEvents;
+	/* Commands already run one after the other. */
+	return l ? ZE_RESULT_SUCCESS : res;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCommandList,
+				       uint32_t numRanges, const size_t *pRangeSizes,
+				       const void **pRanges, ze_event_handle_t hSignalEvent,
+				       uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+	if (numRanges && (!pRangeSizes || !pRanges))
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	return zeCommandListAppendBarrier(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandList, const void *ptr,
+				  size_t size)
+{
+	if (!zex_l0_cmdlist(hCommandList))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!ptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	(void)size;
+	/* Memory never moves between the host and the device: nothing to fetch. */
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList, ze_device_handle_t hDevice,
+			     const void *ptr, size_t size, ze_memory_advice_t advice)
+{
+	if (!zex_l0_cmdlist(hCommandList) || !zex_l0_device(hDevice))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!ptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	/* 9: ..._CLEAR_SYSTEM_MEMORY_PREFERRED_LOCATION, API 1.10's last advice. */
+	if ((uint32_t)advice > 9)
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	(void)size;
+	return ZE_RESULT_SUCCESS;
+}

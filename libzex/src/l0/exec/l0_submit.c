@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: l0_submit.c - a queue's commands become kernel jobs
+ *
+ * A queue (a command queue, or an immediate command list's own) is one
+ * kernel exec queue on the engine its group and index name, and a
+ * timeline sync object: each job signals the next point, so a point says
+ * when everything submitted up to it has run. A submission is cut into
+ * jobs of at most %DRM_ZEX_EXEC_MAX_COMMANDS commands; one of no command
+ * is a store to the queue's own scratch page, so that it still signals.
+ * A job refused because the queue has the most jobs in flight (-EBUSY) is
+ * submitted again once the queue's jobs but the last have run.
+ *
+ * Memory libzex allocated is in the device's address space already;
+ * other host memory a command names (the application's heap, stack or
+ * globals, which Level Zero lets a copy use) is imported for the
+ * submission, page-aligned and pinned, read-only where the job only reads
+ * it, and released once the submission's last point has signalled: found
+ * at the next submission or wait, or at the queue's end.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "l0/exec/l0_exec.h"
+
+#define PAGE	4096ull
+
+/* The host ranges one submission imported. */
+struct imports {
+	uint32_t n, cap;
+	uint32_t *ids;
+	uintptr_t *start, *end;
+	bool *writable;
+};
+
+static void imports_release(struct zex_l0_driver *drv, struct imports *im)
+{
+	uint32_t i;
+
+	for (i = 0; i < im->n; i++)
+		zex_userptr_release(drv->dev, im->ids[i]);
+	free(im->ids);
+	free(im->start);
+	free(im->end);
+	free(im->writable);
+	*im = (struct imports){ 0 };
+}
+
+/* Whether [addr, addr + len) lies inside one allocation of the driver. */
+static bool mapped_by_libzex(struct zex_l0_driver *drv, uintptr_t addr, uint64_t len)
+{
+	struct zex_alloc *a = zex_alloc_table_find(&drv->allocs, (const void *)addr);
+	bool inside;
+
+	if (!a)
+		return false;
+	inside = len <= a->size - (addr - a->base);
+	zex_alloc_put(a);
+	return inside;
+}
+
+/* Make [addr, addr + len) reachable by the device for this submission. */
+static int import_range(struct zex_l0_driver *drv, struct imports *im, uintptr_t addr,
+			uint64_t len, bool writable)
+{
+	uintptr_t start = addr & ~(PAGE - 1), end;
+	uint32_t i, id;
+	int ret;
+
+	if (!len || mapped_by_libzex(drv, addr, len))
+		return 0;
+	if (len > UINTPTR_MAX - addr - PAGE)
+		return -EINVAL;
+	end = (addr + len + PAGE - 1) & ~(PAGE - 1);
+	for (i = 0; i < im->n; i++)
+		if (im->start[i] <= start && end <= im->end[i] && (im->writable[i] || !writable))
+			return 0;
+	if (im->n == im->cap) {
+		uint32_t cap = im->cap ? 2 * im->cap : 8;
+		uint32_t *ids = realloc(im->ids, cap * sizeof(*ids));
+		uintptr_t *s = ids ? realloc(im->start, cap * sizeof(*s)) : NULL;
+		uintptr_t *e = s ? realloc(im->end, cap * sizeof(*e)) : NULL;
+		bool *w = e ? realloc(im->writable, cap * sizeof(*w)) : NULL;
+
+		if (ids)
+			im->ids = ids;
+		if (s)
+			im->start = s;
+		if (e)
+			im->end = e;
+		if (!w)
+			return -ENOMEM;
+		im->writable = w;
+		im->cap = cap;
+	}
+	ret = zex_userptr_import(drv->dev, (const void *)start, end - start, !writable, &id);
+	if (ret)
+		return ret;
+	im->ids[im->n] = id;
+	im->start[im->n] = start;
+	im->end[im->n] = end;
+	im->writable[im->n] = writable;
+	im->n++;
+	return 0;
+}
+
+/* Every range the commands reach, imported where libzex did not map it. */
+static int import_commands(struct zex_l0_driver *drv, struct imports *im,
+			   const struct drm_zex_command *cmds, uint32_t n)
+{
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		const struct drm_zex_command *c = &cmds[i];
+
+		switch (c->op) {
+		case DRM_ZEX_CMD_COPY:
+			ret = import_range(drv, im, c->src, c->len, false);
+			if (!ret)
+				ret = import_range(drv, im, c->dst, c->len, true);
+			break;
+		case DRM_ZEX_CMD_FILL:
+			ret = import_range(drv, im, c->dst, c->len, true);
+			break;
+		case DRM_ZEX_CMD_STORE:
+		case DRM_ZEX_CMD_TIMESTAMP:
+			ret = import_range(drv, im, c->dst, sizeof(uint64_t), true);
+			break;
+		case DRM_ZEX_CMD_WAIT:
+			ret = import_range(drv, im, c->src, sizeof(uint64_t), false);
+			break;
+		}
+	}
+	return ret;
+}
+
+/* Under the queue's lock: release what submissions that have run imported. */
+static void reap(struct zex_l0_cmdqueue *q)
+{
+	while (q->oldest && !zex_syncobj_wait(q->drv->dev, q->timeline, q->oldest->point, 0)) {
+		struct zex_l0_submission *s = q->oldest;
+		uint32_t i;
+
+		for (i = 0; i < s->num_imports; i++)
+			zex_userptr_release(q->drv->dev, s->imports[i]);
+		q->oldest = s->next;
+		if (!q->oldest)
+			q->youngest = NULL;
+		free(s->imports);
+		free(s);
+	}
+}
+
+/* Under the queue's lock: keep @im until @point has signalled. */
+static int keep_imports(struct zex_l0_cmdqueue *q, struct imports *im, uint64_t point)
+{
+	struct zex_l0_submission *s;
+
+	if (!im->n)
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->point = point;
+	s->num_imports = im->n;
+	s->imports = im->ids;
+	im->ids = NULL;
+	im->n = 0;
+	if (q->youngest)
+		q->youngest->next = s;
+	else
+		q->oldest = s;
+	q->youngest = s;
+	return 0;
+}
+
+/* One job of @n commands signalling the queue's next point. */
+static int submit_job(struct zex_l0_cmdqueue *q, const struct drm_zex_command *cmds, uint32_t n)
+{
+	struct drm_zex_sync s = {
+		.type = DRM_ZEX_SYNC_TIMELINE_SYNCOBJ, .flags = DRM_ZEX_SYNC_SIGNAL,
+		.handle = q->timeline, .timeline_value = q->submitted + 1,
+	};
+	int ret;
+
+	for (;;) {
+		ret = zex_exec(q->drv->dev, q->exec_queue, cmds, n, &s, 1);
+		if (ret != -EBUSY || q->submitted < 2)
+			break;
+		/* Room comes as the queue's jobs end: wait for all but the last. */
+		ret = zex_syncobj_wait(q->drv->dev, q->timeline, q->submitted - 1, -1);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		q->submitted++;
+	return ret;
+}
+
+static ze_result_t exec_result(int ret)
+{
+	switch (ret) {
+	case 0:
+		return ZE_RESULT_SUCCESS;
+	case -ENOMEM:
+		return zex_l0_fail(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, "zex: out of memory");
+	case -EIO:
+		return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST,
+				   "zex: the queue was banned after a fault or a timeout");
+	case -ENODEV:
+		return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST, "zex: the device was unplugged");
+	default:
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: a command names memory the device cannot reach");
+	}
+}
+
+/**
+ * zex_l0_submit_locked - run commands on a queue, in order after what it ran
+ * @q: the queue, its lock held.
+ * @cmds: the commands.
+ * @num_cmds: how many (0: a job that only signals).
+ *
+ * Return: the result; on success q->submitted is the submission's point.
+ */
+ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex_command *cmds,
+				 uint32_t num_cmds)
+{
+	struct drm_zex_command nop = {
+		.op = DRM_ZEX_CMD_STORE, .dst = (uintptr_t)q->scratch, .value = q->submitted + 1,
+	};
+	struct imports im = { 0 };
+	uint64_t first = q->submitted;
+	uint32_t done = 0, n;
+	int ret;
+
+	reap(q);
+	ret = import_commands(q->drv, &im, cmds, num_cmds);
+	if (!num_cmds) {
+		cmds = &nop;
+		num_cmds = 1;
+	}
+	while (!ret && done < num_cmds) {
+		n = num_cmds - done < DRM_ZEX_EXEC_MAX_COMMANDS ? num_cmds - done :
+								 DRM_ZEX_EXEC_MAX_COMMANDS;
+		ret = submit_job(q, cmds + done, n);
+		done += n;
+	}
+	/* What jobs were submitted keep the imports; none: they go now. */
+	if (q->submitted > first && keep_imports(q, &im, q->submitted)) {
+		zex_syncobj_wait(q->drv->dev, q->timeline, q->submitted, -1);
+		reap(q);
+	}
+	imports_release(q->drv, &im);
+	return exec_result(ret);
+}
+
+/**
+ * zex_l0_queue_wait - wait for a point of a queue's timeline
+ * @q: the queue.
+ * @point: the point (0: nothing to wait for).
+ * @timeout: Level Zero's timeout in ns (UINT64_MAX for ever, 0 a poll).
+ *
+ * Return: ZE_RESULT_SUCCESS, ZE_RESULT_NOT_READY when the time passed, or
+ * ZE_RESULT_ERROR_DEVICE_LOST when the queue was banned (a job faulted or
+ * ran past the kernel's job timeout) or the device is gone.
+ */
+ze_result_t zex_l0_queue_wait(struct zex_l0_cmdqueue *q, uint64_t point, uint64_t timeout)
+{
+	struct drm_zex_exec_queue_get_state st;
+	int ret = point ? zex_syncobj_wait(q->drv->dev, q->timeline, point,
+					   zex_l0_timeout_ns(timeout)) : 0;
+
+	if (ret == -ETIME)
+		return ZE_RESULT_NOT_READY;
+	if (ret)
+		return exec_result(ret);
+	if (zex_exec_queue_state(q->drv->dev, q->exec_queue, &st) || st.state)
+		return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST,
+				   "zex: the queue was banned after a fault or a timeout");
+	pthread_mutex_lock(&q->lock);
+	reap(q);
+	pthread_mutex_unlock(&q->lock);
+	return ZE_RESULT_SUCCESS;
+}
+
+/**
+ * zex_l0_queue_init - a queue on the engine @desc names
+ * @q: zeroed.
+ * @drv: the driver.
+ * @device: the device.
+ * @desc: group ordinal, index, mode and priority.
+ *
+ * Return: the result.
+ */
+ze_result_t zex_l0_queue_init(struct zex_l0_cmdqueue *q, struct zex_l0_driver *drv,
+			      struct zex_l0_device *device, const ze_command_queue_desc_t *desc)
+{
+	struct zex_l0_queue_group groups[ZEX_L0_MAX_QUEUE_GROUPS];
+	uint32_t n = zex_l0_queue_groups(device, groups);
+	int ret;
+
+	if (desc->ordinal >= n || desc->index >= groups[desc->ordinal].num_queues)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: no such queue group ordinal or index");
+	q->drv = drv;
+	q->device = device;
+	q->ordinal = desc->ordinal;
+	q->mode = desc->mode;
+	q->scratch = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q->scratch == MAP_FAILED) {
+		q->scratch = NULL;
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	}
+	ret = zex_userptr_import(drv->dev, q->scratch, PAGE, false, &q->scratch_id);
+	if (!ret)
+		ret = zex_syncobj_create(drv->dev, &q->timeline);
+	if (!ret)
+		ret = zex_exec_queue_create(drv->dev, groups[desc->ordinal].engine_class,
+					    (uint16_t)desc->index, groups[desc->ordinal].device,
+					    &q->exec_queue);
+	if (ret) {
+		zex_l0_queue_fini(q);
+		return ret == -EMFILE ? zex_l0_fail(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
+						    "zex: too many exec queues for this process") :
+					ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	}
+	pthread_mutex_init(&q->lock, NULL);
+	return ZE_RESULT_SUCCESS;
+}
+
+/** zex_l0_queue_fini - wait for a queue's jobs, then let everything go */
+void zex_l0_queue_fini(struct zex_l0_cmdqueue *q)
+{
+	if (q->submitted)
+		zex_syncobj_wait(q->drv->dev, q->timeline, q->submitted, -1);
+	reap(q);
+	if (q->exec_queue)
+		zex_exec_queue_destroy(q->drv->dev, q->exec_queue);
+	if (q->timeline)
+		zex_syncobj_destroy(q->drv->dev, q->timeline);
+	if (q->scratch_id)
+		zex_userptr_release(q->drv->dev, q->scratch_id);
+	if (q->scratch)
+		munmap(q->scratch, PAGE);
+	if (q->exec_queue)
+		pthread_mutex_destroy(&q->lock);
+	q->exec_queue = 0;
+	q->timeline = 0;
+	q->scratch_id = 0;
+	q->scratch = NULL;
+}

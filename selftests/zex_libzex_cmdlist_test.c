@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: zex_libzex_cmdlist_test.c - libzex's command queues, command lists and fences
+ *
+ * Level Zero's execution on zex's engines, through libzex's entry points:
+ * the queue groups the device reports; regular lists run on queues of
+ * both groups, in both modes, with fences; immediate lists, synchronous
+ * and asynchronous; copies between device memory and the application's
+ * heap and stack (which libzex imports for the job), fills of every
+ * pattern size, region copies, global timestamps; lists longer than one
+ * kernel job keep their order; every refused call with its result code.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "zex_selftest.h"
+#include "zex/zex_api.h"
+
+#define SIZE	(256u << 10)
+
+FIXTURE(l0) {
+	ze_context_handle_t ctx;
+	ze_device_handle_t dev;
+	uint32_t num_groups;
+	ze_command_queue_group_properties_t groups[4];
+	uint8_t *mem;	/* device memory */
+};
+
+FIXTURE_SETUP(l0)
+{
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	ze_driver_handle_t drv;
+	uint32_t n = 1, i;
+
+	if (zeInit(0) || zeDriverGet(&n, &drv) || !n)
+		SKIP(return, "no zex driver");
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGet(drv, &n, &self->dev));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeContextCreate(drv, &cd, &self->ctx));
+	self->num_groups = 4;
+	for (i = 0; i < 4; i++)
+		self->groups[i].stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetCommandQueueGroupProperties(
+		self->dev, &self->num_groups, self->groups));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(self->ctx, &dd, SIZE, 0, self->dev,
+						      (void **)&self->mem));
+}
+
+FIXTURE_TEARDOWN(l0)
+{
+	if (!self->ctx)
+		return;
+	zeMemFree(self->ctx, self->mem);
+	zeContextDestroy(self->ctx);
+}
+
+static ze_command_queue_handle_t queue(struct _test_data_l0 *self, uint32_t ordinal,
+				       ze_command_queue_mode_t mode)
+{
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       .ordinal = ordinal, .mode = mode };
+	ze_command_queue_handle_t q = NULL;
+
+	return zeCommandQueueCreate(self->ctx, self->dev, &qd, &q) ? NULL : q;
+}
+
+static ze_command_list_handle_t list(struct _test_data_l0 *self, uint32_t ordinal)
+{
+	ze_command_list_desc_t ld = { .stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+				      .commandQueueGroupOrdinal = ordinal };
+	ze_command_list_handle_t l = NULL;
+
+	return zeCommandListCreate(self->ctx, self->dev, &ld, &l) ? NULL : l;
+}
+
+static ze_command_list_handle_t immediate(struct _test_data_l0 *self, uint32_t ordinal,
+					  ze_command_queue_mode_t mode)
+{
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       .ordinal = ordinal, .mode = mode };
+	ze_command_list_handle_t l = NULL;
+
+	return zeCommandListCreateImmediate(self->ctx, self->dev, &qd, &l) ? NULL : l;
+}
+
+TEST_F(l0, queue_groups_say_what_the_engines_do)
+{
+	ASSERT_EQ(2, self->num_groups);
+	EXPECT_TRUE(self->groups[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
+	EXPECT_TRUE(self->groups[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY);
+	EXPECT_FALSE(self->groups[0].flags &
+		     ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS);
+	EXPECT_EQ(ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY, self->groups[1].flags);
+	EXPECT_EQ(16, self->groups[0].maxMemoryFillPatternSize);
+	EXPECT_EQ(16, self->groups[1].maxMemoryFillPatternSize);
+	EXPECT_LE(1, self->groups[0].numQueues);
+	EXPECT_EQ(2, self->groups[1].numQueues);
+}
+
+/* Heap -> device -> stack and back through a regular list, on each group and mode. */
+TEST_F(l0, regular_lists_copy_through_the_device)
+{
+	uint8_t *heap = malloc(SIZE), stack[4096];
+	uint32_t g, mode;
+
+	ASSERT_NE(NULL, heap);
+	for (g = 0; g < self->num_groups; g++)
+		for (mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+		     mode <= ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS; mode++) {
+			ze_command_queue_handle_t q = queue(self, g, mode);
+			ze_command_list_handle_t l = list(self, g);
+			ze_fence_desc_t fd = { .stype = ZE_STRUCTURE_TYPE_FENCE_DESC };
+			ze_fence_handle_t f;
+
+			ASSERT_NE(NULL, q);
+			ASSERT_NE(NULL, l);
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceCreate(q, &fd, &f));
+			EXPECT_EQ(ZE_RESULT_NOT_READY, zeFenceQueryStatus(f));
+			zex_fill(heap, SIZE, g * 2 + mode);
+			memset(stack, 0, sizeof(stack));
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(
+				l, self->mem, heap, SIZE, NULL, 0, NULL));
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendBarrier(l, NULL, 0, NULL));
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(
+				l, stack, self->mem + 4096, sizeof(stack), NULL, 0, NULL));
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(l));
+			ASSERT_EQ(ZE_RESULT_SUCCESS,
+				  zeCommandQueueExecuteCommandLists(q, 1, &l, f));
+			EXPECT_EQ(ZE_RESULT_SUCCESS, zeFenceHostSynchronize(f, UINT64_MAX));
+			EXPECT_EQ(ZE_RESULT_SUCCESS, zeFenceQueryStatus(f));
+			EXPECT_EQ(0, memcmp(stack, heap + 4096, sizeof(stack)));
+			EXPECT_EQ(0, memcmp(self->mem, heap, SIZE));
+			/* Run again after a reset of the fence: the same again. */
+			memset(stack, 0, sizeof(stack));
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceReset(f));
+			EXPECT_EQ(ZE_RESULT_NOT_READY, zeFenceQueryStatus(f));
+			ASSERT_EQ(ZE_RESULT_SUCCESS,
+				  zeCommandQueueExecuteCommandLists(q, 1, &l, f));
+			EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(q, UINT64_MAX));
+			EXPECT_EQ(ZE_RESULT_SUCCESS, zeFenceQueryStatus(f));
+			EXPECT_EQ(0, memcmp(stack, heap + 4096, sizeof(stack)));
+			EXPECT_EQ(ZE_RESULT_SUCCESS, zeFenceDestroy(f));
+			EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(l));
+			EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueDestroy(q));
+		}
+	free(heap);
+}
+
+/* Every pattern size, through immediate lists of both modes. */
+TEST_F(l0, immediate_lists_fill_with_every_pattern_size)
+{
+	static const uint8_t pattern[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+					     15, 16 };
+	uint8_t *back = malloc(SIZE);
+	uint32_t mode;
+	size_t ps, i;
+
+	ASSERT_NE(NULL, back);
+	for (mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS; mode <= ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+	     mode++) {
+		ze_command_list_handle_t l = immediate(self, 1, mode);
+
+		ASSERT_NE(NULL, l);
+		for (ps = 1; ps <= 16; ps *= 2) {
+			bool ok = true;
+
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(
+				l, self->mem, pattern, ps, SIZE - 3, NULL, 0, NULL));
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(
+				l, back, self->mem, SIZE - 3, NULL, 0, NULL));
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(l, UINT64_MAX));
+			for (i = 0; i < SIZE - 3; i++)
+				ok &= back[i] == pattern[i % ps];
+			EXPECT_TRUE(ok) TH_LOG("pattern size %zu", ps);
+		}
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(l));
+	}
+	free(back);
+}
+
+/* 2000 fills of one byte, more than one kernel job: the last one wins. */
+TEST_F(l0, a_long_list_keeps_its_order)
+{
+	ze_command_queue_handle_t q = queue(self, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ze_command_list_handle_t l = list(self, 0);
+	uint8_t b, back[64];
+	int i;
+
+	ASSERT_NE(NULL, q);
+	ASSERT_NE(NULL, l);
+	for (i = 0; i < 2000; i++) {
+		b = (uint8_t)i;
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(
+			l, self->mem, &b, 1, sizeof(back), NULL, 0, NULL));
+	}
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, back, self->mem,
+								   sizeof(back), NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(l));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(q, 1, &l, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(q, UINT64_MAX));
+	for (i = 0; i < (int)sizeof(back); i++)
+		EXPECT_EQ((uint8_t)1999, back[i]);
+	zeCommandListDestroy(l);
+	zeCommandQueueDestroy(q);
+}
+
+TEST_F(l0, region_copies_and_timestamps)
+{
+	ze_command_list_handle_t l = immediate(self, 0, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+	ze_copy_region_t src = { .originX = 3, .originY = 2, .width = 10, .height = 4, .depth = 1 };
+	ze_copy_region_t dst = { .originX = 0, .originY = 1, .width = 10, .height = 4, .depth = 1 };
+	uint8_t in[32 * 8], out[16 * 8];
+	uint64_t ts[2] = { 0 };
+	uint32_t x, y;
+	bool ok = true;
+
+	ASSERT_NE(NULL, l);
+	zex_fill(in, sizeof(in), 9);
+	memset(out, 0, sizeof(out));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWriteGlobalTimestamp(l, &ts[0], NULL, 0,
+									      NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopyRegion(
+		l, out, &dst, 16, 0, in, &src, 32, 0, NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendWriteGlobalTimestamp(l, &ts[1], NULL, 0,
+									      NULL));
+	for (y = 0; y < 8; y++)
+		for (x = 0; x < 16; x++) {
+			bool inside = y >= 1 && y < 5 && x < 10;
+			uint8_t want = inside ? in[(y - 1 + 2) * 32 + x + 3] : 0;
+
+			ok &= out[y * 16 + x] == want;
+		}
+	EXPECT_TRUE(ok);
+	EXPECT_LT(0, ts[0]);
+	EXPECT_LE(ts[0], ts[1]);
+	zeCommandListDestroy(l);
+}
+
+TEST_F(l0, refused_calls_say_why)
+{
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC };
+	ze_fence_desc_t fd = { .stype = ZE_STRUCTURE_TYPE_FENCE_DESC };
+	ze_command_queue_handle_t q = queue(self, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ze_command_queue_handle_t q2 = queue(self, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS), bad;
+	ze_command_list_handle_t l = list(self, 0), copy = list(self, 1), dead = list(self, 0);
+	ze_fence_handle_t f2;
+	uint8_t b = 0;
+	void *gone;
+
+	ASSERT_NE(NULL, q);
+	ASSERT_NE(NULL, q2);
+	ASSERT_NE(NULL, l);
+	ASSERT_NE(NULL, copy);
+	ASSERT_NE(NULL, dead);
+	qd.ordinal = self->num_groups;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeCommandQueueCreate(self->ctx, self->dev, &qd, &bad));
+	qd.ordinal = 1;
+	qd.index = self->groups[1].numQueues;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeCommandQueueCreate(self->ctx, self->dev, &qd, &bad));
+	qd.index = 0;
+	qd.mode = 7;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+		  zeCommandQueueCreate(self->ctx, self->dev, &qd, &bad));
+	/* Not closed; of the other group; a fence of another queue. */
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeCommandQueueExecuteCommandLists(q, 1, &l, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(l));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(copy));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE,
+		  zeCommandQueueExecuteCommandLists(q, 1, &copy, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceCreate(q2, &fd, &f2));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeCommandQueueExecuteCommandLists(q, 1, &l, f2));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE, zeCommandQueueExecuteCommandLists(q, 0, &l, NULL));
+	/* A closed list takes nothing more. */
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeCommandListAppendMemoryFill(l, self->mem, &b, 1, 1, NULL, 0, NULL));
+	/* Bad fills and copies. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListReset(l));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE,
+		  zeCommandListAppendMemoryFill(l, self->mem, &b, 3, 6, NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE,
+		  zeCommandListAppendMemoryFill(l, self->mem, &b, 32, 64, NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_OVERLAPPING_REGIONS,
+		  zeCommandListAppendMemoryCopy(l, self->mem + 8, self->mem, 16, NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+		  zeCommandListAppendMemoryCopy(l, NULL, self->mem, 16, NULL, 0, NULL));
+	/* Memory that is no longer there: refused when the list runs. */
+	gone = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, gone);
+	munmap(gone, 4096);
+	ASSERT_EQ(ZE_RESULT_SUCCESS,
+		  zeCommandListAppendMemoryCopy(l, self->mem, gone, 64, NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(l));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeCommandQueueExecuteCommandLists(q, 1, &l, NULL));
+	/* Only an immediate list is synchronized; destroyed handles are refused. */
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandListHostSynchronize(l, 0));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(dead));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeCommandListDestroy(dead));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeCommandListClose(dead));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceDestroy(f2));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeFenceQueryStatus(f2));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeCommandQueueSynchronize((ze_command_queue_handle_t)self->ctx, 0));
+	/* The queue still runs work after all that. */
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(q, UINT64_MAX));
+	zeCommandListDestroy(l);
+	zeCommandListDestroy(copy);
+	zeCommandQueueDestroy(q2);
+	zeCommandQueueDestroy(q);
+}
+
+ZEX_SELFTEST_MAIN
