@@ -189,30 +189,6 @@ zex_unsupported_zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t 
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendSignalEvent(ze_command_list_handle_t a0, ze_event_handle_t a1)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendWaitOnEvents(ze_command_list_handle_t a0, uint32_t a1, ze_event_handle_t* a2)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendEventReset(ze_command_list_handle_t a0, ze_event_handle_t a1)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t a0, uint32_t a1, ze_event_handle_t* a2, void* a3, const size_t* a4, ze_event_handle_t a5, uint32_t a6, ze_event_handle_t* a7)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendLaunchKernel(ze_command_list_handle_t a0, ze_kernel_handle_t a1, const ze_group_count_t* a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
 {
 	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
@@ -327,18 +303,6 @@ zex_unsupported_zeImageGetDeviceOffsetExp(ze_image_handle_t a0, uint64_t* a1)
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeEventPoolCreate(ze_context_handle_t a0, const ze_event_pool_desc_t* a1, uint32_t a2, ze_device_handle_t* a3, ze_event_pool_handle_t* a4)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventPoolDestroy(ze_event_pool_handle_t a0)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeEventPoolGetIpcHandle(ze_event_pool_handle_t a0, ze_ipc_event_pool_handle_t* a1)
 {
 	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
@@ -370,48 +334,6 @@ zex_unsupported_zeEventPoolGetContextHandle(ze_event_pool_handle_t a0, ze_contex
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventPoolGetFlags(ze_event_pool_handle_t a0, ze_event_pool_flags_t* a1)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventCreate(ze_event_pool_handle_t a0, const ze_event_desc_t* a1, ze_event_handle_t* a2)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventDestroy(ze_event_handle_t a0)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventHostSignal(ze_event_handle_t a0)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventHostSynchronize(ze_event_handle_t a0, uint64_t a1)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventQueryStatus(ze_event_handle_t a0)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventHostReset(ze_event_handle_t a0)
-{
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventQueryKernelTimestamp(ze_event_handle_t a0, ze_kernel_timestamp_result_t* a1)
 {
 	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
@@ -2201,10 +2123,10 @@ static const struct zex_ze_command_list_dditable zex_ze_command_list_dditable = 
 	.pfnAppendImageCopyFromMemory = zex_unsupported_zeCommandListAppendImageCopyFromMemory,
 	.pfnAppendMemoryPrefetch = zeCommandListAppendMemoryPrefetch,
 	.pfnAppendMemAdvise = zeCommandListAppendMemAdvise,
-	.pfnAppendSignalEvent = zex_unsupported_zeCommandListAppendSignalEvent,
-	.pfnAppendWaitOnEvents = zex_unsupported_zeCommandListAppendWaitOnEvents,
-	.pfnAppendEventReset = zex_unsupported_zeCommandListAppendEventReset,
-	.pfnAppendQueryKernelTimestamps = zex_unsupported_zeCommandListAppendQueryKernelTimestamps,
+	.pfnAppendSignalEvent = zeCommandListAppendSignalEvent,
+	.pfnAppendWaitOnEvents = zeCommandListAppendWaitOnEvents,
+	.pfnAppendEventReset = zeCommandListAppendEventReset,
+	.pfnAppendQueryKernelTimestamps = zeCommandListAppendQueryKernelTimestamps,
 	.pfnAppendLaunchKernel = zex_unsupported_zeCommandListAppendLaunchKernel,
 	.pfnAppendLaunchCooperativeKernel = zex_unsupported_zeCommandListAppendLaunchCooperativeKernel,
 	.pfnAppendLaunchKernelIndirect = zex_unsupported_zeCommandListAppendLaunchKernelIndirect,
@@ -2250,8 +2172,8 @@ static const struct zex_ze_fence_dditable zex_ze_fence_dditable = {
 static const uint8_t zex_ze_fence_dditable_since[] = { 4, 4, 4, 4, 4 };
 
 static const struct zex_ze_event_pool_dditable zex_ze_event_pool_dditable = {
-	.pfnCreate = zex_unsupported_zeEventPoolCreate,
-	.pfnDestroy = zex_unsupported_zeEventPoolDestroy,
+	.pfnCreate = zeEventPoolCreate,
+	.pfnDestroy = zeEventPoolDestroy,
 	.pfnGetIpcHandle = zex_unsupported_zeEventPoolGetIpcHandle,
 	.pfnOpenIpcHandle = zex_unsupported_zeEventPoolOpenIpcHandle,
 	.pfnCloseIpcHandle = zex_unsupported_zeEventPoolCloseIpcHandle,
@@ -2263,13 +2185,13 @@ static const struct zex_ze_event_pool_dditable zex_ze_event_pool_dditable = {
 static const uint8_t zex_ze_event_pool_dditable_since[] = { 4, 4, 4, 4, 4, 6, 9, 9 };
 
 static const struct zex_ze_event_dditable zex_ze_event_dditable = {
-	.pfnCreate = zex_unsupported_zeEventCreate,
-	.pfnDestroy = zex_unsupported_zeEventDestroy,
-	.pfnHostSignal = zex_unsupported_zeEventHostSignal,
-	.pfnHostSynchronize = zex_unsupported_zeEventHostSynchronize,
-	.pfnQueryStatus = zex_unsupported_zeEventQueryStatus,
-	.pfnHostReset = zex_unsupported_zeEventHostReset,
-	.pfnQueryKernelTimestamp = zex_unsupported_zeEventQueryKernelTimestamp,
+	.pfnCreate = zeEventCreate,
+	.pfnDestroy = zeEventDestroy,
+	.pfnHostSignal = zeEventHostSignal,
+	.pfnHostSynchronize = zeEventHostSynchronize,
+	.pfnQueryStatus = zeEventQueryStatus,
+	.pfnHostReset = zeEventHostReset,
+	.pfnQueryKernelTimestamp = zeEventQueryKernelTimestamp,
 	.pfnQueryKernelTimestampsExt = zex_unsupported_zeEventQueryKernelTimestampsExt,
 	.pfnGetEventPool = zex_unsupported_zeEventGetEventPool,
 	.pfnGetSignalScope = zex_unsupported_zeEventGetSignalScope,

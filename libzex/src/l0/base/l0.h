@@ -133,11 +133,59 @@ struct zex_l0_fence {
 	_Atomic uint64_t point;
 };
 
+/*
+ * What an event is in its pool's memory (64 bytes each, bound in the
+ * device's address space): its state, then its kernel timestamps.
+ */
+struct zex_l0_event_slot {
+	uint64_t state;				/* ZEX_EVENT_SIGNALED or 0 */
+	ze_kernel_timestamp_result_t ts;	/* global, then context */
+	uint64_t pad[3];
+};
+
+#define ZEX_EVENT_SIGNALED	1ull
+
+/**
+ * struct zex_l0_event_pool - events' memory
+ * @obj: the handle.
+ * @drv: the driver.
+ * @flags: its creation flags.
+ * @count: its events.
+ * @slots: the events' memory: a buffer object on tile 0, mapped and bound.
+ * @lock: @used.
+ * @used: one byte per index: an event was created there and not destroyed.
+ */
+struct zex_l0_event_pool {
+	struct zex_l0_object obj;
+	struct zex_l0_driver *drv;
+	ze_event_pool_flags_t flags;
+	uint32_t count;
+	struct zex_l0_event_slot *slots;
+	pthread_mutex_t lock;
+	uint8_t *used;
+};
+
+/**
+ * struct zex_l0_event - an event: one slot of its pool
+ * @obj: the handle.
+ * @pool: the pool.
+ * @index: the slot.
+ * @slot: its memory.
+ */
+struct zex_l0_event {
+	struct zex_l0_object obj;
+	struct zex_l0_event_pool *pool;
+	uint32_t index;
+	struct zex_l0_event_slot *slot;
+};
+
 /* The pools of each object type (l0_handles.c). */
 extern struct zex_object_pool zex_l0_contexts;
 extern struct zex_object_pool zex_l0_cmdqueues;
 extern struct zex_object_pool zex_l0_cmdlists;
 extern struct zex_object_pool zex_l0_fences;
+extern struct zex_object_pool zex_l0_event_pools;
+extern struct zex_object_pool zex_l0_events;
 
 struct zex_l0_driver {
 	ze_handle_t ddi;
@@ -148,6 +196,8 @@ struct zex_l0_driver {
 	struct zex_l0_device tiles[ZEX_MAX_TILES];
 	struct zex_alloc_table allocs;
 	pthread_mutex_t ipc_lock;	/* every allocation's ipc_* fields */
+	pthread_mutex_t waker_lock;	/* @waker */
+	struct zex_l0_cmdqueue *waker;	/* runs the jobs that wake waiters */
 };
 
 /** What an allocation table entry is; one bit each, for removal masks. */
@@ -157,6 +207,7 @@ enum zex_alloc_kind {
 	ZEX_ALLOC_HOST = 4,		/* zeMemAllocHost */
 	ZEX_ALLOC_HOST_IMPORTED = 8,	/* zeMemAllocHost + external memmap */
 	ZEX_ALLOC_SHARED = 16,		/* zeMemAllocShared */
+	ZEX_ALLOC_EVENTS = 32,		/* an event pool's slots */
 };
 
 struct zex_l0_driver *zex_l0_driver_get(void);
@@ -192,11 +243,14 @@ struct zex_l0_device *zex_l0_device(ze_device_handle_t h);
 struct zex_l0_cmdqueue *zex_l0_cmdqueue(ze_command_queue_handle_t h);
 struct zex_l0_cmdlist *zex_l0_cmdlist(ze_command_list_handle_t h);
 struct zex_l0_fence *zex_l0_fence(ze_fence_handle_t h);
+struct zex_l0_event_pool *zex_l0_event_pool(ze_event_pool_handle_t h);
+struct zex_l0_event *zex_l0_event(ze_event_handle_t h);
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		   uint64_t alignment, enum zex_alloc_kind kind,
 		   struct zex_l0_device *device, void **pptr);
 ze_result_t zex_l0_fail(ze_result_t res, const char *why);
 ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,
 				 int kinds);
+int zex_l0_release_alloc_kind(struct zex_l0_driver *drv, const void *ptr, int kinds);
 
 #endif /* ZEX_L0_H */

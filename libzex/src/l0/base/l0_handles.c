@@ -27,13 +27,15 @@
 /* zel_handle_type_t of <level_zero/loader/ze_loader.h>. */
 enum {
 	ZEL_HANDLE_DRIVER, ZEL_HANDLE_DEVICE, ZEL_HANDLE_CONTEXT, ZEL_HANDLE_COMMAND_QUEUE,
-	ZEL_HANDLE_COMMAND_LIST, ZEL_HANDLE_FENCE,
+	ZEL_HANDLE_COMMAND_LIST, ZEL_HANDLE_FENCE, ZEL_HANDLE_EVENT_POOL, ZEL_HANDLE_EVENT,
 };
 
 struct zex_object_pool zex_l0_contexts = ZEX_OBJECT_POOL(struct zex_l0_context);
 struct zex_object_pool zex_l0_cmdqueues = ZEX_OBJECT_POOL(struct zex_l0_cmdqueue);
 struct zex_object_pool zex_l0_cmdlists = ZEX_OBJECT_POOL(struct zex_l0_cmdlist);
 struct zex_object_pool zex_l0_fences = ZEX_OBJECT_POOL(struct zex_l0_fence);
+struct zex_object_pool zex_l0_event_pools = ZEX_OBJECT_POOL(struct zex_l0_event_pool);
+struct zex_object_pool zex_l0_events = ZEX_OBJECT_POOL(struct zex_l0_event);
 
 typedef ze_result_t (*zex_translate_fn)(int type, void *in, void **out);
 
@@ -78,6 +80,10 @@ static bool zex_is_ours(const void *h, int type)
 		return zex_object_pool_find(&zex_l0_cmdlists, h) != NULL;
 	case ZEL_HANDLE_FENCE:
 		return zex_object_pool_find(&zex_l0_fences, h) != NULL;
+	case ZEL_HANDLE_EVENT_POOL:
+		return zex_object_pool_find(&zex_l0_event_pools, h) != NULL;
+	case ZEL_HANDLE_EVENT:
+		return zex_object_pool_find(&zex_l0_events, h) != NULL;
 	default:
 		return false;
 	}
@@ -125,4 +131,14 @@ struct zex_l0_cmdlist *zex_l0_cmdlist(ze_command_list_handle_t h)
 struct zex_l0_fence *zex_l0_fence(ze_fence_handle_t h)
 {
 	return zex_unwrap(h, ZEL_HANDLE_FENCE);
+}
+
+struct zex_l0_event_pool *zex_l0_event_pool(ze_event_pool_handle_t h)
+{
+	return zex_unwrap(h, ZEL_HANDLE_EVENT_POOL);
+}
+
+struct zex_l0_event *zex_l0_event(ze_event_handle_t h)
+{
+	return zex_unwrap(h, ZEL_HANDLE_EVENT);
 }

@@ -130,7 +130,7 @@ zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *pDevic
 	/* Nanoseconds, or cycles per second for the 1.2 struct: a 1 GHz timer. */
 	p->timerResolution = p->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES ? 1 : 1000000000;
 	p->timestampValidBits = 64;
-	p->kernelTimestampValidBits = 32;
+	p->kernelTimestampValidBits = 64;
 	/* Unique per device: vendor, device, then the tile (0xff the root). */
 	memset(&p->uuid, 0, sizeof(p->uuid));
 	p->uuid.id[0] = ZEX_VENDOR_ID & 0xff;

@@ -12,8 +12,11 @@
  * (l0_submit.c): each append runs at once, and a synchronous one returns
  * when it has run. Copies and fills become the kernel's COPY and FILL (a
  * copy over 1 GiB several of them), a global timestamp its TIMESTAMP;
- * a region copy one COPY per row of each slice. Commands of one queue run
- * in order, one after the other, so a barrier needs no command, and
+ * a region copy one COPY per row of each slice. Each append's events go
+ * around it: a WAIT until each wait event's state is signalled, the signal
+ * event's start timestamps (a timestamp pool's), the operation, its end
+ * timestamps, and a STORE that signals it. Commands of one queue run in
+ * order, one after the other, so a barrier is its events alone, and
  * prefetches and memory advice have nothing to do. Kernels, modules and
  * images are not zex's: those entries return
  * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE (the dispatch tables' stubs).
@@ -223,44 +226,127 @@ static ze_result_t append(struct zex_l0_cmdlist *l, const struct drm_zex_command
 	return res;
 }
 
-/* What every append checks: the list, and that it names no event (none exist). */
-static struct zex_l0_cmdlist *append_target(ze_command_list_handle_t h, ze_event_handle_t signal,
-					    uint32_t num_waits, ze_result_t *res)
-{
-	struct zex_l0_cmdlist *l = zex_l0_cmdlist(h);
+/**
+ * struct op - one append: what it does, between its events
+ * @list: the list.
+ * @signal: the event it signals, or NULL.
+ * @num_waits: events it waits for first.
+ * @waits: those events.
+ * @cmds: the whole: the waits, the signal event's start timestamps, the
+ *	operation's commands, the end timestamps and the signal.
+ * @n: commands in @cmds.
+ * @cap: room in @cmds.
+ */
+struct op {
+	struct zex_l0_cmdlist *list;
+	struct zex_l0_event *signal;
+	uint32_t num_waits;
+	ze_event_handle_t *waits;
+	struct drm_zex_command *cmds;
+	uint32_t n, cap;
+};
 
-	*res = ZE_RESULT_SUCCESS;
-	if (!l || signal || num_waits)
-		*res = ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	return *res ? NULL : l;
+static int op_push(struct op *op, struct drm_zex_command c)
+{
+	if (op->n == op->cap) {
+		uint32_t cap = op->cap ? 2 * op->cap : 16;
+		struct drm_zex_command *cmds = realloc(op->cmds, (size_t)cap * sizeof(*cmds));
+
+		if (!cmds)
+			return -1;
+		op->cmds = cmds;
+		op->cap = cap;
+	}
+	op->cmds[op->n++] = c;
+	return 0;
+}
+
+static int op_timestamps(struct op *op, bool end)
+{
+	struct zex_l0_event_slot *s = op->signal->slot;
+	uint64_t *global = end ? &s->ts.global.kernelEnd : &s->ts.global.kernelStart;
+	uint64_t *context = end ? &s->ts.context.kernelEnd : &s->ts.context.kernelStart;
+
+	if (!(op->signal->pool->flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP))
+		return 0;
+	return op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_TIMESTAMP,
+						     .dst = (uintptr_t)global }) ||
+	       op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_TIMESTAMP,
+						     .dst = (uintptr_t)context });
+}
+
+/*
+ * Begin an append: check the list and the events, and record the waits
+ * (a WAIT until each event's state is signalled) and the start timestamps.
+ */
+static ze_result_t op_begin(struct op *op, ze_command_list_handle_t h, ze_event_handle_t signal,
+			    uint32_t num_waits, ze_event_handle_t *waits)
+{
+	uint32_t i;
+
+	*op = (struct op){ .list = zex_l0_cmdlist(h), .num_waits = num_waits, .waits = waits };
+	if (!op->list)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (num_waits && !waits)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (signal) {
+		op->signal = zex_l0_event(signal);
+		if (!op->signal)
+			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	}
+	for (i = 0; i < num_waits; i++) {
+		struct zex_l0_event *ev = zex_l0_event(waits[i]);
+
+		if (!ev) {
+			free(op->cmds);
+			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+		}
+		if (op_push(op, (struct drm_zex_command){
+				.op = DRM_ZEX_CMD_WAIT, .src = (uintptr_t)&ev->slot->state,
+				.value = ZEX_EVENT_SIGNALED, .mask = ~0ull,
+				.compare = DRM_ZEX_COMPARE_EQ }))
+			goto nomem;
+	}
+	if (op->signal && op_timestamps(op, false))
+		goto nomem;
+	return ZE_RESULT_SUCCESS;
+nomem:
+	free(op->cmds);
+	return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+/* End an append: the end timestamps and the signal, then record or run it all. */
+static ze_result_t op_end(struct op *op, ze_result_t res)
+{
+	if (!res && op->signal &&
+	    (op_timestamps(op, true) ||
+	     op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_STORE,
+						   .dst = (uintptr_t)&op->signal->slot->state,
+						   .value = ZEX_EVENT_SIGNALED })))
+		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	if (!res && op->n)
+		res = append(op->list, op->cmds, op->n);
+	free(op->cmds);
+	return res;
 }
 
 /* A copy, in commands of at most DRM_ZEX_COPY_MAX_LEN bytes. */
-static ze_result_t append_copy(struct zex_l0_cmdlist *l, uintptr_t dst, uintptr_t src,
-			       uint64_t size)
+static ze_result_t op_copy(struct op *op, uintptr_t dst, uintptr_t src, uint64_t size)
 {
-	struct drm_zex_command chunk[8];
-	ze_result_t res = ZE_RESULT_SUCCESS;
-	uint32_t n = 0;
-
 	if (dst < src + size && src < dst + size)
 		return zex_l0_fail(ZE_RESULT_ERROR_OVERLAPPING_REGIONS,
 				   "zex: the copy's source and destination overlap");
-	while (size && !res) {
+	while (size) {
 		uint64_t len = size < DRM_ZEX_COPY_MAX_LEN ? size : DRM_ZEX_COPY_MAX_LEN;
 
-		chunk[n++] = (struct drm_zex_command){
-			.op = DRM_ZEX_CMD_COPY, .dst = dst, .src = src, .len = len,
-		};
+		if (op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_COPY, .dst = dst,
+							  .src = src, .len = len }))
+			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 		dst += len;
 		src += len;
 		size -= len;
-		if (n == 8 || !size) {
-			res = append(l, chunk, n);
-			n = 0;
-		}
 	}
-	return res;
+	return ZE_RESULT_SUCCESS;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -268,17 +354,16 @@ zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList, void *dstpt
 			      const void *srcptr, size_t size, ze_event_handle_t hSignalEvent,
 			      uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
-	ze_result_t res;
-	struct zex_l0_cmdlist *l = append_target(hCommandList, hSignalEvent, numWaitEvents, &res);
+	struct op op;
+	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 
-	if (!l)
+	if (res)
 		return res;
 	if (!dstptr || !srcptr)
-		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	(void)phWaitEvents;
-	if (!size)
-		return ZE_RESULT_SUCCESS;
-	return append_copy(l, (uintptr_t)dstptr, (uintptr_t)srcptr, size);
+		res = ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	else
+		res = op_copy(&op, (uintptr_t)dstptr, (uintptr_t)srcptr, size);
+	return op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -300,20 +385,19 @@ zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr,
 			      ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
 			      ze_event_handle_t *phWaitEvents)
 {
-	ze_result_t res;
-	struct zex_l0_cmdlist *l = append_target(hCommandList, hSignalEvent, numWaitEvents, &res);
 	struct drm_zex_command c = { .op = DRM_ZEX_CMD_FILL };
 	uintptr_t dst = (uintptr_t)ptr;
+	struct op op;
+	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 
-	if (!l)
+	if (res)
 		return res;
 	if (!ptr || !pattern)
-		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	(void)phWaitEvents;
+		return op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
 	if (!pattern_size || pattern_size > DRM_ZEX_FILL_MAX_PATTERN ||
 	    (pattern_size & (pattern_size - 1)))
-		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_SIZE,
-				   "zex: fill patterns are 1, 2, 4, 8 or 16 bytes");
+		return op_end(&op, zex_l0_fail(ZE_RESULT_ERROR_INVALID_SIZE,
+					       "zex: fill patterns are 1, 2, 4, 8 or 16 bytes"));
 	c.pattern_size = (uint16_t)pattern_size;
 	memcpy(c.pattern, pattern, pattern_size);
 	/* Pieces of 1 GiB, a multiple of every pattern size: each starts the pattern anew. */
@@ -322,11 +406,12 @@ zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr,
 
 		c.dst = dst;
 		c.len = len;
-		res = append(l, &c, 1);
+		if (op_push(&op, c))
+			res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 		dst += len;
 		size -= len;
 	}
-	return res;
+	return op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -337,19 +422,18 @@ zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void 
 				    uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent,
 				    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
-	ze_result_t res;
-	struct zex_l0_cmdlist *l = append_target(hCommandList, hSignalEvent, numWaitEvents, &res);
+	struct op op;
+	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 	uint32_t y, z;
 
-	if (!l)
+	if (res)
 		return res;
 	if (!dstptr || !srcptr || !dstRegion || !srcRegion)
-		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	(void)phWaitEvents;
+		return op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
 	if (dstRegion->width != srcRegion->width || dstRegion->height != srcRegion->height ||
 	    dstRegion->depth != srcRegion->depth)
-		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				   "zex: the regions' sizes differ");
+		return op_end(&op, zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+					       "zex: the regions' sizes differ"));
 	if (!dstSlicePitch)
 		dstSlicePitch = dstPitch * (dstRegion->originY + dstRegion->height);
 	if (!srcSlicePitch)
@@ -361,10 +445,10 @@ zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void 
 			uint64_t s = (uint64_t)(srcRegion->originZ + z) * srcSlicePitch +
 				     (uint64_t)(srcRegion->originY + y) * srcPitch + srcRegion->originX;
 
-			res = append_copy(l, (uintptr_t)dstptr + d, (uintptr_t)srcptr + s,
-					  dstRegion->width);
+			res = op_copy(&op, (uintptr_t)dstptr + d, (uintptr_t)srcptr + s,
+				      dstRegion->width);
 		}
-	return res;
+	return op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -372,31 +456,31 @@ zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCommandList,
 					uint64_t *dstptr, ze_event_handle_t hSignalEvent,
 					uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
-	ze_result_t res;
-	struct zex_l0_cmdlist *l = append_target(hCommandList, hSignalEvent, numWaitEvents, &res);
-	struct drm_zex_command c = { .op = DRM_ZEX_CMD_TIMESTAMP, .dst = (uintptr_t)dstptr };
+	struct op op;
+	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 
-	if (!l)
+	if (res)
 		return res;
 	if (!dstptr)
-		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	(void)phWaitEvents;
-	if ((uintptr_t)dstptr % sizeof(uint64_t))
-		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				   "zex: a timestamp's address is 8-byte aligned");
-	return append(l, &c, 1);
+		res = ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	else if ((uintptr_t)dstptr % sizeof(uint64_t))
+		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				  "zex: a timestamp's address is 8-byte aligned");
+	else if (op_push(&op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_TIMESTAMP,
+						       .dst = (uintptr_t)dstptr }))
+		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	return op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList, ze_event_handle_t hSignalEvent,
 			   uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
-	ze_result_t res;
-	struct zex_l0_cmdlist *l = append_target(hCommandList, hSignalEvent, numWaitEvents, &res);
+	struct op op;
+	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 
-	(void)phWaitEvents;
-	/* Commands already run one after the other. */
-	return l ? ZE_RESULT_SUCCESS : res;
+	/* Commands already run one after the other: only the events remain. */
+	return res ? res : op_end(&op, ZE_RESULT_SUCCESS);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -408,6 +492,69 @@ zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCommandList,
 	if (numRanges && (!pRangeSizes || !pRanges))
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	return zeCommandListAppendBarrier(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent)
+{
+	if (!hEvent)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	return zeCommandListAppendBarrier(hCommandList, hEvent, 0, NULL);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandList, uint32_t numEvents,
+				ze_event_handle_t *phEvents)
+{
+	if (!numEvents)
+		return ZE_RESULT_ERROR_INVALID_SIZE;
+	return zeCommandListAppendBarrier(hCommandList, NULL, numEvents, phEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent)
+{
+	struct zex_l0_event *ev = zex_l0_event(hEvent);
+	struct op op;
+	ze_result_t res = op_begin(&op, hCommandList, NULL, 0, NULL);
+
+	if (res)
+		return res;
+	if (!ev)
+		return op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	if (op_push(&op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_STORE,
+						   .dst = (uintptr_t)&ev->slot->state }))
+		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	return op_end(&op, res);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hCommandList,
+					 uint32_t numEvents, ze_event_handle_t *phEvents,
+					 void *dstptr, const size_t *pOffsets,
+					 ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+					 ze_event_handle_t *phWaitEvents)
+{
+	struct op op;
+	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+	uint32_t i;
+
+	if (res)
+		return res;
+	if (!phEvents || !dstptr)
+		return op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	/* Each event's timestamps, copied where the offsets (or the order) say. */
+	for (i = 0; i < numEvents && !res; i++) {
+		struct zex_l0_event *ev = zex_l0_event(phEvents[i]);
+		uintptr_t dst = (uintptr_t)dstptr +
+				(pOffsets ? pOffsets[i] : i * sizeof(ze_kernel_timestamp_result_t));
+
+		if (!ev)
+			res = ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+		else
+			res = op_copy(&op, dst, (uintptr_t)&ev->slot->ts, sizeof(ev->slot->ts));
+	}
+	return op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL

@@ -150,6 +150,22 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContex
 }
 
 /**
+ * zex_l0_release_alloc_kind - remove the allocation of one of @kinds at @ptr
+ *
+ * Only the base of an allocation of one of those kinds; its memory goes
+ * with the last reference. Return: 0, or -ENOENT.
+ */
+int zex_l0_release_alloc_kind(struct zex_l0_driver *drv, const void *ptr, int kinds)
+{
+	struct zex_alloc *a = zex_alloc_table_remove(&drv->allocs, ptr, kinds);
+
+	if (!a)
+		return -ENOENT;
+	zex_alloc_put(a);
+	return 0;
+}
+
+/**
  * zex_l0_release_alloc - remove the allocation of one of @kinds starting at @ptr
  *
  * Return: ZE_RESULT_SUCCESS, or the result code for a bad argument.
@@ -158,18 +174,13 @@ ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,
 				 int kinds)
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
-	struct zex_alloc *a;
 
 	if (!ctx)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!ptr)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	/* Only the base of an allocation of that kind. */
-	a = zex_alloc_table_remove(&ctx->drv->allocs, ptr, kinds);
-	if (!a)
-		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	zex_alloc_put(a);
-	return ZE_RESULT_SUCCESS;
+	return zex_l0_release_alloc_kind(ctx->drv, ptr, kinds) ?
+		       ZE_RESULT_ERROR_INVALID_ARGUMENT : ZE_RESULT_SUCCESS;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFree(ze_context_handle_t hContext, void *ptr)

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: l0_event.c - zeEventPool*, zeEvent*: events in memory both sides see
+ *
+ * An event pool is a buffer object on tile 0, mapped into the process and
+ * bound in the device's address space at the same address; each event is
+ * a 64-byte slot of it: a state word (signalled or not) and its kernel
+ * timestamps. The device signals an event with a store and waits for one
+ * with the kernel's WAIT command (l0_cmdlist.c); the host reads and
+ * writes the state word itself.
+ *
+ * A host wait sleeps in the kernel's user fence wait on the state word,
+ * which the end of any job of the device wakes. So that a signal from the
+ * host wakes it too (and a device WAIT at once, not at its next poll),
+ * zeEventHostSignal also runs an empty job on the driver's waker queue.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "l0/exec/l0_exec.h"
+
+#define ZEX_POOL_FLAGS	(ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_IPC | \
+			 ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP | 0x8u)
+#define ZEX_SCOPE_FLAGS	(ZE_EVENT_SCOPE_FLAG_SUBDEVICE | ZE_EVENT_SCOPE_FLAG_DEVICE | \
+			 ZE_EVENT_SCOPE_FLAG_HOST)
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hContext,
+						      const ze_event_pool_desc_t *desc,
+						      uint32_t numDevices,
+						      ze_device_handle_t *phDevices,
+						      ze_event_pool_handle_t *phEventPool)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_l0_event_pool *pool;
+	uint64_t size, real_size;
+	uint32_t i, handle;
+	void *mem;
+
+	if (!ctx)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!desc || !phEventPool || (numDevices && !phDevices))
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	for (i = 0; i < numDevices; i++)
+		if (!zex_l0_device(phDevices[i]))
+			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (desc->stype != ZE_STRUCTURE_TYPE_EVENT_POOL_DESC)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	/* 0x8: ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP (1.6). */
+	if (desc->flags & ~(ze_event_pool_flags_t)ZEX_POOL_FLAGS)
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	if (!desc->count)
+		return ZE_RESULT_ERROR_INVALID_SIZE;
+	size = ((uint64_t)desc->count * sizeof(struct zex_l0_event_slot) + 4095) & ~4095ull;
+	pool = zex_object_pool_get(&zex_l0_event_pools);
+	if (!pool)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	pool->used = calloc(desc->count, 1);
+	if (!pool->used)
+		goto err_put;
+	if (zex_bo_create(ctx->drv->dev, size, 0, NULL, &handle, &real_size))
+		goto err_used;
+	if (zex_l0_map_new(ctx->drv, handle, real_size, 0, ZEX_ALLOC_EVENTS, &ctx->drv->tiles[0],
+			   &mem))
+		goto err_used;
+	pool->drv = ctx->drv;
+	pool->flags = desc->flags;
+	pool->count = desc->count;
+	pool->slots = mem;
+	pthread_mutex_init(&pool->lock, NULL);
+	zex_l0_object_publish(&pool->obj);
+	*phEventPool = (ze_event_pool_handle_t)pool;
+	return ZE_RESULT_SUCCESS;
+
+err_used:
+	free(pool->used);
+err_put:
+	zex_object_pool_put(&zex_l0_event_pools, pool);
+	return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolDestroy(ze_event_pool_handle_t hEventPool)
+{
+	struct zex_l0_event_pool *pool = zex_l0_event_pool(hEventPool);
+
+	if (!pool)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	zex_object_pool_put(&zex_l0_event_pools, pool);
+	zex_l0_release_alloc_kind(pool->drv, pool->slots, ZEX_ALLOC_EVENTS);
+	free(pool->used);
+	pthread_mutex_destroy(&pool->lock);
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventPool,
+						  const ze_event_desc_t *desc,
+						  ze_event_handle_t *phEvent)
+{
+	struct zex_l0_event_pool *pool = zex_l0_event_pool(hEventPool);
+	struct zex_l0_event *ev;
+	bool taken;
+
+	if (!pool)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!desc || !phEvent)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (desc->stype != ZE_STRUCTURE_TYPE_EVENT_DESC)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	if ((desc->signal | desc->wait) & ~(ze_event_scope_flags_t)ZEX_SCOPE_FLAGS)
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	if (desc->index >= pool->count)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: the event index is beyond the pool's count");
+	pthread_mutex_lock(&pool->lock);
+	taken = pool->used[desc->index];
+	pool->used[desc->index] = 1;
+	pthread_mutex_unlock(&pool->lock);
+	if (taken)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: the pool already has an event at that index");
+	ev = zex_object_pool_get(&zex_l0_events);
+	if (!ev) {
+		pool->used[desc->index] = 0;
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	}
+	ev->pool = pool;
+	ev->index = desc->index;
+	ev->slot = &pool->slots[desc->index];
+	/* A new event is not signalled, and has no timestamps. */
+	memset(ev->slot, 0, sizeof(*ev->slot));
+	zex_l0_object_publish(&ev->obj);
+	*phEvent = (ze_event_handle_t)ev;
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventDestroy(ze_event_handle_t hEvent)
+{
+	struct zex_l0_event *ev = zex_l0_event(hEvent);
+
+	if (!ev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	zex_object_pool_put(&zex_l0_events, ev);
+	pthread_mutex_lock(&ev->pool->lock);
+	ev->pool->used[ev->index] = 0;
+	pthread_mutex_unlock(&ev->pool->lock);
+	return ZE_RESULT_SUCCESS;
+}
+
+/* Wake every host and device waiter of the device: a job's end does. */
+static ze_result_t wake_waiters(struct zex_l0_driver *drv)
+{
+	static const ze_command_queue_desc_t desc = {
+		.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, .ordinal = 0,
+	};
+	ze_result_t res = ZE_RESULT_SUCCESS;
+
+	pthread_mutex_lock(&drv->waker_lock);
+	if (!drv->waker) {
+		drv->waker = calloc(1, sizeof(*drv->waker));
+		res = drv->waker ? zex_l0_queue_init(drv->waker, drv, &drv->root, &desc) :
+				   ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		if (res) {
+			free(drv->waker);
+			drv->waker = NULL;
+		}
+	}
+	if (!res) {
+		pthread_mutex_lock(&drv->waker->lock);
+		res = zex_l0_submit_locked(drv->waker, NULL, 0);
+		pthread_mutex_unlock(&drv->waker->lock);
+	}
+	pthread_mutex_unlock(&drv->waker_lock);
+	return res;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSignal(ze_event_handle_t hEvent)
+{
+	struct zex_l0_event *ev = zex_l0_event(hEvent);
+
+	if (!ev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	__atomic_store_n(&ev->slot->state, ZEX_EVENT_SIGNALED, __ATOMIC_RELEASE);
+	return wake_waiters(ev->pool->drv);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEvent,
+							   uint64_t timeout)
+{
+	struct zex_l0_event *ev = zex_l0_event(hEvent);
+	int ret;
+
+	if (!ev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	ret = zex_wait_user_fence(ev->pool->drv->dev, &ev->slot->state, DRM_ZEX_COMPARE_EQ,
+				  ZEX_EVENT_SIGNALED, ~0ull, zex_l0_timeout_ns(timeout));
+	if (ret == -ETIME)
+		return ZE_RESULT_NOT_READY;
+	return ret ? zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST, "zex: the event wait failed") :
+		     ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryStatus(ze_event_handle_t hEvent)
+{
+	struct zex_l0_event *ev = zex_l0_event(hEvent);
+
+	if (!ev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	return __atomic_load_n(&ev->slot->state, __ATOMIC_ACQUIRE) == ZEX_EVENT_SIGNALED ?
+		       ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostReset(ze_event_handle_t hEvent)
+{
+	struct zex_l0_event *ev = zex_l0_event(hEvent);
+
+	if (!ev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	__atomic_store_n(&ev->slot->state, 0, __ATOMIC_RELEASE);
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
+								ze_kernel_timestamp_result_t *dstptr)
+{
+	struct zex_l0_event *ev = zex_l0_event(hEvent);
+
+	if (!ev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!dstptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (!(ev->pool->flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP))
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: the event's pool has no kernel timestamps");
+	if (zeEventQueryStatus(hEvent) != ZE_RESULT_SUCCESS)
+		return ZE_RESULT_NOT_READY;
+	*dstptr = ev->slot->ts;
+	return ZE_RESULT_SUCCESS;
+}

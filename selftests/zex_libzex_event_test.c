@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/*
+ * DOC: zex_libzex_event_test.c - libzex's events and event pools
+ *
+ * Events signalled and reset by the host and by the device; a device wait
+ * on an event the host signals later, ordering two queues; a host thread
+ * asleep in zeEventHostSynchronize woken by another thread's signal (no
+ * job of its own ends); kernel timestamps of a copy, read by the host and
+ * copied by the device; every refused call with its result code.
+ */
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zex_selftest.h"
+#include "zex/zex_api.h"
+
+#define SIZE	(64u << 10)
+
+FIXTURE(ev) {
+	ze_context_handle_t ctx;
+	ze_device_handle_t dev;
+	ze_event_pool_handle_t pool, ts_pool;
+	uint8_t *mem;
+};
+
+FIXTURE_SETUP(ev)
+{
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	ze_event_pool_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+				    .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = 8 };
+	ze_driver_handle_t drv;
+	uint32_t n = 1;
+
+	if (zeInit(0) || zeDriverGet(&n, &drv) || !n)
+		SKIP(return, "no zex driver");
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGet(drv, &n, &self->dev));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeContextCreate(drv, &cd, &self->ctx));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(self->ctx, &pd, 1, &self->dev,
+						       &self->pool));
+	pd.flags |= ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(self->ctx, &pd, 0, NULL, &self->ts_pool));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(self->ctx, &dd, SIZE, 0, self->dev,
+						      (void **)&self->mem));
+}
+
+FIXTURE_TEARDOWN(ev)
+{
+	if (!self->ctx)
+		return;
+	zeMemFree(self->ctx, self->mem);
+	zeEventPoolDestroy(self->ts_pool);
+	zeEventPoolDestroy(self->pool);
+	zeContextDestroy(self->ctx);
+}
+
+static ze_event_handle_t event(ze_event_pool_handle_t pool, uint32_t index)
+{
+	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC, .index = index,
+			       .signal = ZE_EVENT_SCOPE_FLAG_HOST,
+			       .wait = ZE_EVENT_SCOPE_FLAG_HOST };
+	ze_event_handle_t e = NULL;
+
+	return zeEventCreate(pool, &ed, &e) ? NULL : e;
+}
+
+static ze_command_list_handle_t immediate(struct _test_data_ev *self, uint32_t ordinal)
+{
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       .ordinal = ordinal,
+				       .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS };
+	ze_command_list_handle_t l = NULL;
+
+	return zeCommandListCreateImmediate(self->ctx, self->dev, &qd, &l) ? NULL : l;
+}
+
+TEST_F(ev, the_host_signals_and_resets)
+{
+	ze_event_handle_t e = event(self->pool, 0);
+
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(e));
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventHostSynchronize(e, 0));
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventHostSynchronize(e, 1000000));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(e));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryStatus(e));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(e, UINT64_MAX));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostReset(e));
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(e));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(e));
+}
+
+/*
+ * Queue A waits for an event the host signals later, then copies and
+ * signals a second event, which queue B waits for before copying on.
+ */
+TEST_F(ev, device_waits_order_queues_and_the_host)
+{
+	ze_event_handle_t go = event(self->pool, 1), mid = event(self->pool, 2);
+	ze_event_handle_t done = event(self->pool, 3);
+	ze_command_list_handle_t a = immediate(self, 0), b = immediate(self, 1);
+	uint8_t *in = malloc(SIZE), *out = calloc(1, SIZE);
+
+	ASSERT_NE(NULL, go);
+	ASSERT_NE(NULL, mid);
+	ASSERT_NE(NULL, done);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, in);
+	ASSERT_NE(NULL, out);
+	zex_fill(in, SIZE, 5);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(a, self->mem, in, SIZE, mid,
+								   1, &go));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(b, out, self->mem, SIZE, done,
+								   1, &mid));
+	/* Nothing moved before the host's go. */
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(mid));
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(done));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(go));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(done, UINT64_MAX));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryStatus(mid));
+	EXPECT_EQ(0, memcmp(in, out, SIZE));
+	/* The device resets one, the host sees it. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendEventReset(b, mid));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(b, UINT64_MAX));
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(mid));
+	zeCommandListDestroy(a);
+	zeCommandListDestroy(b);
+	zeEventDestroy(go);
+	zeEventDestroy(mid);
+	zeEventDestroy(done);
+	free(in);
+	free(out);
+}
+
+static _Atomic pid_t sleeper_tid;
+
+static void *sleeper(void *e)
+{
+	sleeper_tid = (pid_t)syscall(SYS_gettid);
+	return (void *)(uintptr_t)zeEventHostSynchronize(e, UINT64_MAX);
+}
+
+/* Whether thread @tid sleeps in an ioctl: its syscall and state in /proc. */
+static bool sleeps_in_ioctl(pid_t tid)
+{
+	char path[64], buf[256] = "";
+	char *state;
+	bool in_ioctl;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0)
+		return false;
+	close(fd);
+	in_ioctl = !strncmp(buf, "16 ", 3);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	memset(buf, 0, sizeof(buf));
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0)
+		return false;
+	close(fd);
+	state = strrchr(buf, ')');
+	return in_ioctl && state && state[1] == ' ' && state[2] == 'S';
+}
+
+/* A waiter asleep in the kernel wakes at another thread's host signal. */
+TEST_F(ev, a_host_signal_wakes_a_sleeping_host_wait)
+{
+	ze_event_handle_t e = event(self->pool, 4);
+	pthread_t t;
+	void *res;
+
+	ASSERT_NE(NULL, e);
+	sleeper_tid = 0;
+	ASSERT_EQ(0, pthread_create(&t, NULL, sleeper, e));
+	while (!sleeper_tid || !sleeps_in_ioctl(sleeper_tid))
+		sched_yield();
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(e));
+	ASSERT_EQ(0, pthread_join(t, &res));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, (ze_result_t)(uintptr_t)res);
+	zeEventDestroy(e);
+}
+
+TEST_F(ev, kernel_timestamps_of_a_copy)
+{
+	ze_event_handle_t e = event(self->ts_pool, 0);
+	ze_command_list_handle_t l = immediate(self, 1);
+	ze_kernel_timestamp_result_t r, copied[2];
+	uint8_t *in = malloc(SIZE);
+
+	ASSERT_NE(NULL, e);
+	ASSERT_NE(NULL, l);
+	ASSERT_NE(NULL, in);
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryKernelTimestamp(e, &r));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, self->mem, in, SIZE, e, 0,
+								   NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(e, UINT64_MAX));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventQueryKernelTimestamp(e, &r));
+	EXPECT_LT(0, r.global.kernelStart);
+	EXPECT_LE(r.global.kernelStart, r.global.kernelEnd);
+	EXPECT_LE(r.context.kernelStart, r.context.kernelEnd);
+	memset(copied, 0, sizeof(copied));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendQueryKernelTimestamps(
+		l, 1, &e, &copied[1], NULL, NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(l, UINT64_MAX));
+	EXPECT_EQ(0, memcmp(&r, &copied[1], sizeof(r)));
+	zeCommandListDestroy(l);
+	zeEventDestroy(e);
+	free(in);
+}
+
+TEST_F(ev, refused_calls_say_why)
+{
+	ze_event_pool_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, .count = 0 };
+	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC, .index = 8 };
+	ze_event_handle_t e = event(self->pool, 5), again;
+	ze_event_pool_handle_t p;
+	ze_kernel_timestamp_result_t r;
+	ze_command_list_handle_t l = immediate(self, 0);
+
+	ASSERT_NE(NULL, e);
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE, zeEventPoolCreate(self->ctx, &pd, 0, NULL, &p));
+	pd.count = 1;
+	pd.flags = 0x100;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+		  zeEventPoolCreate(self->ctx, &pd, 0, NULL, &p));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventCreate(self->pool, &ed, &again));
+	ed.index = 5;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventCreate(self->pool, &ed, &again));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(e));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventQueryKernelTimestamp(e, &r));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE, zeCommandListAppendWaitOnEvents(l, 0, &e));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(e));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeEventQueryStatus(e));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeEventDestroy(e));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeCommandListAppendSignalEvent(l, e));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeCommandListAppendBarrier(l, NULL, 1, &e));
+	/* The index is free again. */
+	again = event(self->pool, 5);
+	EXPECT_NE(NULL, again);
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(again));
+	zeEventDestroy(again);
+	zeCommandListDestroy(l);
+}
+
+ZEX_SELFTEST_MAIN
