@@ -45,6 +45,7 @@
 #include "common/zex_compat.h"
 #include "device/zex_device.h"
 #include "device/zex_params.h"
+#include "common/zex_fault_inject.h"
 #include "exec/zex_exec.h"
 #include "hostrpc/zex_hostrpc.h"
 #include "ipc/zex_ipc.h"
@@ -395,6 +396,7 @@ static int __init zex_init(void)
 	zex_debugfs_root = debugfs_create_dir(ZEX_DRIVER_NAME, NULL);
 	debugfs_create_atomic_t("hostrpc_channels", 0444, zex_debugfs_root,
 				&zex_hostrpc_channels_live);
+	zex_fault_inject_debugfs(zex_debugfs_root);
 	ret = auxiliary_driver_register(&zex_tile_driver);
 	if (ret)
 		goto err_debugfs;

@@ -19,7 +19,10 @@
  * Every ioctl of the DRM file and of hostrpc views, and every file
  * operation (open, mmap and the faults behind it, read, poll), is swept;
  * operations that allocate nothing must run through at the first fault
- * armed, which the sweep checks as well.
+ * armed, which the sweep checks as well. What the engines allocate in
+ * their own workers as jobs run, which no task's fail-nth reaches, is
+ * swept the same way through zex's fault attribute
+ * (debugfs zex/fail_engine_alloc: its space makes the n-th fail).
  */
 
 #include <poll.h>
@@ -682,6 +685,103 @@ TEST_F(fault, wait_user_fence)
 		ASSERT_TRUE(ret == 0 || ret == -ENOMEM || ret == -EFAULT) TH_LOG("fault %u: %d", n, ret);
 	}
 	ASSERT_GT(MAX_SWEEP, n);
+}
+
+#define ENGINE_FAIL	"/sys/kernel/debug/zex/fail_engine_alloc"
+
+/* Fail the n-th allocation an engine makes from now on (0: none). */
+static int engine_fail_arm(unsigned int n)
+{
+	char buf[16];
+	int ret = zex_sysfs_write(ENGINE_FAIL "/probability", "0");
+
+	if (ret || !n)
+		return ret;
+	snprintf(buf, sizeof(buf), "%u", n);
+	ret = zex_sysfs_write(ENGINE_FAIL "/verbose", "0") ||
+	      zex_sysfs_write(ENGINE_FAIL "/space", buf) ||
+	      zex_sysfs_write(ENGINE_FAIL "/times", "1");
+	return ret ? ret : zex_sysfs_write(ENGINE_FAIL "/probability", "100");
+}
+
+/* Whether the armed fault fired (its one time was used), disarming it. */
+static bool engine_fail_fired(void)
+{
+	long long times = zex_sysfs_u64(ENGINE_FAIL "/times");
+
+	engine_fail_arm(0);
+	return times == 0;
+}
+
+/*
+ * A job on the root compute queue copying from a mirror import into an
+ * object coloured over the tiles: a hardware fence, the split of the
+ * copy, each part, the mirror's frame list. A job whose allocation fails
+ * ends with -ENOMEM on its fence (its queue banned, when it had started);
+ * the sweep goes on until a job runs through, and copies what it should.
+ */
+TEST_F(fault, engine_allocations)
+{
+	const uint64_t size = 256 * 1024;
+	struct drm_zex_userptr_import imp = { .size = size, .flags = DRM_ZEX_USERPTR_MIRROR };
+	struct drm_zex_vm_bind bind = { 0 };
+	uint8_t *bo_va = (uint8_t *)0x300000000000ull, *src, *dst;
+	unsigned int n, injected = 0;
+	uint32_t q, bo;
+	uint64_t sz;
+
+	REQUIRE_FAULT_INJECTION();
+	ASSERT_EQ(0, access(ENGINE_FAIL "/space", W_OK)) TH_LOG("no zex/fail_engine_alloc");
+
+	src = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, src);
+	zex_fill(src, size, 11);
+	imp.addr = (uintptr_t)src;
+	ASSERT_EQ(0, zex_ioctl(self->fd, DRM_IOCTL_ZEX_USERPTR_IMPORT, &imp));
+	ASSERT_EQ(0, raw_bo_create_coloured(self->fd, size, 1, 64, &bo, &sz));
+	bind.handle = bo;
+	bind.va = (uintptr_t)bo_va;
+	ASSERT_EQ(0, zex_ioctl(self->fd, DRM_IOCTL_ZEX_VM_BIND, &bind));
+	dst = raw_bo_map(self->fd, bo, sz);
+	ASSERT_NE(MAP_FAILED, dst);
+	ASSERT_EQ(0, queue_create(self->fd, DRM_ZEX_ENGINE_CLASS_COMPUTE, 0, DRM_ZEX_DEVICE_ROOT,
+				  &q));
+	for (n = 1; n < MAX_SWEEP; n++) {
+		struct drm_zex_command c = cmd_copy(src, bo_va, size);
+		struct drm_zex_exec_queue_get_state st;
+		struct drm_zex_sync s;
+		uint32_t out;
+		int status;
+
+		/* A page the host maps anew: the mirror faults it in again. */
+		madvise(src, 4096, MADV_DONTNEED);
+		zex_fill(src, size, 11 + n);
+		ASSERT_EQ(0, syncobj_create(self->fd, &out));
+		s = sync_out(out, 0);
+		ASSERT_EQ(0, engine_fail_arm(n));
+		ASSERT_EQ(0, exec(self->fd, q, &c, 1, &s, 1));
+		ASSERT_EQ(0, syncobj_wait(self->fd, out, 0, -1));
+		status = syncobj_status(self->fd, out);
+		if (!engine_fail_fired()) {
+			ASSERT_EQ(1, status);
+			EXPECT_TRUE(zex_same(dst, size, 11 + n));
+			break;
+		}
+		injected++;
+		EXPECT_EQ(-ENOMEM, status) TH_LOG("fault %u", n);
+		ASSERT_EQ(0, queue_state(self->fd, q, &st));
+		if (st.state) {
+			EXPECT_EQ(-ENOMEM, st.error);
+			ASSERT_EQ(0, queue_destroy(self->fd, q));
+			ASSERT_EQ(0, queue_create(self->fd, DRM_ZEX_ENGINE_CLASS_COMPUTE, 0,
+						  DRM_ZEX_DEVICE_ROOT, &q));
+		}
+	}
+	ASSERT_GT(MAX_SWEEP, n);
+	EXPECT_LT(zex_implicit_scaling() ? 3 : 1, injected);
+	EXPECT_EQ(0, queue_destroy(self->fd, q));
+	munmap(dst, sz);
+	munmap(src, size);
 }
 
 ZEX_SELFTEST_MAIN

@@ -36,6 +36,7 @@
 #include <drm/drm_print.h>
 
 #include "../bo/zex_bo.h"
+#include "../common/zex_fault_inject.h"
 #include "../tiles/zex_piece.h"
 #include "../tiles/zex_tile.h"
 #include "../vm/zex_vm.h"
@@ -130,7 +131,8 @@ static int zex_runs_emit(void *ctx, u64 offset, u64 len, u32 tile)
 		u32 max = r->max ? r->max * 2 : 16;
 		struct zex_split_run *runs;
 
-		runs = kvmalloc_array(max, sizeof(*runs), GFP_KERNEL_ACCOUNT);
+		runs = zex_engine_alloc_fails() ? NULL :
+		       kvmalloc_array(max, sizeof(*runs), GFP_KERNEL_ACCOUNT);
 		if (!runs)
 			return -ENOMEM;
 		if (r->count)
@@ -182,7 +184,8 @@ static int zex_split_walk_bo(struct zex_bo *bo, u64 va, u64 offset, u64 len, boo
 				     zex_runs_emit, w->runs);
 	if (ret)
 		return ret;
-	pieces = kvmalloc_array(bo->num_pieces, sizeof(*pieces), GFP_KERNEL_ACCOUNT);
+	pieces = zex_engine_alloc_fails() ? NULL :
+		 kvmalloc_array(bo->num_pieces, sizeof(*pieces), GFP_KERNEL_ACCOUNT);
 	if (!pieces)
 		return -ENOMEM;
 	for (i = 0; i < bo->num_pieces; i++) {
@@ -283,7 +286,8 @@ static int zex_job_split(struct zex_job *job, const struct drm_zex_command *cmd,
 	ret = zex_split_command(job, cmd->dst, cmd->len, runs);
 	if (ret)
 		return ret;
-	parts = kcalloc(hweight_long(mask), sizeof(*parts), GFP_KERNEL_ACCOUNT);
+	parts = zex_engine_alloc_fails() ? NULL :
+		kcalloc(hweight_long(mask), sizeof(*parts), GFP_KERNEL_ACCOUNT);
 	if (!parts)
 		return -ENOMEM;
 	for_each_set_bit(tile, &mask, BITS_PER_LONG) {

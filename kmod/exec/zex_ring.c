@@ -31,6 +31,7 @@
 #include <drm/drm_print.h>
 
 #include "../common/zex_compat.h"
+#include "../common/zex_fault_inject.h"
 #include "../device/zex_topology.h"
 #include "../tiles/zex_tile.h"
 #include "zex_exec.h"
@@ -88,7 +89,7 @@ static const struct dma_fence_ops zex_hw_fence_ops = {
 
 static struct dma_fence *zex_hw_fence_create(struct zex_ring *ring)
 {
-	struct zex_hw_fence *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	struct zex_hw_fence *f = zex_engine_alloc_fails() ? NULL : kzalloc(sizeof(*f), GFP_KERNEL);
 
 	if (!f)
 		return NULL;

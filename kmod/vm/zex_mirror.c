@@ -48,6 +48,7 @@
 #include <drm/drm_device.h>
 #include <drm/drm_print.h>
 
+#include "../common/zex_fault_inject.h"
 #include "zex_mirror.h"
 #include "zex_vm.h"
 
@@ -214,7 +215,8 @@ static int fill_block(struct zex_vm *vm, struct zex_mirror *m, u64 start, u64 en
 	if (!zex_pt_block_any_stale(mirror_block(m, start), zex_pt_block_index(start), n))
 		return 0;
 	if (!*pfns) {
-		*pfns = kmalloc_array(ZEX_PT_ENTRIES, sizeof(**pfns), GFP_KERNEL_ACCOUNT);
+		*pfns = zex_engine_alloc_fails() ? NULL :
+			kmalloc_array(ZEX_PT_ENTRIES, sizeof(**pfns), GFP_KERNEL_ACCOUNT);
 		if (!*pfns)
 			return -ENOMEM;
 	}
