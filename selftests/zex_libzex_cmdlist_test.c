@@ -12,7 +12,8 @@
  * and asynchronous; copies between device memory and the application's
  * heap and stack (which libzex imports for the job), fills of every
  * pattern size, region copies, global timestamps; lists longer than one
- * kernel job keep their order; every refused call with its result code.
+ * kernel job keep their order; every refused call with its result code;
+ * kernels and modules refused, and the last error saying why.
  */
 
 #include <stdint.h>
@@ -22,6 +23,7 @@
 
 #include "zex_selftest.h"
 #include "zex/zex_api.h"
+#include "zex/zex_ddi.h"
 
 #define SIZE	(256u << 10)
 
@@ -318,6 +320,35 @@ TEST_F(l0, refused_calls_say_why)
 	zeCommandListDestroy(copy);
 	zeCommandQueueDestroy(q2);
 	zeCommandQueueDestroy(q);
+}
+
+/* zex runs no kernels: the entries say so, and the last error says why. */
+TEST_F(l0, kernels_are_not_supported_and_say_why)
+{
+	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC };
+	ze_command_list_dditable_t cl;
+	ze_module_dditable_t mt;
+	ze_group_count_t groups = { 1, 1, 1 };
+	ze_command_list_handle_t l = list(self, 0);
+	ze_driver_handle_t drv;
+	ze_module_handle_t m;
+	const char *why = NULL;
+	uint32_t n = 1;
+
+	ASSERT_NE(NULL, l);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGet(&n, &drv));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeGetModuleProcAddrTable(ZE_API_VERSION_CURRENT, &mt));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeGetCommandListProcAddrTable(ZE_API_VERSION_CURRENT, &cl));
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+		  mt.pfnCreate(self->ctx, self->dev, &md, &m, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetLastErrorDescription(drv, &why));
+	EXPECT_NE(NULL, strstr(why, "zeModuleCreate")) TH_LOG("%s", why);
+	EXPECT_NE(NULL, strstr(why, "executes no kernels"));
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+		  cl.pfnAppendLaunchKernel(l, NULL, &groups, NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetLastErrorDescription(drv, &why));
+	EXPECT_NE(NULL, strstr(why, "zeCommandListAppendLaunchKernel"));
+	zeCommandListDestroy(l);
 }
 
 ZEX_SELFTEST_MAIN

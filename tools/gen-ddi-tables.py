@@ -182,8 +182,12 @@ def generate(include):
                     if target not in stubs_seen:
                         stubs_seen.add(target)
                         args = ", ".join(f"{t} a{i}" for i, t in enumerate(types)) or "void"
+                        why = (": zex executes no kernels (no modules, images or samplers)"
+                               if re.search(r"Kernel|Module|Image|Sampler", api_name)
+                               else "")
                         stubs.append(f"static ze_result_t ZE_APICALL\n{target}({args})\n"
-                                     "{\n\treturn ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;\n}\n")
+                                     "{\n\treturn zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,\n"
+                                     f"\t\t\t   \"zex does not support {api_name}{why}\");\n}}\n")
                 inits.append(f"\t.{field} = {target},")
                 since.append(str(minor))
             structs_h.append(f"/* {table} at API 1.{ZEX_API_MINOR} */\n{struct} {{\n"
@@ -226,11 +230,13 @@ def generate(include):
         HEAD.format(comment="// SPDX-License-Identifier: MIT") +
         "/*\n * DOC: ddi_tables.c - every Level Zero DDI table of libzex\n *\n"
         " * One table per DDI table of API 1.%d; entries libzex does not implement\n"
-        " * are stubs returning ZE_RESULT_ERROR_UNSUPPORTED_FEATURE. The\n"
+        " * are stubs returning ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, and saying\n"
+        " * so to zeDriverGetLastErrorDescription (why, for kernels, modules,\n"
+        " * images and samplers: zex executes no kernels). The\n"
         " * zeGet*ProcAddrTable exports copy a table out for the loader, as far as\n"
         " * the loader's version knows it; the zex_ddi_{ze,zet,zes} containers are\n"
         " * what every handle's DDI header points at.\n */\n\n" % ZEX_API_MINOR +
-        "#include \"ddi.h\"\n#include \"ddi_tables.h\"\n\n"
+        "#include \"ddi.h\"\n#include \"ddi_tables.h\"\n#include \"l0/base/l0.h\"\n\n"
         "_Static_assert(ZEX_API_VERSION == ZE_MAKE_VERSION(1, ZEX_DDI_API_MINOR),\n"
         "\t       \"the tables are those of the version libzex reports\");\n\n"
         "/* The stubs have the entries' prototypes; their parameters go unused. */\n"

@@ -11,7 +11,9 @@
  * DOC: ddi_tables.c - every Level Zero DDI table of libzex
  *
  * One table per DDI table of API 1.10; entries libzex does not implement
- * are stubs returning ZE_RESULT_ERROR_UNSUPPORTED_FEATURE. The
+ * are stubs returning ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, and saying
+ * so to zeDriverGetLastErrorDescription (why, for kernels, modules,
+ * images and samplers: zex executes no kernels). The
  * zeGet*ProcAddrTable exports copy a table out for the loader, as far as
  * the loader's version knows it; the zex_ddi_{ze,zet,zes} containers are
  * what every handle's DDI header points at.
@@ -19,6 +21,7 @@
 
 #include "ddi.h"
 #include "ddi_tables.h"
+#include "l0/base/l0.h"
 
 _Static_assert(ZEX_API_VERSION == ZE_MAKE_VERSION(1, ZEX_DDI_API_MINOR),
 	       "the tables are those of the version libzex reports");
@@ -29,2005 +32,2339 @@ _Static_assert(ZEX_API_VERSION == ZE_MAKE_VERSION(1, ZEX_DDI_API_MINOR),
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetComputeProperties(ze_device_handle_t a0, ze_device_compute_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetComputeProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetModuleProperties(ze_device_handle_t a0, ze_device_module_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetModuleProperties: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetMemoryAccessProperties(ze_device_handle_t a0, ze_device_memory_access_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetMemoryAccessProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetCacheProperties(ze_device_handle_t a0, uint32_t* a1, ze_device_cache_properties_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetCacheProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetImageProperties(ze_device_handle_t a0, ze_device_image_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetImageProperties: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetExternalMemoryProperties(ze_device_handle_t a0, ze_device_external_memory_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetExternalMemoryProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetP2PProperties(ze_device_handle_t a0, ze_device_handle_t a1, ze_device_p2p_properties_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetP2PProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceCanAccessPeer(ze_device_handle_t a0, ze_device_handle_t a1, ze_bool_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceCanAccessPeer");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetStatus(ze_device_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetStatus");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetGlobalTimestamps(ze_device_handle_t a0, uint64_t* a1, uint64_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetGlobalTimestamps");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceReserveCacheExt(ze_device_handle_t a0, size_t a1, size_t a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceReserveCacheExt");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceSetCacheAdviceExt(ze_device_handle_t a0, void* a1, size_t a2, ze_cache_ext_region_t a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceSetCacheAdviceExt");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDevicePciGetPropertiesExt(ze_device_handle_t a0, ze_pci_ext_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDevicePciGetPropertiesExt");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetFabricVertexExp(ze_device_handle_t a0, ze_fabric_vertex_handle_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetFabricVertexExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeContextGetStatus(ze_context_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeContextGetStatus");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeContextSystemBarrier(ze_context_handle_t a0, ze_device_handle_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeContextSystemBarrier");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeContextMakeMemoryResident(ze_context_handle_t a0, ze_device_handle_t a1, void* a2, size_t a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeContextMakeMemoryResident");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeContextEvictMemory(ze_context_handle_t a0, ze_device_handle_t a1, void* a2, size_t a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeContextEvictMemory");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeContextMakeImageResident(ze_context_handle_t a0, ze_device_handle_t a1, ze_image_handle_t a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeContextMakeImageResident: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeContextEvictImage(ze_context_handle_t a0, ze_device_handle_t a1, ze_image_handle_t a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeContextEvictImage: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeContextCreateEx(ze_driver_handle_t a0, const ze_context_desc_t* a1, uint32_t a2, ze_device_handle_t* a3, ze_context_handle_t* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeContextCreateEx");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandQueueGetOrdinal(ze_command_queue_handle_t a0, uint32_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandQueueGetOrdinal");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandQueueGetIndex(ze_command_queue_handle_t a0, uint32_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandQueueGetIndex");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopy(ze_command_list_handle_t a0, ze_image_handle_t a1, ze_image_handle_t a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendImageCopy: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyRegion(ze_command_list_handle_t a0, ze_image_handle_t a1, ze_image_handle_t a2, const ze_image_region_t* a3, const ze_image_region_t* a4, ze_event_handle_t a5, uint32_t a6, ze_event_handle_t* a7)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendImageCopyRegion: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t a0, void* a1, ze_image_handle_t a2, const ze_image_region_t* a3, ze_event_handle_t a4, uint32_t a5, ze_event_handle_t* a6)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendImageCopyToMemory: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t a0, ze_image_handle_t a1, const void* a2, const ze_image_region_t* a3, ze_event_handle_t a4, uint32_t a5, ze_event_handle_t* a6)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendImageCopyFromMemory: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendLaunchKernel(ze_command_list_handle_t a0, ze_kernel_handle_t a1, const ze_group_count_t* a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendLaunchKernel: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t a0, ze_kernel_handle_t a1, const ze_group_count_t* a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendLaunchCooperativeKernel: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t a0, ze_kernel_handle_t a1, const ze_group_count_t* a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendLaunchKernelIndirect: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_handle_t a0, uint32_t a1, ze_kernel_handle_t* a2, const uint32_t* a3, const ze_group_count_t* a4, ze_event_handle_t a5, uint32_t a6, ze_event_handle_t* a7)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendLaunchMultipleKernelsIndirect: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t a0, void* a1, ze_image_handle_t a2, const ze_image_region_t* a3, uint32_t a4, uint32_t a5, ze_event_handle_t a6, uint32_t a7, ze_event_handle_t* a8)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendImageCopyToMemoryExt: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t a0, ze_image_handle_t a1, const void* a2, const ze_image_region_t* a3, uint32_t a4, uint32_t a5, ze_event_handle_t a6, uint32_t a7, ze_event_handle_t* a8)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendImageCopyFromMemoryExt: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListGetDeviceHandle(ze_command_list_handle_t a0, ze_device_handle_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListGetDeviceHandle");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListGetContextHandle(ze_command_list_handle_t a0, ze_context_handle_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListGetContextHandle");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListGetOrdinal(ze_command_list_handle_t a0, uint32_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListGetOrdinal");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListImmediateGetIndex(ze_command_list_handle_t a0, uint32_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListImmediateGetIndex");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListIsImmediate(ze_command_list_handle_t a0, ze_bool_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListIsImmediate");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageGetProperties(ze_device_handle_t a0, const ze_image_desc_t* a1, ze_image_properties_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeImageGetProperties: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageCreate(ze_context_handle_t a0, ze_device_handle_t a1, const ze_image_desc_t* a2, ze_image_handle_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeImageCreate: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageDestroy(ze_image_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeImageDestroy: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageGetAllocPropertiesExt(ze_context_handle_t a0, ze_image_handle_t a1, ze_image_allocation_ext_properties_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeImageGetAllocPropertiesExt: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageViewCreateExt(ze_context_handle_t a0, ze_device_handle_t a1, const ze_image_desc_t* a2, ze_image_handle_t a3, ze_image_handle_t* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeImageViewCreateExt: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageGetMemoryPropertiesExp(ze_image_handle_t a0, ze_image_memory_properties_exp_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeImageGetMemoryPropertiesExp: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageViewCreateExp(ze_context_handle_t a0, ze_device_handle_t a1, const ze_image_desc_t* a2, ze_image_handle_t a3, ze_image_handle_t* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeImageViewCreateExp: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageGetDeviceOffsetExp(ze_image_handle_t a0, uint64_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeImageGetDeviceOffsetExp: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventPoolGetIpcHandle(ze_event_pool_handle_t a0, ze_ipc_event_pool_handle_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventPoolGetIpcHandle");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventPoolOpenIpcHandle(ze_context_handle_t a0, ze_ipc_event_pool_handle_t a1, ze_event_pool_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventPoolOpenIpcHandle");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventPoolCloseIpcHandle(ze_event_pool_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventPoolCloseIpcHandle");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventPoolPutIpcHandle(ze_context_handle_t a0, ze_ipc_event_pool_handle_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventPoolPutIpcHandle");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventPoolGetContextHandle(ze_event_pool_handle_t a0, ze_context_handle_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventPoolGetContextHandle");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventPoolGetFlags(ze_event_pool_handle_t a0, ze_event_pool_flags_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventPoolGetFlags");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventQueryKernelTimestampsExt(ze_event_handle_t a0, ze_device_handle_t a1, uint32_t* a2, void* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventQueryKernelTimestampsExt: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventGetEventPool(ze_event_handle_t a0, ze_event_pool_handle_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventGetEventPool");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventGetSignalScope(ze_event_handle_t a0, ze_event_scope_flags_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventGetSignalScope");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventGetWaitScope(ze_event_handle_t a0, ze_event_scope_flags_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventGetWaitScope");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeEventQueryTimestampsExp(ze_event_handle_t a0, ze_device_handle_t a1, uint32_t* a2, ze_kernel_timestamp_result_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventQueryTimestampsExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleCreate(ze_context_handle_t a0, ze_device_handle_t a1, const ze_module_desc_t* a2, ze_module_handle_t* a3, ze_module_build_log_handle_t* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeModuleCreate: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleDestroy(ze_module_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeModuleDestroy: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleDynamicLink(uint32_t a0, ze_module_handle_t* a1, ze_module_build_log_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeModuleDynamicLink: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleGetNativeBinary(ze_module_handle_t a0, size_t* a1, uint8_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeModuleGetNativeBinary: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleGetGlobalPointer(ze_module_handle_t a0, const char* a1, size_t* a2, void** a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeModuleGetGlobalPointer: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleGetKernelNames(ze_module_handle_t a0, uint32_t* a1, const char** a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeModuleGetKernelNames: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleGetProperties(ze_module_handle_t a0, ze_module_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeModuleGetProperties: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleGetFunctionPointer(ze_module_handle_t a0, const char* a1, void** a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeModuleGetFunctionPointer: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t* a0, uint32_t a1, ze_module_handle_t* a2, ze_module_build_log_handle_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeModuleInspectLinkageExt: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleBuildLogDestroy(ze_module_build_log_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeModuleBuildLogDestroy: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleBuildLogGetString(ze_module_build_log_handle_t a0, size_t* a1, char* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeModuleBuildLogGetString: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelCreate(ze_module_handle_t a0, const ze_kernel_desc_t* a1, ze_kernel_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelCreate: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelDestroy(ze_kernel_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelDestroy: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelSetCacheConfig(ze_kernel_handle_t a0, ze_cache_config_flags_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelSetCacheConfig: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelSetGroupSize(ze_kernel_handle_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelSetGroupSize: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelSuggestGroupSize(ze_kernel_handle_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t* a4, uint32_t* a5, uint32_t* a6)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelSuggestGroupSize: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t a0, uint32_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelSuggestMaxCooperativeGroupCount: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelSetArgumentValue(ze_kernel_handle_t a0, uint32_t a1, size_t a2, const void* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelSetArgumentValue: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelSetIndirectAccess(ze_kernel_handle_t a0, ze_kernel_indirect_access_flags_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelSetIndirectAccess: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelGetIndirectAccess(ze_kernel_handle_t a0, ze_kernel_indirect_access_flags_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelGetIndirectAccess: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelGetSourceAttributes(ze_kernel_handle_t a0, uint32_t* a1, char** a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelGetSourceAttributes: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelGetProperties(ze_kernel_handle_t a0, ze_kernel_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelGetProperties: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelGetName(ze_kernel_handle_t a0, size_t* a1, char* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelGetName: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelSetGlobalOffsetExp(ze_kernel_handle_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelSetGlobalOffsetExp: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelSchedulingHintExp(ze_kernel_handle_t a0, ze_scheduling_hint_exp_desc_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelSchedulingHintExp: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeSamplerCreate(ze_context_handle_t a0, ze_device_handle_t a1, const ze_sampler_desc_t* a2, ze_sampler_handle_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeSamplerCreate: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeSamplerDestroy(ze_sampler_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeSamplerDestroy: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zePhysicalMemCreate(ze_context_handle_t a0, ze_device_handle_t a1, ze_physical_mem_desc_t* a2, ze_physical_mem_handle_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zePhysicalMemCreate");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zePhysicalMemDestroy(ze_context_handle_t a0, ze_physical_mem_handle_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zePhysicalMemDestroy");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeMemFreeExt(ze_context_handle_t a0, const ze_memory_free_ext_desc_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeMemFreeExt");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeMemGetPitchFor2dImage(ze_context_handle_t a0, ze_device_handle_t a1, size_t a2, size_t a3, unsigned int a4, size_t * a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeMemGetPitchFor2dImage: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeVirtualMemReserve(ze_context_handle_t a0, const void* a1, size_t a2, void** a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeVirtualMemReserve");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeVirtualMemFree(ze_context_handle_t a0, const void* a1, size_t a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeVirtualMemFree");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeVirtualMemQueryPageSize(ze_context_handle_t a0, ze_device_handle_t a1, size_t a2, size_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeVirtualMemQueryPageSize");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeVirtualMemMap(ze_context_handle_t a0, const void* a1, size_t a2, ze_physical_mem_handle_t a3, size_t a4, ze_memory_access_attribute_t a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeVirtualMemMap");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeVirtualMemUnmap(ze_context_handle_t a0, const void* a1, size_t a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeVirtualMemUnmap");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeVirtualMemSetAccessAttribute(ze_context_handle_t a0, const void* a1, size_t a2, ze_memory_access_attribute_t a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeVirtualMemSetAccessAttribute");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeVirtualMemGetAccessAttribute(ze_context_handle_t a0, const void* a1, size_t a2, ze_memory_access_attribute_t* a3, size_t* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeVirtualMemGetAccessAttribute");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeFabricVertexGetExp(ze_driver_handle_t a0, uint32_t* a1, ze_fabric_vertex_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeFabricVertexGetExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeFabricVertexGetSubVerticesExp(ze_fabric_vertex_handle_t a0, uint32_t* a1, ze_fabric_vertex_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeFabricVertexGetSubVerticesExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeFabricVertexGetPropertiesExp(ze_fabric_vertex_handle_t a0, ze_fabric_vertex_exp_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeFabricVertexGetPropertiesExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeFabricVertexGetDeviceExp(ze_fabric_vertex_handle_t a0, ze_device_handle_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeFabricVertexGetDeviceExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeFabricEdgeGetExp(ze_fabric_vertex_handle_t a0, ze_fabric_vertex_handle_t a1, uint32_t* a2, ze_fabric_edge_handle_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeFabricEdgeGetExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t a0, ze_fabric_vertex_handle_t* a1, ze_fabric_vertex_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeFabricEdgeGetVerticesExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t a0, ze_fabric_edge_exp_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeFabricEdgeGetPropertiesExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeRTASBuilderCreateExp(ze_driver_handle_t a0, const void* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASBuilderCreateExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeRTASBuilderGetBuildPropertiesExp(void* a0, const void* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASBuilderGetBuildPropertiesExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeRTASBuilderBuildExp(void* a0, const void* a1, void* a2, size_t a3, void* a4, size_t a5, void* a6, void* a7, void* a8, size_t* a9)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASBuilderBuildExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeRTASBuilderDestroyExp(void* a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASBuilderDestroyExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeRTASParallelOperationCreateExp(ze_driver_handle_t a0, void* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASParallelOperationCreateExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeRTASParallelOperationGetPropertiesExp(void* a0, void* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASParallelOperationGetPropertiesExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeRTASParallelOperationJoinExp(void* a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASParallelOperationJoinExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeRTASParallelOperationDestroyExp(void* a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASParallelOperationDestroyExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDriverRTASFormatCompatibilityCheckExp(ze_driver_handle_t a0, uint32_t a1, uint32_t a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDriverRTASFormatCompatibilityCheckExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListCreateCloneExp(ze_command_list_handle_t a0, ze_command_list_handle_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListCreateCloneExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListImmediateAppendCommandListsExp(ze_command_list_handle_t a0, uint32_t a1, ze_command_list_handle_t* a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListImmediateAppendCommandListsExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListGetNextCommandIdExp(ze_command_list_handle_t a0, const void* a1, uint64_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListGetNextCommandIdExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListUpdateMutableCommandsExp(ze_command_list_handle_t a0, const void* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListUpdateMutableCommandsExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListUpdateMutableCommandSignalEventExp(ze_command_list_handle_t a0, uint64_t a1, ze_event_handle_t a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListUpdateMutableCommandSignalEventExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListUpdateMutableCommandWaitEventsExp(ze_command_list_handle_t a0, uint64_t a1, uint32_t a2, ze_event_handle_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListUpdateMutableCommandWaitEventsExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListGetNextCommandIdWithKernelsExp(ze_command_list_handle_t a0, const void* a1, uint32_t a2, ze_kernel_handle_t* a3, uint64_t* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListGetNextCommandIdWithKernelsExp: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListUpdateMutableCommandKernelsExp(ze_command_list_handle_t a0, uint32_t a1, uint64_t* a2, ze_kernel_handle_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListUpdateMutableCommandKernelsExp: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeMemSetAtomicAccessAttributeExp(ze_context_handle_t a0, ze_device_handle_t a1, const void* a2, size_t a3, uint32_t a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeMemSetAtomicAccessAttributeExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeMemGetAtomicAccessAttributeExp(ze_context_handle_t a0, ze_device_handle_t a1, const void* a2, size_t a3, void* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeMemGetAtomicAccessAttributeExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDeviceGetDebugProperties(zet_device_handle_t a0, zet_device_debug_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDeviceGetDebugProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetContextActivateMetricGroups(zet_context_handle_t a0, zet_device_handle_t a1, uint32_t a2, zet_metric_group_handle_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetContextActivateMetricGroups");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetCommandListAppendMetricStreamerMarker(zet_command_list_handle_t a0, zet_metric_streamer_handle_t a1, uint32_t a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetCommandListAppendMetricStreamerMarker");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetCommandListAppendMetricQueryBegin(zet_command_list_handle_t a0, zet_metric_query_handle_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetCommandListAppendMetricQueryBegin");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetCommandListAppendMetricQueryEnd(zet_command_list_handle_t a0, zet_metric_query_handle_t a1, ze_event_handle_t a2, uint32_t a3, ze_event_handle_t* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetCommandListAppendMetricQueryEnd");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetCommandListAppendMetricMemoryBarrier(zet_command_list_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetCommandListAppendMetricMemoryBarrier");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetModuleGetDebugInfo(zet_module_handle_t a0, zet_module_debug_info_format_t a1, size_t* a2, uint8_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetModuleGetDebugInfo: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetKernelGetProfileInfo(zet_kernel_handle_t a0, zet_profile_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetKernelGetProfileInfo: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupGet(zet_device_handle_t a0, uint32_t* a1, zet_metric_group_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupGet");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupGetProperties(zet_metric_group_handle_t a0, zet_metric_group_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupCalculateMetricValues(zet_metric_group_handle_t a0, zet_metric_group_calculation_type_t a1, size_t a2, const uint8_t* a3, uint32_t* a4, zet_typed_value_t* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupCalculateMetricValues");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupCalculateMultipleMetricValuesExp(zet_metric_group_handle_t a0, zet_metric_group_calculation_type_t a1, size_t a2, const uint8_t* a3, uint32_t* a4, uint32_t* a5, uint32_t* a6, zet_typed_value_t* a7)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupCalculateMultipleMetricValuesExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupGetGlobalTimestampsExp(zet_metric_group_handle_t a0, ze_bool_t a1, uint64_t* a2, uint64_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupGetGlobalTimestampsExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupGetExportDataExp(zet_metric_group_handle_t a0, const uint8_t* a1, size_t a2, size_t* a3, uint8_t * a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupGetExportDataExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupCalculateMetricExportDataExp(ze_driver_handle_t a0, zet_metric_group_calculation_type_t a1, size_t a2, const uint8_t* a3, void* a4, uint32_t* a5, uint32_t* a6, uint32_t* a7, zet_typed_value_t* a8)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupCalculateMetricExportDataExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupCreateExp(zet_device_handle_t a0, const char* a1, const char* a2, zet_metric_group_sampling_type_flags_t a3, zet_metric_group_handle_t* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupCreateExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupAddMetricExp(zet_metric_group_handle_t a0, zet_metric_handle_t a1, size_t * a2, char* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupAddMetricExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupRemoveMetricExp(zet_metric_group_handle_t a0, zet_metric_handle_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupRemoveMetricExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupCloseExp(zet_metric_group_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupCloseExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGroupDestroyExp(zet_metric_group_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGroupDestroyExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGet(zet_metric_group_handle_t a0, uint32_t* a1, zet_metric_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGet");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricGetProperties(zet_metric_handle_t a0, zet_metric_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricStreamerOpen(zet_context_handle_t a0, zet_device_handle_t a1, zet_metric_group_handle_t a2, zet_metric_streamer_desc_t* a3, ze_event_handle_t a4, zet_metric_streamer_handle_t* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricStreamerOpen");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricStreamerClose(zet_metric_streamer_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricStreamerClose");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricStreamerReadData(zet_metric_streamer_handle_t a0, uint32_t a1, size_t* a2, uint8_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricStreamerReadData");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricQueryPoolCreate(zet_context_handle_t a0, zet_device_handle_t a1, zet_metric_group_handle_t a2, const zet_metric_query_pool_desc_t* a3, zet_metric_query_pool_handle_t* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricQueryPoolCreate");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricQueryPoolDestroy(zet_metric_query_pool_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricQueryPoolDestroy");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricQueryCreate(zet_metric_query_pool_handle_t a0, uint32_t a1, zet_metric_query_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricQueryCreate");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricQueryDestroy(zet_metric_query_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricQueryDestroy");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricQueryReset(zet_metric_query_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricQueryReset");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricQueryGetData(zet_metric_query_handle_t a0, size_t* a1, uint8_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricQueryGetData");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetTracerExpCreate(zet_context_handle_t a0, const zet_tracer_exp_desc_t* a1, zet_tracer_exp_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetTracerExpCreate");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetTracerExpDestroy(zet_tracer_exp_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetTracerExpDestroy");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetTracerExpSetPrologues(zet_tracer_exp_handle_t a0, zet_core_callbacks_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetTracerExpSetPrologues");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetTracerExpSetEpilogues(zet_tracer_exp_handle_t a0, zet_core_callbacks_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetTracerExpSetEpilogues");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetTracerExpSetEnabled(zet_tracer_exp_handle_t a0, ze_bool_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetTracerExpSetEnabled");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugAttach(zet_device_handle_t a0, const zet_debug_config_t* a1, zet_debug_session_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugAttach");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugDetach(zet_debug_session_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugDetach");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugReadEvent(zet_debug_session_handle_t a0, uint64_t a1, zet_debug_event_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugReadEvent");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugAcknowledgeEvent(zet_debug_session_handle_t a0, const zet_debug_event_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugAcknowledgeEvent");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugInterrupt(zet_debug_session_handle_t a0, ze_device_thread_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugInterrupt");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugResume(zet_debug_session_handle_t a0, ze_device_thread_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugResume");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugReadMemory(zet_debug_session_handle_t a0, ze_device_thread_t a1, const zet_debug_memory_space_desc_t* a2, size_t a3, void* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugReadMemory");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugWriteMemory(zet_debug_session_handle_t a0, ze_device_thread_t a1, const zet_debug_memory_space_desc_t* a2, size_t a3, const void* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugWriteMemory");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugGetRegisterSetProperties(zet_device_handle_t a0, uint32_t* a1, zet_debug_regset_properties_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugGetRegisterSetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugReadRegisters(zet_debug_session_handle_t a0, ze_device_thread_t a1, uint32_t a2, uint32_t a3, uint32_t a4, void* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugReadRegisters");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugWriteRegisters(zet_debug_session_handle_t a0, ze_device_thread_t a1, uint32_t a2, uint32_t a3, uint32_t a4, void* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugWriteRegisters");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDebugGetThreadRegisterSetProperties(zet_debug_session_handle_t a0, ze_device_thread_t a1, uint32_t* a2, zet_debug_regset_properties_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDebugGetThreadRegisterSetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricProgrammableGetExp(zet_device_handle_t a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricProgrammableGetExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricProgrammableGetPropertiesExp(void* a0, void* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricProgrammableGetPropertiesExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricProgrammableGetParamInfoExp(void* a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricProgrammableGetParamInfoExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricProgrammableGetParamValueInfoExp(void* a0, uint32_t a1, uint32_t* a2, void* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricProgrammableGetParamValueInfoExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricTracerCreateExp(zet_context_handle_t a0, zet_device_handle_t a1, uint32_t a2, zet_metric_group_handle_t* a3, void* a4, ze_event_handle_t a5, void* a6)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricTracerCreateExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricTracerDestroyExp(void* a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricTracerDestroyExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricTracerEnableExp(void* a0, ze_bool_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricTracerEnableExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricTracerDisableExp(void* a0, ze_bool_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricTracerDisableExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricTracerReadDataExp(void* a0, size_t* a1, uint8_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricTracerReadDataExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricTracerDecodeExp(void* a0, size_t* a1, uint8_t* a2, uint32_t a3, zet_metric_handle_t* a4, uint32_t* a5, uint32_t* a6, uint32_t* a7, void* a8)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricTracerDecodeExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricDecoderCreateExp(void* a0, void* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricDecoderCreateExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricDecoderDestroyExp(void* a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricDecoderDestroyExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricDecoderGetDecodableMetricsExp(void* a0, uint32_t* a1, zet_metric_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricDecoderGetDecodableMetricsExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDeviceGetConcurrentMetricGroupsExp(zet_device_handle_t a0, uint32_t a1, zet_metric_group_handle_t * a2, uint32_t * a3, uint32_t * a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDeviceGetConcurrentMetricGroupsExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetDeviceCreateMetricGroupsFromMetricsExp(zet_device_handle_t a0, uint32_t a1, zet_metric_handle_t * a2, const char * a3, const char * a4, uint32_t * a5, zet_metric_group_handle_t* a6)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDeviceCreateMetricGroupsFromMetricsExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricCreateFromProgrammableExp(void* a0, void* a1, uint32_t a2, const char* a3, const char* a4, uint32_t* a5, zet_metric_handle_t* a6)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricCreateFromProgrammableExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricDestroyExp(zet_metric_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricDestroyExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDriverEventListen(ze_driver_handle_t a0, uint32_t a1, uint32_t a2, zes_device_handle_t* a3, uint32_t* a4, zes_event_type_flags_t* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDriverEventListen");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDriverEventListenEx(ze_driver_handle_t a0, uint64_t a1, uint32_t a2, zes_device_handle_t* a3, uint32_t* a4, zes_event_type_flags_t* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDriverEventListenEx");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDriverGet(uint32_t* a0, zes_driver_handle_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDriverGet");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDriverGetExtensionProperties(zes_driver_handle_t a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDriverGetExtensionProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDriverGetExtensionFunctionAddress(zes_driver_handle_t a0, const char* a1, void** a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDriverGetExtensionFunctionAddress");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceGetProperties(zes_device_handle_t a0, zes_device_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceGetState(zes_device_handle_t a0, zes_device_state_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceGetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceReset(zes_device_handle_t a0, ze_bool_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceReset");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceProcessesGetState(zes_device_handle_t a0, uint32_t* a1, zes_process_state_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceProcessesGetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDevicePciGetProperties(zes_device_handle_t a0, zes_pci_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDevicePciGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDevicePciGetState(zes_device_handle_t a0, zes_pci_state_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDevicePciGetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDevicePciGetBars(zes_device_handle_t a0, uint32_t* a1, zes_pci_bar_properties_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDevicePciGetBars");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDevicePciGetStats(zes_device_handle_t a0, zes_pci_stats_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDevicePciGetStats");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t a0, uint32_t* a1, zes_diag_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumDiagnosticTestSuites");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumEngineGroups(zes_device_handle_t a0, uint32_t* a1, zes_engine_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumEngineGroups");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEventRegister(zes_device_handle_t a0, zes_event_type_flags_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEventRegister");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumFabricPorts(zes_device_handle_t a0, uint32_t* a1, zes_fabric_port_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumFabricPorts");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumFans(zes_device_handle_t a0, uint32_t* a1, zes_fan_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumFans");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumFirmwares(zes_device_handle_t a0, uint32_t* a1, zes_firmware_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumFirmwares");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumFrequencyDomains(zes_device_handle_t a0, uint32_t* a1, zes_freq_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumFrequencyDomains");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumLeds(zes_device_handle_t a0, uint32_t* a1, zes_led_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumLeds");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumMemoryModules(zes_device_handle_t a0, uint32_t* a1, zes_mem_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumMemoryModules: zex executes no kernels (no modules, images or samplers)");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t a0, uint32_t* a1, zes_perf_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumPerformanceFactorDomains");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumPowerDomains(zes_device_handle_t a0, uint32_t* a1, zes_pwr_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumPowerDomains");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceGetCardPowerDomain(zes_device_handle_t a0, zes_pwr_handle_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceGetCardPowerDomain");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumPsus(zes_device_handle_t a0, uint32_t* a1, zes_psu_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumPsus");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumRasErrorSets(zes_device_handle_t a0, uint32_t* a1, zes_ras_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumRasErrorSets");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumSchedulers(zes_device_handle_t a0, uint32_t* a1, zes_sched_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumSchedulers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumStandbyDomains(zes_device_handle_t a0, uint32_t* a1, zes_standby_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumStandbyDomains");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumTemperatureSensors(zes_device_handle_t a0, uint32_t* a1, zes_temp_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumTemperatureSensors");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEccAvailable(zes_device_handle_t a0, ze_bool_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEccAvailable");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEccConfigurable(zes_device_handle_t a0, ze_bool_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEccConfigurable");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceGetEccState(zes_device_handle_t a0, zes_device_ecc_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceGetEccState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceSetEccState(zes_device_handle_t a0, const zes_device_ecc_desc_t* a1, zes_device_ecc_properties_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceSetEccState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceGet(zes_driver_handle_t a0, uint32_t* a1, zes_device_handle_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceGet");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceSetOverclockWaiver(zes_device_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceSetOverclockWaiver");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceGetOverclockDomains(zes_device_handle_t a0, uint32_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceGetOverclockDomains");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceGetOverclockControls(zes_device_handle_t a0, uint32_t a1, uint32_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceGetOverclockControls");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceResetOverclockSettings(zes_device_handle_t a0, ze_bool_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceResetOverclockSettings");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceReadOverclockState(zes_device_handle_t a0, void* a1, ze_bool_t* a2, ze_bool_t* a3, void* a4, ze_bool_t* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceReadOverclockState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumOverclockDomains(zes_device_handle_t a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumOverclockDomains");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceResetExt(zes_device_handle_t a0, void* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceResetExt");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesSchedulerGetProperties(zes_sched_handle_t a0, zes_sched_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesSchedulerGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesSchedulerGetCurrentMode(zes_sched_handle_t a0, zes_sched_mode_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesSchedulerGetCurrentMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t a0, ze_bool_t a1, zes_sched_timeout_properties_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesSchedulerGetTimeoutModeProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t a0, ze_bool_t a1, zes_sched_timeslice_properties_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesSchedulerGetTimesliceModeProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesSchedulerSetTimeoutMode(zes_sched_handle_t a0, zes_sched_timeout_properties_t* a1, ze_bool_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesSchedulerSetTimeoutMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesSchedulerSetTimesliceMode(zes_sched_handle_t a0, zes_sched_timeslice_properties_t* a1, ze_bool_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesSchedulerSetTimesliceMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesSchedulerSetExclusiveMode(zes_sched_handle_t a0, ze_bool_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesSchedulerSetExclusiveMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t a0, ze_bool_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesSchedulerSetComputeUnitDebugMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPerformanceFactorGetProperties(zes_perf_handle_t a0, zes_perf_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPerformanceFactorGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPerformanceFactorGetConfig(zes_perf_handle_t a0, double* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPerformanceFactorGetConfig");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPerformanceFactorSetConfig(zes_perf_handle_t a0, double a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPerformanceFactorSetConfig");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPowerGetProperties(zes_pwr_handle_t a0, zes_power_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPowerGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPowerGetEnergyCounter(zes_pwr_handle_t a0, zes_power_energy_counter_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPowerGetEnergyCounter");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPowerGetLimits(zes_pwr_handle_t a0, zes_power_sustained_limit_t* a1, zes_power_burst_limit_t* a2, zes_power_peak_limit_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPowerGetLimits");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPowerSetLimits(zes_pwr_handle_t a0, const zes_power_sustained_limit_t* a1, const zes_power_burst_limit_t* a2, const zes_power_peak_limit_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPowerSetLimits");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPowerGetEnergyThreshold(zes_pwr_handle_t a0, zes_energy_threshold_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPowerGetEnergyThreshold");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPowerSetEnergyThreshold(zes_pwr_handle_t a0, double a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPowerSetEnergyThreshold");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPowerGetLimitsExt(zes_pwr_handle_t a0, uint32_t* a1, zes_power_limit_ext_desc_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPowerGetLimitsExt");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPowerSetLimitsExt(zes_pwr_handle_t a0, uint32_t* a1, zes_power_limit_ext_desc_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPowerSetLimitsExt");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyGetProperties(zes_freq_handle_t a0, zes_freq_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyGetAvailableClocks(zes_freq_handle_t a0, uint32_t* a1, double* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyGetAvailableClocks");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyGetRange(zes_freq_handle_t a0, zes_freq_range_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyGetRange");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencySetRange(zes_freq_handle_t a0, const zes_freq_range_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencySetRange");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyGetState(zes_freq_handle_t a0, zes_freq_state_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyGetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyGetThrottleTime(zes_freq_handle_t a0, zes_freq_throttle_time_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyGetThrottleTime");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyOcGetCapabilities(zes_freq_handle_t a0, zes_oc_capabilities_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyOcGetCapabilities");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyOcGetFrequencyTarget(zes_freq_handle_t a0, double* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyOcGetFrequencyTarget");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyOcSetFrequencyTarget(zes_freq_handle_t a0, double a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyOcSetFrequencyTarget");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyOcGetVoltageTarget(zes_freq_handle_t a0, double* a1, double* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyOcGetVoltageTarget");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyOcSetVoltageTarget(zes_freq_handle_t a0, double a1, double a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyOcSetVoltageTarget");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyOcSetMode(zes_freq_handle_t a0, zes_oc_mode_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyOcSetMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyOcGetMode(zes_freq_handle_t a0, zes_oc_mode_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyOcGetMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyOcGetIccMax(zes_freq_handle_t a0, double* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyOcGetIccMax");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyOcSetIccMax(zes_freq_handle_t a0, double a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyOcSetIccMax");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyOcGetTjMax(zes_freq_handle_t a0, double* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyOcGetTjMax");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFrequencyOcSetTjMax(zes_freq_handle_t a0, double a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFrequencyOcSetTjMax");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesEngineGetProperties(zes_engine_handle_t a0, zes_engine_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesEngineGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesEngineGetActivity(zes_engine_handle_t a0, zes_engine_stats_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesEngineGetActivity");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesEngineGetActivityExt(zes_engine_handle_t a0, uint32_t* a1, zes_engine_stats_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesEngineGetActivityExt");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesStandbyGetProperties(zes_standby_handle_t a0, zes_standby_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesStandbyGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesStandbyGetMode(zes_standby_handle_t a0, zes_standby_promo_mode_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesStandbyGetMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesStandbySetMode(zes_standby_handle_t a0, zes_standby_promo_mode_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesStandbySetMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFirmwareGetProperties(zes_firmware_handle_t a0, zes_firmware_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFirmwareGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFirmwareFlash(zes_firmware_handle_t a0, void* a1, uint32_t a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFirmwareFlash");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFirmwareGetFlashProgress(zes_firmware_handle_t a0, uint32_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFirmwareGetFlashProgress");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFirmwareGetConsoleLogs(zes_firmware_handle_t a0, size_t* a1, char* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFirmwareGetConsoleLogs");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesMemoryGetProperties(zes_mem_handle_t a0, zes_mem_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesMemoryGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesMemoryGetState(zes_mem_handle_t a0, zes_mem_state_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesMemoryGetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesMemoryGetBandwidth(zes_mem_handle_t a0, zes_mem_bandwidth_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesMemoryGetBandwidth");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFabricPortGetProperties(zes_fabric_port_handle_t a0, zes_fabric_port_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFabricPortGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFabricPortGetLinkType(zes_fabric_port_handle_t a0, zes_fabric_link_type_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFabricPortGetLinkType");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFabricPortGetConfig(zes_fabric_port_handle_t a0, zes_fabric_port_config_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFabricPortGetConfig");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFabricPortSetConfig(zes_fabric_port_handle_t a0, const zes_fabric_port_config_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFabricPortSetConfig");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFabricPortGetState(zes_fabric_port_handle_t a0, zes_fabric_port_state_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFabricPortGetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFabricPortGetThroughput(zes_fabric_port_handle_t a0, zes_fabric_port_throughput_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFabricPortGetThroughput");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFabricPortGetFabricErrorCounters(zes_fabric_port_handle_t a0, void* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFabricPortGetFabricErrorCounters");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFabricPortGetMultiPortThroughput(zes_device_handle_t a0, uint32_t a1, zes_fabric_port_handle_t* a2, zes_fabric_port_throughput_t** a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFabricPortGetMultiPortThroughput");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesTemperatureGetProperties(zes_temp_handle_t a0, zes_temp_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesTemperatureGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesTemperatureGetConfig(zes_temp_handle_t a0, zes_temp_config_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesTemperatureGetConfig");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesTemperatureSetConfig(zes_temp_handle_t a0, const zes_temp_config_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesTemperatureSetConfig");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesTemperatureGetState(zes_temp_handle_t a0, double* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesTemperatureGetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPsuGetProperties(zes_psu_handle_t a0, zes_psu_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPsuGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesPsuGetState(zes_psu_handle_t a0, zes_psu_state_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesPsuGetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFanGetProperties(zes_fan_handle_t a0, zes_fan_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFanGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFanGetConfig(zes_fan_handle_t a0, zes_fan_config_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFanGetConfig");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFanSetDefaultMode(zes_fan_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFanSetDefaultMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFanSetFixedSpeedMode(zes_fan_handle_t a0, const zes_fan_speed_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFanSetFixedSpeedMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFanSetSpeedTableMode(zes_fan_handle_t a0, const zes_fan_speed_table_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFanSetSpeedTableMode");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFanGetState(zes_fan_handle_t a0, zes_fan_speed_units_t a1, int32_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFanGetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesLedGetProperties(zes_led_handle_t a0, zes_led_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesLedGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesLedGetState(zes_led_handle_t a0, zes_led_state_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesLedGetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesLedSetState(zes_led_handle_t a0, ze_bool_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesLedSetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesLedSetColor(zes_led_handle_t a0, const zes_led_color_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesLedSetColor");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesRasGetProperties(zes_ras_handle_t a0, zes_ras_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesRasGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesRasGetConfig(zes_ras_handle_t a0, zes_ras_config_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesRasGetConfig");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesRasSetConfig(zes_ras_handle_t a0, const zes_ras_config_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesRasSetConfig");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesRasGetState(zes_ras_handle_t a0, ze_bool_t a1, zes_ras_state_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesRasGetState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDiagnosticsGetProperties(zes_diag_handle_t a0, zes_diag_properties_t* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDiagnosticsGetProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDiagnosticsGetTests(zes_diag_handle_t a0, uint32_t* a1, zes_diag_test_t* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDiagnosticsGetTests");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDiagnosticsRunTests(zes_diag_handle_t a0, uint32_t a1, uint32_t a2, zes_diag_result_t* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDiagnosticsRunTests");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesInit(uint32_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesInit");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceGetSubDevicePropertiesExp(zes_device_handle_t a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceGetSubDevicePropertiesExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumActiveVFExp(zes_device_handle_t a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumActiveVFExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumEnabledVFExp(zes_device_handle_t a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDeviceEnumEnabledVFExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesDriverGetDeviceByUuidExp(zes_driver_handle_t a0, uint64_t a1, uint64_t a2, zes_device_handle_t* a3, ze_bool_t* a4, uint32_t* a5)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDriverGetDeviceByUuidExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesOverclockGetDomainProperties(void* a0, void* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesOverclockGetDomainProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesOverclockGetDomainVFProperties(void* a0, void* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesOverclockGetDomainVFProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesOverclockGetDomainControlProperties(void* a0, uint32_t a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesOverclockGetDomainControlProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesOverclockGetControlCurrentValue(void* a0, uint32_t a1, double* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesOverclockGetControlCurrentValue");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesOverclockGetControlPendingValue(void* a0, uint32_t a1, double* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesOverclockGetControlPendingValue");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesOverclockSetControlUserValue(void* a0, uint32_t a1, double a2, void* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesOverclockSetControlUserValue");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesOverclockGetControlState(void* a0, uint32_t a1, void* a2, void* a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesOverclockGetControlState");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesOverclockGetVFPointValues(void* a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t* a4)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesOverclockGetVFPointValues");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesOverclockSetVFPointValues(void* a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesOverclockSetVFPointValues");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFirmwareGetSecurityVersionExp(zes_firmware_handle_t a0, char* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFirmwareGetSecurityVersionExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesFirmwareSetSecurityVersionExp(zes_firmware_handle_t a0)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesFirmwareSetSecurityVersionExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesRasGetStateExp(zes_ras_handle_t a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesRasGetStateExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesRasClearStateExp(zes_ras_handle_t a0, uint32_t a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesRasClearStateExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesVFManagementGetVFPropertiesExp(void* a0, void* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesVFManagementGetVFPropertiesExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesVFManagementGetVFMemoryUtilizationExp(void* a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesVFManagementGetVFMemoryUtilizationExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesVFManagementGetVFEngineUtilizationExp(void* a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesVFManagementGetVFEngineUtilizationExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesVFManagementSetVFTelemetryModeExp(void* a0, uint32_t a1, ze_bool_t a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesVFManagementSetVFTelemetryModeExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesVFManagementSetVFTelemetrySamplingIntervalExp(void* a0, uint32_t a1, uint64_t a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesVFManagementSetVFTelemetrySamplingIntervalExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesVFManagementGetVFCapabilitiesExp(void* a0, void* a1)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesVFManagementGetVFCapabilitiesExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesVFManagementGetVFMemoryUtilizationExp2(void* a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesVFManagementGetVFMemoryUtilizationExp2");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zesVFManagementGetVFEngineUtilizationExp2(void* a0, uint32_t* a1, void* a2)
 {
-	return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesVFManagementGetVFEngineUtilizationExp2");
 }
 
 static const struct zex_ze_global_dditable zex_ze_global_dditable = {
