@@ -121,8 +121,14 @@ TEST_F(l0, regular_lists_copy_through_the_device)
 			ze_fence_desc_t fd = { .stype = ZE_STRUCTURE_TYPE_FENCE_DESC };
 			ze_fence_handle_t f;
 
+			uint32_t ordinal = 99, index = 99;
+
 			ASSERT_NE(NULL, q);
 			ASSERT_NE(NULL, l);
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueGetOrdinal(q, &ordinal));
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueGetIndex(q, &index));
+			EXPECT_EQ(g, ordinal);
+			EXPECT_EQ(0, index);
 			ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceCreate(q, &fd, &f));
 			EXPECT_EQ(ZE_RESULT_NOT_READY, zeFenceQueryStatus(f));
 			zex_fill(heap, SIZE, g * 2 + mode);

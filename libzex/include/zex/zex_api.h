@@ -85,6 +85,11 @@ zeDeviceGetRootDevice(ze_device_handle_t hDevice, ze_device_handle_t *phRootDevi
 /* 1.6: wait until an immediate command list has run what was appended */
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList, uint64_t timeout);
+/* 1.9: the queue group ordinal and the index a command queue was created with */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandQueueGetOrdinal(ze_command_queue_handle_t hCommandQueue, uint32_t *pOrdinal);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandQueueGetIndex(ze_command_queue_handle_t hCommandQueue, uint32_t *pIndex);
 /* 1.6: give back a handle of zeMemGetIpcHandle() */
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeMemPutIpcHandle(ze_context_handle_t hContext, ze_ipc_mem_handle_t handle);

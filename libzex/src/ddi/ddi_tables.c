@@ -177,20 +177,6 @@ zex_unsupported_zeContextCreateEx(ze_driver_handle_t a0, const ze_context_desc_t
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandQueueGetOrdinal(ze_command_queue_handle_t a0, uint32_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandQueueGetOrdinal");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandQueueGetIndex(ze_command_queue_handle_t a0, uint32_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandQueueGetIndex");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopy(ze_command_list_handle_t a0, ze_image_handle_t a1, ze_image_handle_t a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -2435,8 +2421,8 @@ static const struct zex_ze_command_queue_dditable zex_ze_command_queue_dditable 
 	.pfnDestroy = zeCommandQueueDestroy,
 	.pfnExecuteCommandLists = zeCommandQueueExecuteCommandLists,
 	.pfnSynchronize = zeCommandQueueSynchronize,
-	.pfnGetOrdinal = zex_unsupported_zeCommandQueueGetOrdinal,
-	.pfnGetIndex = zex_unsupported_zeCommandQueueGetIndex,
+	.pfnGetOrdinal = zeCommandQueueGetOrdinal,
+	.pfnGetIndex = zeCommandQueueGetIndex,
 };
 
 static const uint8_t zex_ze_command_queue_dditable_since[] = { 4, 4, 4, 4, 9, 9 };

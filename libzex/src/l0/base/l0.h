@@ -69,6 +69,7 @@ struct zex_l0_submission {
  * @drv: the driver.
  * @device: the device it was created on.
  * @ordinal: its queue group.
+ * @index: its queue in the group.
  * @mode: synchronous or not.
  * @exec_queue: the kernel's exec queue.
  * @timeline: a timeline sync object: submission N signals point N.
@@ -84,6 +85,7 @@ struct zex_l0_cmdqueue {
 	struct zex_l0_driver *drv;
 	struct zex_l0_device *device;
 	uint32_t ordinal;
+	uint32_t index;
 	ze_command_queue_mode_t mode;
 	uint32_t exec_queue;
 	uint32_t timeline;

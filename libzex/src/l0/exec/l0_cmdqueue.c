@@ -139,3 +139,29 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueSynchronize(ze_command_queue_h
 	pthread_mutex_unlock(&q->lock);
 	return zex_l0_queue_wait(q, point, timeout);
 }
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetOrdinal(ze_command_queue_handle_t hCommandQueue,
+							     uint32_t *pOrdinal)
+{
+	struct zex_l0_cmdqueue *q = zex_l0_cmdqueue(hCommandQueue);
+
+	if (!q)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pOrdinal)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	*pOrdinal = q->ordinal;
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetIndex(ze_command_queue_handle_t hCommandQueue,
+							   uint32_t *pIndex)
+{
+	struct zex_l0_cmdqueue *q = zex_l0_cmdqueue(hCommandQueue);
+
+	if (!q)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pIndex)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	*pIndex = q->index;
+	return ZE_RESULT_SUCCESS;
+}

@@ -314,6 +314,7 @@ ze_result_t zex_l0_queue_init(struct zex_l0_cmdqueue *q, struct zex_l0_driver *d
 	q->drv = drv;
 	q->device = device;
 	q->ordinal = desc->ordinal;
+	q->index = desc->index;
 	q->mode = desc->mode;
 	q->scratch = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (q->scratch == MAP_FAILED) {
