@@ -582,6 +582,25 @@ TEST_F(loader, init_drivers_lists_zex_as_a_gpu_driver)
 	if (init_drivers(&n, drivers, &desc) == ZE_RESULT_SUCCESS)
 		for (i = 0; i < n && i < 4; i++)
 			EXPECT_FALSE(is_zex(drivers[i]));
+	/* Every type (flags of later versions too): zex among them. */
+	desc.flags = UINT32_MAX;
+	n = 4;
+	zex = 0;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, init_drivers(&n, drivers, &desc));
+	for (i = 0; i < n && i < 4; i++)
+		zex += is_zex(drivers[i]);
+	EXPECT_EQ(1, zex);
+}
+
+TEST_F(loader, a_context_on_some_devices)
+{
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	ze_context_handle_t ctx;
+
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeContextCreateEx(self->drv, &cd, 1, &self->root, &ctx));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(ctx));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeContextCreateEx(self->drv, &cd, 0, NULL, &ctx));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(ctx));
 }
 
 TEST_F(loader, root_device_of_every_tile)

@@ -320,6 +320,20 @@ TEST_F(l0, refused_calls_say_why)
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeFenceQueryStatus(f2));
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
 		  zeCommandQueueSynchronize((ze_command_queue_handle_t)self->ctx, 0));
+	/* A context on a device that is not one. */
+	{
+		ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+		ze_device_handle_t not_a_device = (ze_device_handle_t)self->ctx;
+		ze_driver_handle_t drv;
+		ze_context_handle_t c;
+		uint32_t n = 1;
+
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGet(&n, &drv));
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+			  zeContextCreateEx(drv, &cd, 1, &not_a_device, &c));
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+			  zeContextCreateEx(drv, &cd, 1, NULL, &c));
+	}
 	/* The queue still runs work after all that. */
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(q, UINT64_MAX));
 	zeCommandListDestroy(l);

@@ -170,13 +170,6 @@ zex_unsupported_zeContextEvictImage(ze_context_handle_t a0, ze_device_handle_t a
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeContextCreateEx(ze_driver_handle_t a0, const ze_context_desc_t* a1, uint32_t a2, ze_device_handle_t* a3, ze_context_handle_t* a4)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeContextCreateEx");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopy(ze_command_list_handle_t a0, ze_image_handle_t a1, ze_image_handle_t a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -2411,7 +2404,7 @@ static const struct zex_ze_context_dditable zex_ze_context_dditable = {
 	.pfnEvictMemory = zex_unsupported_zeContextEvictMemory,
 	.pfnMakeImageResident = zex_unsupported_zeContextMakeImageResident,
 	.pfnEvictImage = zex_unsupported_zeContextEvictImage,
-	.pfnCreateEx = zex_unsupported_zeContextCreateEx,
+	.pfnCreateEx = zeContextCreateEx,
 };
 
 static const uint8_t zex_ze_context_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4 };

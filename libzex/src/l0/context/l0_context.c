@@ -4,7 +4,7 @@
  */
 
 /*
- * DOC: l0_context.c - zeContextCreate, zeContextDestroy
+ * DOC: l0_context.c - zeContextCreate, zeContextCreateEx, zeContextDestroy
  *
  * A context is a handle on the one driver, in a slot of the contexts' pool
  * (never freed: a stale handle is refused, not followed); allocations live
@@ -47,4 +47,21 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeContextDestroy(ze_context_handle_t hContex
 	/* The DDI header stays: a loader may still dispatch a stale handle here. */
 	zex_object_pool_put(&zex_l0_contexts, ctx);
 	return ZE_RESULT_SUCCESS;
+}
+
+/* 1.1: a context on some of the driver's devices; every device sees every context. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreateEx(ze_driver_handle_t hDriver,
+						      const ze_context_desc_t *desc,
+						      uint32_t numDevices,
+						      ze_device_handle_t *phDevices,
+						      ze_context_handle_t *phContext)
+{
+	uint32_t i;
+
+	if (numDevices && !phDevices)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	for (i = 0; i < numDevices; i++)
+		if (!zex_l0_device(phDevices[i]))
+			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	return zeContextCreate(hDriver, desc, phContext);
 }

@@ -98,16 +98,15 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeInitDrivers(uint32_t *pCount,
 						  ze_driver_handle_t *phDrivers,
 						  ze_init_driver_type_desc_t *desc)
 {
-	ze_init_driver_type_flags_t known = ZE_INIT_DRIVER_TYPE_FLAG_GPU |
-					    ZE_INIT_DRIVER_TYPE_FLAG_NPU;
-
 	if (!pCount || !desc)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	if (desc->stype != ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	if (desc->flags & ~known)
-		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-	/* zex is a GPU: asked for NPUs only, it has no driver to give. */
+	/*
+	 * Flags name the types asked for; bits beyond GPU and NPU are types of
+	 * later versions (UINT32_MAX asks for all). zex is a GPU: asked for
+	 * other types only, it has no driver to give.
+	 */
 	if (!(desc->flags & ZE_INIT_DRIVER_TYPE_FLAG_GPU)) {
 		*pCount = 0;
 		return ZE_RESULT_SUCCESS;
