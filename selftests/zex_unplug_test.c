@@ -157,18 +157,20 @@ TEST(rmmod_is_refused_while_a_job_fence_lives)
 
 /*
  * Unbinding with a job running (a wait that never comes true), one queued
- * behind it on the same engine and a process asleep in the user fence
- * wait: the jobs end with -ENODEV, the sleeper wakes with -ENODEV, a job
- * that ended before stays signalled, and nothing ran late.
+ * behind it on its queue, one on another queue waiting for the first (a
+ * dependency), and a process asleep in the user fence wait: the jobs end
+ * with -ENODEV, the sleeper wakes with -ENODEV, a job that ended before
+ * stays signalled, and nothing ran late. (Jobs of two queues on one
+ * engine may run in either order, so the job behind is on the same queue.)
  */
 TEST(unbind_with_jobs_in_flight)
 {
 	int fd = zex_open_render();
-	struct drm_zex_command never[] = { { 0 }, { 0 } }, late, early;
-	struct drm_zex_sync s;
-	uint32_t q1, q2, done, run, queued;
-	struct pollfd p[2] = { { .events = POLLIN }, { .events = POLLIN } };
-	int sf_done, sf_run, sf_queued, status;
+	struct drm_zex_command never[] = { { 0 }, { 0 } }, late, later, early;
+	struct drm_zex_sync s, deps[2];
+	uint32_t q1, q2, done, run, queued, waiting;
+	struct pollfd p[3] = { { .events = POLLIN }, { .events = POLLIN }, { .events = POLLIN } };
+	int sf_done, sf_run, sf_queued, sf_waiting, status;
 	uint64_t *mem;
 	pid_t pid;
 
@@ -180,6 +182,7 @@ TEST(unbind_with_jobs_in_flight)
 	ASSERT_EQ(0, syncobj_create(fd, &done));
 	ASSERT_EQ(0, syncobj_create(fd, &run));
 	ASSERT_EQ(0, syncobj_create(fd, &queued));
+	ASSERT_EQ(0, syncobj_create(fd, &waiting));
 	early = cmd_store(&mem[0], 1);
 	s = sync_out(done, 0);
 	ASSERT_EQ(0, exec(fd, q1, &early, 1, &s, 1));
@@ -190,13 +193,19 @@ TEST(unbind_with_jobs_in_flight)
 	ASSERT_EQ(0, exec(fd, q1, never, 2, &s, 1));
 	late = cmd_store(&mem[3], 3);
 	s = sync_out(queued, 0);
-	ASSERT_EQ(0, exec(fd, q2, &late, 1, &s, 1));
+	ASSERT_EQ(0, exec(fd, q1, &late, 1, &s, 1));
+	later = cmd_store(&mem[5], 5);
+	deps[0] = sync_in(run, 0);
+	deps[1] = sync_out(waiting, 0);
+	ASSERT_EQ(0, exec(fd, q2, &later, 1, deps, 2));
 	sf_done = syncobj_to_sync_file(fd, done);
 	sf_run = syncobj_to_sync_file(fd, run);
 	sf_queued = syncobj_to_sync_file(fd, queued);
+	sf_waiting = syncobj_to_sync_file(fd, waiting);
 	ASSERT_LE(0, sf_done);
 	ASSERT_LE(0, sf_run);
 	ASSERT_LE(0, sf_queued);
+	ASSERT_LE(0, sf_waiting);
 
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -207,13 +216,17 @@ TEST(unbind_with_jobs_in_flight)
 	/* Each wakes (not necessarily together). */
 	p[0].fd = sf_run;
 	p[1].fd = sf_queued;
+	p[2].fd = sf_waiting;
 	EXPECT_EQ(1, poll(&p[0], 1, -1));
 	EXPECT_EQ(1, poll(&p[1], 1, -1));
+	EXPECT_EQ(1, poll(&p[2], 1, -1));
 	EXPECT_EQ(-ENODEV, sync_file_status(sf_run));
 	EXPECT_EQ(-ENODEV, sync_file_status(sf_queued));
+	EXPECT_EQ(-ENODEV, sync_file_status(sf_waiting));
 	EXPECT_EQ(1, sync_file_status(sf_done));
 	close(sf_run);
 	close(sf_queued);
+	close(sf_waiting);
 	close(sf_done);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -222,6 +235,7 @@ TEST(unbind_with_jobs_in_flight)
 	mem[1] = 1;
 	EXPECT_EQ(0, mem[2]);
 	EXPECT_EQ(0, mem[3]);
+	EXPECT_EQ(0, mem[5]);
 	EXPECT_EQ(0, close(fd));
 	munmap(mem, 4096);
 
