@@ -374,30 +374,6 @@ TEST_F(hostrpc, rings_are_counted_read_and_polled)
 	close(c.fd);
 }
 
-/* Whether thread @tid sleeps in read(): syscall 0, state S, in /proc. */
-static bool sleeps_in_read(pid_t tid)
-{
-	char path[64], buf[256] = "";
-	char *state;
-	bool in_read;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0)
-		return false;
-	close(fd);
-	in_read = !strncmp(buf, "0 ", 2);
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	memset(buf, 0, sizeof(buf));
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0)
-		return false;
-	close(fd);
-	state = strrchr(buf, ')');
-	return in_read && state && state[1] == ' ' && state[2] == 'S';
-}
-
 struct ring_later {
 	int fd;
 	pid_t reader;
@@ -408,7 +384,7 @@ static void *ring_later(void *arg)
 {
 	struct ring_later *r = arg;
 
-	while (!sleeps_in_read(r->reader))
+	while (!zex_sleeps_in_syscall(r->reader, SYS_read))
 		sched_yield();
 	hr_ring(r->fd);
 	return NULL;

@@ -16,7 +16,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <sys/syscall.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,30 +150,6 @@ static void *sleeper(void *e)
 	return (void *)(uintptr_t)zeEventHostSynchronize(e, UINT64_MAX);
 }
 
-/* Whether thread @tid sleeps in an ioctl: its syscall and state in /proc. */
-static bool sleeps_in_ioctl(pid_t tid)
-{
-	char path[64], buf[256] = "";
-	char *state;
-	bool in_ioctl;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0)
-		return false;
-	close(fd);
-	in_ioctl = !strncmp(buf, "16 ", 3);
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	memset(buf, 0, sizeof(buf));
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0)
-		return false;
-	close(fd);
-	state = strrchr(buf, ')');
-	return in_ioctl && state && state[1] == ' ' && state[2] == 'S';
-}
-
 /* A waiter asleep in the kernel wakes at another thread's host signal. */
 TEST_F(ev, a_host_signal_wakes_a_sleeping_host_wait)
 {
@@ -185,7 +160,7 @@ TEST_F(ev, a_host_signal_wakes_a_sleeping_host_wait)
 	ASSERT_NE(NULL, e);
 	sleeper_tid = 0;
 	ASSERT_EQ(0, pthread_create(&t, NULL, sleeper, e));
-	while (!sleeper_tid || !sleeps_in_ioctl(sleeper_tid))
+	while (!sleeper_tid || !zex_sleeps_in_syscall(sleeper_tid, SYS_ioctl))
 		sched_yield();
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(e));
 	ASSERT_EQ(0, pthread_join(t, &res));
