@@ -32,12 +32,17 @@
 
 #define PAGE	4096ull
 
-/* The host ranges one submission imported. */
+/* One host range a submission imported. */
+struct import {
+	uintptr_t start, end;
+	bool writable;
+};
+
+/* The host ranges one submission imported: @ids[i] imports @ranges[i]. */
 struct imports {
 	uint32_t n, cap;
 	uint32_t *ids;
-	uintptr_t *start, *end;
-	bool *writable;
+	struct import *ranges;
 };
 
 static void imports_release(struct zex_l0_driver *drv, struct imports *im)
@@ -47,9 +52,7 @@ static void imports_release(struct zex_l0_driver *drv, struct imports *im)
 	for (i = 0; i < im->n; i++)
 		zex_userptr_release(drv->dev, im->ids[i]);
 	free(im->ids);
-	free(im->start);
-	free(im->end);
-	free(im->writable);
+	free(im->ranges);
 	*im = (struct imports){ 0 };
 }
 
@@ -79,35 +82,29 @@ static int import_range(struct zex_l0_driver *drv, struct imports *im, uintptr_t
 	if (len > UINTPTR_MAX - addr - PAGE)
 		return -EINVAL;
 	end = (addr + len + PAGE - 1) & ~(PAGE - 1);
-	for (i = 0; i < im->n; i++)
-		if (im->start[i] <= start && end <= im->end[i] && (im->writable[i] || !writable))
+	for (i = 0; i < im->n; i++) {
+		const struct import *r = &im->ranges[i];
+
+		if (r->start <= start && end <= r->end && (r->writable || !writable))
 			return 0;
+	}
 	if (im->n == im->cap) {
 		uint32_t cap = im->cap ? 2 * im->cap : 8;
 		uint32_t *ids = realloc(im->ids, cap * sizeof(*ids));
-		uintptr_t *s = ids ? realloc(im->start, cap * sizeof(*s)) : NULL;
-		uintptr_t *e = s ? realloc(im->end, cap * sizeof(*e)) : NULL;
-		bool *w = e ? realloc(im->writable, cap * sizeof(*w)) : NULL;
+		struct import *ranges = ids ? realloc(im->ranges, cap * sizeof(*ranges)) : NULL;
 
 		if (ids)
 			im->ids = ids;
-		if (s)
-			im->start = s;
-		if (e)
-			im->end = e;
-		if (!w)
+		if (!ranges)
 			return -ENOMEM;
-		im->writable = w;
+		im->ranges = ranges;
 		im->cap = cap;
 	}
 	ret = zex_userptr_import(drv->dev, (const void *)start, end - start, !writable, &id);
 	if (ret)
 		return ret;
 	im->ids[im->n] = id;
-	im->start[im->n] = start;
-	im->end[im->n] = end;
-	im->writable[im->n] = writable;
-	im->n++;
+	im->ranges[im->n++] = (struct import){ start, end, writable };
 	return 0;
 }
 
@@ -254,11 +251,12 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 		ret = submit_job(q, cmds + done, n);
 		done += n;
 	}
-	/* What jobs were submitted keep the imports; none: they go now. */
-	if (q->submitted > first && keep_imports(q, &im, q->submitted)) {
+	/*
+	 * What jobs were submitted keep the imports; none: they go now. With
+	 * no memory to keep them, they go once the jobs have run.
+	 */
+	if (q->submitted > first && keep_imports(q, &im, q->submitted))
 		zex_syncobj_wait(q->drv->dev, q->timeline, q->submitted, -1);
-		reap(q);
-	}
 	imports_release(q->drv, &im);
 	return exec_result(ret);
 }
