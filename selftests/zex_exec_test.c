@@ -288,6 +288,38 @@ TEST_F(exec, wait_user_fence_wakes_on_job_end)
 	EXPECT_EQ(42, v[0]);
 }
 
+/*
+ * A job that stores an event's value and then waits for another still
+ * wakes the host waiting for the first: the STORE wakes the waiters, not
+ * only the job's end (which here comes only after the host answers).
+ */
+TEST_F(exec, wait_user_fence_wakes_on_a_store_in_a_running_job)
+{
+	uint64_t *v = (uint64_t *)self->mem;
+	struct drm_zex_command cmds[] = {
+		cmd_store(&v[0], 7),
+		cmd_wait(&self->flag[1], DRM_ZEX_COMPARE_EQ, 1),
+		cmd_store(&v[1], 8),
+	};
+	struct drm_zex_exec_queue_get_state st;
+	struct drm_zex_sync s;
+	uint32_t out;
+
+	ASSERT_EQ(0, syncobj_create(self->fd, &out));
+	s = sync_out(out, 0);
+	ASSERT_EQ(0, exec(self->fd, self->q, cmds, 3, &s, 1));
+	ASSERT_EQ(0, wait_ufence(self->fd, &v[0], DRM_ZEX_COMPARE_EQ, 7, FOREVER, NULL));
+	/* Woken while the job still waits: neither ended nor banned. */
+	EXPECT_EQ(0, v[1]);
+	ASSERT_EQ(0, queue_state(self->fd, self->q, &st));
+	EXPECT_EQ(0, st.state);
+	EXPECT_EQ(0, syncobj_status(self->fd, out));
+	self->flag[1] = 1;
+	ASSERT_EQ(0, syncobj_wait(self->fd, out, 0, FOREVER));
+	EXPECT_EQ(1, syncobj_status(self->fd, out));
+	EXPECT_EQ(8, v[1]);
+}
+
 static void on_usr1(int sig)
 {
 	(void)sig;

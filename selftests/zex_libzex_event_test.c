@@ -10,9 +10,11 @@
  * on an event the host signals later, ordering two queues; a host thread
  * asleep in zeEventHostSynchronize woken by another thread's signal (no
  * job of its own ends); kernel timestamps of a copy, read by the host and
- * copied by the device; every refused call with its result code.
+ * copied by the device; an IPC event pool opened again sharing its events;
+ * every refused call with its result code.
  */
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -229,6 +231,73 @@ TEST_F(ev, refused_calls_say_why)
 	EXPECT_NE(NULL, again);
 	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(again));
 	zeEventDestroy(again);
+	zeCommandListDestroy(l);
+}
+
+/*
+ * An IPC event pool opened again (here, in the exporting process: the
+ * dma-buf is the same one another process imports) shares its events: a
+ * signal by the device through the opened pool reaches the exporter's
+ * host wait, the opened pool keeps the exporter's state, and the calls a
+ * handle can misuse are refused.
+ */
+TEST_F(ev, an_ipc_event_pool_shares_its_events)
+{
+	ze_event_pool_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+				    .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_IPC,
+				    .count = 4 };
+	ze_ipc_event_pool_handle_t h, bad;
+	ze_event_pool_handle_t pool, opened;
+	ze_event_handle_t mine, theirs, early, early_theirs;
+	ze_command_list_handle_t l = immediate(self, 0);
+	int fd;
+
+	ASSERT_NE(NULL, l);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(self->ctx, &pd, 0, NULL, &pool));
+	mine = event(pool, 0);
+	early = event(pool, 1);
+	ASSERT_NE(NULL, mine);
+	ASSERT_NE(NULL, early);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(early));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolGetIpcHandle(pool, &h));
+	memcpy(&fd, h.data, sizeof(fd));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolOpenIpcHandle(self->ctx, h, &opened));
+	theirs = event(opened, 0);
+	early_theirs = event(opened, 1);
+	ASSERT_NE(NULL, theirs);
+	ASSERT_NE(NULL, early_theirs);
+	/* Created in the opened pool, an event keeps the exporter's state. */
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryStatus(early_theirs));
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(theirs));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendSignalEvent(l, theirs));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(mine, UINT64_MAX));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostReset(mine));
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(theirs));
+
+	/* Misuse: an opened pool is not exported again nor destroyed as an export. */
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventPoolGetIpcHandle(opened, &bad));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventPoolCloseIpcHandle(pool));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventPoolGetIpcHandle(self->pool, &bad));
+	bad = h;
+	bad.data[4] ^= 1;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventPoolOpenIpcHandle(self->ctx, bad, &opened));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventPoolPutIpcHandle(self->ctx, bad));
+	/* An fd number that names nothing, here or in the exporter. */
+	bad = h;
+	memset(bad.data, 0x7f, 3);
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventPoolOpenIpcHandle(self->ctx, bad, &opened));
+
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(theirs));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(early_theirs));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCloseIpcHandle(opened));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeEventPoolCloseIpcHandle(opened));
+	/* The last put closes the export's fd; a second put names nothing. */
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventPoolPutIpcHandle(self->ctx, h));
+	EXPECT_EQ(-1, fcntl(fd, F_GETFD));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventPoolPutIpcHandle(self->ctx, h));
+	zeEventDestroy(mine);
+	zeEventDestroy(early);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventPoolDestroy(pool));
 	zeCommandListDestroy(l);
 }
 

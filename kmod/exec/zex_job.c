@@ -314,6 +314,8 @@ static int zex_job_split(struct zex_job *job, const struct drm_zex_command *cmd,
 static int zex_job_command(struct zex_job *job, const struct drm_zex_command *cmd,
 			   struct zex_runs *runs)
 {
+	int ret;
+
 	switch (cmd->op) {
 	case DRM_ZEX_CMD_COPY:
 	case DRM_ZEX_CMD_FILL:
@@ -321,7 +323,11 @@ static int zex_job_command(struct zex_job *job, const struct drm_zex_command *cm
 			return zex_job_split(job, cmd, runs);
 		return zex_job_range_op(job, cmd, 0, cmd->len);
 	case DRM_ZEX_CMD_STORE:
-		return zex_job_store(job, cmd->dst, cmd->value);
+		ret = zex_job_store(job, cmd->dst, cmd->value);
+		/* What a GPU's store with an interrupt does: waiters read again. */
+		if (!ret)
+			zex_exec_signal_done(job->queue->ring->xdev);
+		return ret;
 	case DRM_ZEX_CMD_TIMESTAMP:
 		return zex_job_store(job, cmd->dst, ktime_get_ns());
 	case DRM_ZEX_CMD_WAIT:

@@ -9,8 +9,8 @@
  * A user fence is a 64-bit value that a job writes at a device address.
  * The wait reads the value through the file's address space (as the
  * engines do), compares, and sleeps on the device's completion wait queue
- * until the next job ends (or a queue is banned), never polling; it reads
- * again after each, and ends with -ENODEV once the device is unplugged (a
+ * until the next job ends, a STORE command executes or a queue is banned,
+ * never polling; it reads again after each, and ends with -ENODEV once the device is unplugged (a
  * value that already compares true still returns 0). A relative timeout
  * is written back with what is left of it, so a wait interrupted by a
  * signal restarts for the rest.

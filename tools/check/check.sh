@@ -20,13 +20,18 @@
 #             reloaded per row), on 6.12 in the default row (zex.ko built
 #             warning-free for each); the first row through the kernel's
 #             run_kselftest.sh from the kselftest install
-# 5. debug    the debug kernels built from linux-source-6.1 and -6.12
+# 5. conformance
+#             level-zero-tests' conformance binaries (built once from the
+#             vendored archive, tools/check/l0-tests.sh) unchanged in the
+#             6.12 stock VM through loader 1.32.0, each reported as "N
+#             passed of M run, K excluded" (tools/check/conformance.py)
+# 6. debug    the debug kernels built from linux-source-6.1 and -6.12
 #             (KUnit, KASAN, lockdep, kmemleak, ...): the KUnit suites
 #             (zex_kunit.ko), the kselftests again under run_kselftest.sh
 #             (but those tools/vm/selftest-scope.txt keeps to the stock
 #             kernels), a kmemleak scan
 #
-# Layers 2 and 3 run, one after the other, beside layers 4 and 5 and
+# Layers 2 and 3 run, one after the other, beside layers 4 to 6 and
 # report after them.
 #
 # Each layer prints "RESULT <layer> passed=N failed=N skipped=N"; the last
@@ -38,7 +43,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 export O=${O:-$top/build}
 export KDIR=${KDIR:-$(tools/kernel-dir.sh "${KVER:-}")}
-layers=${ZEX_CHECK_LAYERS:-host kunit stock debug}
+layers=${ZEX_CHECK_LAYERS:-host kunit stock conformance debug}
 logs=$O/check
 mkdir -p "$logs"
 # shellcheck source=tools/check/verdict.sh
@@ -48,9 +53,11 @@ layer_start build
 {
 	check_cmd build build make -s all
 	# The caches that layers running side by side share, filled before
-	# they start: Level Zero loader 1.32.0 (absent archive: the layers
-	# that need it say so) and both lines' kernel sources.
+	# they start: Level Zero loader 1.32.0 and level-zero-tests (absent
+	# archives: the layers that need them say so) and both lines' kernel
+	# sources.
 	tools/check/l0-loader.sh >/dev/null 2>"$logs/l0-loader.log"
+	tools/check/l0-tests.sh >/dev/null 2>"$logs/l0-tests.log"
 	for line in 6.1 6.12; do
 		check_cmd build "linux-source-$line" tools/vm/linux-source.sh "$line"
 	done
@@ -180,6 +187,21 @@ if [[ " $layers " == *" stock "* ]]; then
 		fi
 	done | tally
 	layer_end stock-kernel
+fi
+
+if [[ " $layers " == *" conformance "* ]]; then
+	# level-zero-tests, unchanged, on the 6.12 stock kernel through loader
+	# 1.32.0 (tools/check/l0-conformance.txt: what runs, what is excluded
+	# and why).
+	layer_start l0-conformance
+	if kdir=$(tools/kernel-dir.sh 6.12) &&
+	   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12" 2>"$logs/build-conformance.err"); then
+		KDIR=$kdir ZEX_KO=$ko tools/vm/vm.sh check-conformance 2>&1
+	else
+		echo "FAIL [l0-conformance] no 6.12 headers, or zex.ko does not build"
+		echo "RESULT l0-conformance passed=0 failed=1 skipped=0"
+	fi | tally
+	layer_end l0-conformance
 fi
 
 if [[ " $layers " == *" debug "* ]]; then

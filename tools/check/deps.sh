@@ -14,6 +14,11 @@ packages=(
 	qemu-system-x86 busybox-static
 	libdrm-dev libze-dev libze1
 	dkms sparse ccache spin cmake ninja-build clang libclang-rt-14-dev
+	# level-zero-tests (tools/check/l0-tests.sh): Boost 1.81, not the
+	# default 1.74, which is older than the suite asks for
+	libboost-log1.81-dev libboost-program-options1.81-dev libboost-timer1.81-dev
+	libboost-chrono1.81-dev libboost-system1.81-dev libboost-serialization1.81-dev
+	googletest libpng-dev
 )
 
 missing=()

@@ -8,33 +8,22 @@
 # validation layer, the null driver libze_null.so.1, include/level_zero;
 # the sources beside it in ../src, for the tests that read the loader),
 # building it the first time into $ZEX_CACHE_DIR (default ~/.cache/zex),
-# offline, from level-zero-1.32.0.tar.gz in the vendor folder:
-# $ZEX_VENDOR_DIR, else ../shared/vendor beside the checkout. The archive's
-# sha256 is checked before anything is built.
-#
-# Without the archive it says so and exits 4 (the kselftest skip code);
-# under CI=true a missing archive is a failure (exit 1): the project's CI
-# always has it.
+# offline, from level-zero-1.32.0.tar.gz in the vendor folder, its sha256
+# checked first. Without the archive: exit 4, or 1 under CI=true
+# (tools/check/vendored.sh).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tools/check/vendored.sh
+. "$(dirname "$0")/vendored.sh"
 name=level-zero-1.32.0
 sha256=633f0ad351511df57093aa70d448ffda075d230ffa0547979f2e330f1d9b15d9
 cache=${ZEX_CACHE_DIR:-$HOME/.cache/zex}/$name-${sha256:0:12}
-vendor=${ZEX_VENDOR_DIR:-$top/../shared/vendor}
-archive=$vendor/$name.tar.gz
 
 if [ -f "$cache/prefix/.complete" ]; then
 	echo "$cache/prefix"
 	exit 0
 fi
-if [ ! -f "$archive" ]; then
-	echo "l0-loader: $archive not found (set ZEX_VENDOR_DIR)" >&2
-	[ "${CI:-}" = true ] && exit 1
-	exit 4
-fi
-echo "$sha256  $archive" | sha256sum --check --quiet - >&2 ||
-	{ echo "l0-loader: $archive: sha256 is not $sha256" >&2; exit 1; }
+vendored_archive $name $sha256 l0-loader
 
 echo "l0-loader: building $name into $cache (once)" >&2
 rm -rf "$cache"

@@ -6,7 +6,8 @@
 # kselftest skips cleanly while zex is absent and that invalid parameters
 # are refused, then does what /etc/zex/vm.conf asks (MODE=check: for each
 # row of module parameters in /etc/zex/rows, load zex.ko, run every
-# kselftest, unload; run: zex-info; shell: an interactive shell), scans
+# kselftest, unload; run: zex-info; bench: the benchmarks; conformance:
+# level-zero-tests; shell: an interactive shell), scans
 # for leaks and dumps the kernel log. Every fact the host needs is one line starting with
 # "@@ZEX " on the console; the host parses them (tools/check/results.py).
 # The test binaries write to files that are printed afterwards, so kernel
@@ -28,6 +29,9 @@ ln -sf /proc/self/fd/0 /dev/stdin
 ln -sf /proc/self/fd/1 /dev/stdout
 ln -sf /proc/self/fd/2 /dev/stderr
 mount -t tmpfs tmpfs /tmp
+# POSIX shared memory and named semaphores (shm_open, sem_open) live here.
+mkdir -p /dev/shm
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 
 MODE=check
@@ -183,6 +187,39 @@ bench)
 	mark "bench hostrpc rc=$?"
 	zex-bench-l0 200000
 	mark "bench l0 rc=$?"
+	unload
+	;;
+conformance)
+	# level-zero-tests' binaries, each line of /etc/zex/conformance
+	# ("NAME FILTER", FILTER the excluded cases or "-"), through loader
+	# 1.32.0 with libzex its only driver; how many cases the exclusions
+	# match, then the run (gtest's output without the suite's info log,
+	# streamed),
+	# each binary bounded by ZEX_CONFORMANCE_TIMEOUT seconds.
+	load "$ZEX_PARAMS"
+	export LD_LIBRARY_PATH=/opt/level-zero-1.32.0/lib:$LD_LIBRARY_PATH
+	export ZE_ENABLE_ALT_DRIVERS=/opt/zex/lib/libzex.so.0
+	while read -r name filter <&3; do
+		[ -n "$name" ] || continue
+		mark "conformance-begin $name"
+		cd /opt/zex/l0-tests
+		only=
+		n=0
+		if [ "$filter" != - ]; then
+			n=$(./$name --gtest_list_tests --gtest_filter="$filter" 2>/dev/null | grep -c '^  ')
+			only=--gtest_filter=-$filter
+		fi
+		mark "conformance-excluded $name $n"
+		t0=$(date +%s)
+		# Streamed, so that a case which hangs shows where.
+		{
+			timeout "${ZEX_CONFORMANCE_TIMEOUT:-600}" ./$name $only 2>&1
+			echo $? > /tmp/conformance.rc
+		} | grep -v '^\[[-0-9 :]*\] \[info\]'
+		rc=$(cat /tmp/conformance.rc)
+		mark "conformance-end $name rc=$rc secs=$(($(date +%s) - t0))"
+		cd /
+	done 3< /etc/zex/conformance
 	unload
 	;;
 shell)

@@ -27,7 +27,10 @@
 # its libraries (the null driver beside the loader, where it looks) go to
 # /opt/level-zero-1.32.0/lib, and selftest zex_l0_loader_test_1_32 runs
 # zex_l0_loader_test under it.
-# MODE         check, run or shell (see init.sh)
+# With ZEX_L0_TESTS (level-zero-tests' binaries, tools/check/l0-tests.sh)
+# they go to /opt/zex/l0-tests, and ZEX_CONFORMANCE_PLAN (the lines of
+# tools/check/conformance.py plan) to /etc/zex/conformance.
+# MODE         check, run, bench, conformance or shell (see init.sh)
 # PARAMS       zex module parameters, e.g. "tiles=4 tile_mem_mb=64"; in
 #              check mode one set per line (a row of the parameter
 #              matrix, "-" the defaults), each loaded in turn
@@ -79,7 +82,7 @@ if [ -f "$ksft/run_kselftest.sh" ] && [ "$stdir" -ef "$ksft/drivers/gpu/zex" ]; 
 	cp -r "$ksft" "$root/opt/zex/kselftest"
 	ln -s kselftest/drivers/gpu/zex "$root/opt/zex/selftests"
 else
-	cp "$stdir"/* "$root/opt/zex/selftests/"
+	find "$stdir" -maxdepth 1 -type f -exec cp -t "$root/opt/zex/selftests/" {} +
 fi
 
 # Shared libraries: libzex, the loader's layers, and every dynamic
@@ -105,13 +108,18 @@ if [ -n "${ZEX_L0_LOADER:-}" ]; then
 		chmod 755 "$root/opt/zex/selftests/zex_l0_loader_test_1_32"
 	fi
 fi
+if [ -n "${ZEX_L0_TESTS:-}" ]; then
+	mkdir -p "$root/opt/zex/l0-tests"
+	cp -r "$ZEX_L0_TESTS"/* "$root/opt/zex/l0-tests/"
+	printf '%s\n' "${ZEX_CONFORMANCE_PLAN:-}" > "$root/etc/zex/conformance"
+fi
 # ZEX_VM_LEAVE_OUT: kselftests this VM does not run.
 for t in ${ZEX_VM_LEAVE_OUT:-}; do
 	rm -f "$root/opt/zex/selftests/$t"
 	[ ! -f "$root/opt/zex/kselftest/kselftest-list.txt" ] ||
 		sed -i "\|^drivers/gpu/zex:$t\$|d" "$root/opt/zex/kselftest/kselftest-list.txt"
 done
-for elf in "$root"/opt/zex/bin/* "$root"/opt/zex/selftests/* "$root"/opt/zex/lib/* $layers; do
+for elf in "$root"/opt/zex/{bin,selftests,lib,l0-tests,l0-tests/*}/* $layers; do
 	ldd "$elf" >/dev/null 2>&1 || continue	# static, or not an ELF
 	for lib in $elf $(ldd "$elf" | grep -oE '/[^ ]+'); do
 		case $lib in "$root"/*) continue ;; esac
@@ -144,7 +152,8 @@ printf 'MODE=%s\nZEX_PARAMS="%s"\n' "$mode" "$(head -n1 "$root/etc/zex/rows" | s
 # The long runs' sizes, seed and time limit, when the host sets them
 # (make fuzz, make stress).
 echo "export ZEX_FUZZ_CALLS_LATER_ROWS=${ZEX_FUZZ_CALLS_LATER_ROWS:-5000}" >> "$root/etc/zex/vm.conf"
-for var in ZEX_FUZZ_CALLS ZEX_FUZZ_SEED ZEX_TEST_TIMEOUT ZEX_HOSTRPC_CALLERS ZEX_HOSTRPC_CALLS; do
+for var in ZEX_FUZZ_CALLS ZEX_FUZZ_SEED ZEX_TEST_TIMEOUT ZEX_HOSTRPC_CALLERS ZEX_HOSTRPC_CALLS \
+	ZEX_CONFORMANCE_TIMEOUT; do
 	[ -n "${!var:-}" ] && printf 'export %s=%s\n' "$var" "${!var}" >> "$root/etc/zex/vm.conf"
 done
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 # DOC: vm.sh - the test VM's front door
 #
-# Usage: vm.sh run | shell | bench | stress | check-stock | check-debug
+# Usage: vm.sh run | shell | bench | stress | fuzz | check-stock | check-conformance |
+#        check-debug
 #
 # run          boot the stock Debian kernel with zex loaded, run zex-info
 # shell        the same VM, interactive (exit the shell to power off)
@@ -13,6 +14,11 @@
 #              calls (ZEX_FUZZ_CALLS per process, two processes; ZEX_FUZZ_SEED)
 # check-stock  kselftests on the stock kernel, in one VM: each row of the
 #              parameter matrix in turn, judged by tools/check/results.py
+# check-conformance
+#              level-zero-tests' conformance binaries (tools/check/l0-tests.sh)
+#              on the stock kernel through loader 1.32.0, the cases
+#              tools/check/l0-conformance.txt excludes left out, judged
+#              by tools/check/conformance.py
 # check-debug  build (or reuse) the debug kernel, build zex.ko and its KUnit
 #              suites (zex_kunit.ko) against it, run the suites and the
 #              kselftests, scan for leaks
@@ -27,7 +33,7 @@
 # debug modes take the line from KVER too (default 6.1).
 set -euo pipefail
 
-mode=${1:?usage: vm.sh run|shell|check-stock|check-debug}
+mode=${1:?usage: vm.sh run|shell|bench|stress|fuzz|check-stock|check-conformance|check-debug}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 O=${O:-$top/build}
 vmdir=$top/tools/vm
@@ -132,6 +138,32 @@ stress)
 	grep -E '^# .*(doorbell rings|reaped)' "$O/vm/stress.log" || true
 	python3 "$results" vm "$O/vm/stress.log" --layer stress \
 		--selftests zex_libzex_hostrpc_test zex_userptr_mirror_test
+	;;
+check-conformance)
+	layer=l0-conformance
+	list=$top/tools/check/l0-conformance.txt
+	l0t_rc=0
+	l0_tests=$("$top/tools/check/l0-tests.sh") || l0t_rc=$?
+	if [ $l0t_rc = 4 ] || [ -z "${ZEX_L0_LOADER:-}" ]; then
+		echo "SKIP [$layer] level-zero-tests or the loader not vendored here"
+		echo "RESULT $layer passed=0 failed=0 skipped=1"
+		exit 0
+	fi
+	[ $l0t_rc = 0 ] || { echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
+	plan=$(python3 "$top/tools/check/conformance.py" plan "$list") ||
+		{ echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
+	mkdir -p "$O/vm/no-selftests"
+	ZEX_L0_TESTS=$l0_tests ZEX_CONFORMANCE_PLAN=$plan ZEX_VM_BAD_PARAMS=0 ZEX_VM_ABSENT=0 \
+		"$vmdir/mkinitramfs.sh" "$O/vm/conformance.cpio.gz" "$zex_ko" "$stock_moddir" \
+		"$O/bin" "$O/vm/no-selftests" conformance "$params"
+	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/conformance.cpio.gz" 2048 1800 \
+		"$O/vm/conformance.log"
+	rc=0
+	python3 "$results" vm "$O/vm/conformance.log" --layer $layer --mode conformance \
+		--no-absent || rc=1
+	python3 "$top/tools/check/conformance.py" judge "$list" "$O/vm/conformance.log" \
+		--layer $layer || rc=1
+	exit $rc
 	;;
 check-debug | fuzz)
 	dline=${KVER:-6.1}

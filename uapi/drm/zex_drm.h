@@ -779,8 +779,9 @@ struct drm_zex_exec_queue_get_state {
  * @DRM_ZEX_CMD_FILL: write @len bytes at @dst, the first @pattern_size
  *	(1 to 16) bytes of @pattern repeated from @dst on.
  * @DRM_ZEX_CMD_STORE: write the 64-bit @value at @dst (8-byte aligned)
- *	with one store, after every earlier command of the job is visible:
- *	what a GPU's "store data" does to signal an event.
+ *	with one store, after every earlier command of the job is visible,
+ *	then wakes user fence waits and WAIT commands to read again: what a
+ *	GPU's "store data" with an interrupt does to signal an event.
  * @DRM_ZEX_CMD_TIMESTAMP: write the device clock
  *	(&drm_zex_query_device.timestamp_frequency) at @dst (8-byte aligned)
  *	when the engine reaches the command.
@@ -950,7 +951,8 @@ struct drm_zex_exec {
  * struct drm_zex_wait_user_fence - argument of DRM_IOCTL_ZEX_WAIT_USER_FENCE
  *
  * Sleeps until (the 64-bit value at device VA @addr & @mask) @op (@value &
- * @mask) is true, reading it again whenever a job of the device ends.
+ * @mask) is true, reading it again whenever a job of the device ends or
+ * an engine executes a %DRM_ZEX_CMD_STORE.
  * @timeout is relative in nanoseconds unless %DRM_ZEX_WAIT_ABSTIME; on
  * return it holds what is left of a relative one, so a wait interrupted by
  * a signal restarts where it stopped. A negative @timeout waits for ever.

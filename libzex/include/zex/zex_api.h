@@ -90,6 +90,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL
 zeCommandQueueGetOrdinal(ze_command_queue_handle_t hCommandQueue, uint32_t *pOrdinal);
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeCommandQueueGetIndex(ze_command_queue_handle_t hCommandQueue, uint32_t *pIndex);
+/* 1.6: give back a handle of zeEventPoolGetIpcHandle() */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeEventPoolPutIpcHandle(ze_context_handle_t hContext, ze_ipc_event_pool_handle_t hIpc);
 /* 1.6: give back a handle of zeMemGetIpcHandle() */
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeMemPutIpcHandle(ze_context_handle_t hContext, ze_ipc_mem_handle_t handle);

@@ -44,31 +44,10 @@ zex_unsupported_zeDeviceGetModuleProperties(ze_device_handle_t a0, ze_device_mod
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeDeviceGetMemoryAccessProperties(ze_device_handle_t a0, ze_device_memory_access_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceGetMemoryAccessProperties");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeDeviceGetCacheProperties(ze_device_handle_t a0, uint32_t* a1, ze_device_cache_properties_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceGetCacheProperties");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetImageProperties(ze_device_handle_t a0, ze_device_image_properties_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zeDeviceGetImageProperties: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeDeviceGetExternalMemoryProperties(ze_device_handle_t a0, ze_device_external_memory_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceGetExternalMemoryProperties");
 }
 
 static ze_result_t ZE_APICALL
@@ -83,13 +62,6 @@ zex_unsupported_zeDeviceCanAccessPeer(ze_device_handle_t a0, ze_device_handle_t 
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zeDeviceCanAccessPeer");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeDeviceGetStatus(ze_device_handle_t a0)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceGetStatus");
 }
 
 static ze_result_t ZE_APICALL
@@ -125,20 +97,6 @@ zex_unsupported_zeDeviceGetFabricVertexExp(ze_device_handle_t a0, ze_fabric_vert
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zeDeviceGetFabricVertexExp");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeContextGetStatus(ze_context_handle_t a0)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeContextGetStatus");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeContextSystemBarrier(ze_context_handle_t a0, ze_device_handle_t a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeContextSystemBarrier");
 }
 
 static ze_result_t ZE_APICALL
@@ -328,34 +286,6 @@ zex_unsupported_zeImageGetDeviceOffsetExp(ze_image_handle_t a0, uint64_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zeImageGetDeviceOffsetExp: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventPoolGetIpcHandle(ze_event_pool_handle_t a0, ze_ipc_event_pool_handle_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeEventPoolGetIpcHandle");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventPoolOpenIpcHandle(ze_context_handle_t a0, ze_ipc_event_pool_handle_t a1, ze_event_pool_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeEventPoolOpenIpcHandle");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventPoolCloseIpcHandle(ze_event_pool_handle_t a0)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeEventPoolCloseIpcHandle");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeEventPoolPutIpcHandle(ze_context_handle_t a0, ze_ipc_event_pool_handle_t a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeEventPoolPutIpcHandle");
 }
 
 static ze_result_t ZE_APICALL
@@ -2373,13 +2303,13 @@ static const struct zex_ze_device_dditable zex_ze_device_dditable = {
 	.pfnGetModuleProperties = zex_unsupported_zeDeviceGetModuleProperties,
 	.pfnGetCommandQueueGroupProperties = zeDeviceGetCommandQueueGroupProperties,
 	.pfnGetMemoryProperties = zeDeviceGetMemoryProperties,
-	.pfnGetMemoryAccessProperties = zex_unsupported_zeDeviceGetMemoryAccessProperties,
-	.pfnGetCacheProperties = zex_unsupported_zeDeviceGetCacheProperties,
+	.pfnGetMemoryAccessProperties = zeDeviceGetMemoryAccessProperties,
+	.pfnGetCacheProperties = zeDeviceGetCacheProperties,
 	.pfnGetImageProperties = zex_unsupported_zeDeviceGetImageProperties,
-	.pfnGetExternalMemoryProperties = zex_unsupported_zeDeviceGetExternalMemoryProperties,
+	.pfnGetExternalMemoryProperties = zeDeviceGetExternalMemoryProperties,
 	.pfnGetP2PProperties = zex_unsupported_zeDeviceGetP2PProperties,
 	.pfnCanAccessPeer = zex_unsupported_zeDeviceCanAccessPeer,
-	.pfnGetStatus = zex_unsupported_zeDeviceGetStatus,
+	.pfnGetStatus = zeDeviceGetStatus,
 	.pfnGetGlobalTimestamps = zex_unsupported_zeDeviceGetGlobalTimestamps,
 	.pfnReserveCacheExt = zex_unsupported_zeDeviceReserveCacheExt,
 	.pfnSetCacheAdviceExt = zex_unsupported_zeDeviceSetCacheAdviceExt,
@@ -2398,8 +2328,8 @@ static const uint8_t zex_ze_device_exp_dditable_since[] = { 4 };
 static const struct zex_ze_context_dditable zex_ze_context_dditable = {
 	.pfnCreate = zeContextCreate,
 	.pfnDestroy = zeContextDestroy,
-	.pfnGetStatus = zex_unsupported_zeContextGetStatus,
-	.pfnSystemBarrier = zex_unsupported_zeContextSystemBarrier,
+	.pfnGetStatus = zeContextGetStatus,
+	.pfnSystemBarrier = zeContextSystemBarrier,
 	.pfnMakeMemoryResident = zex_unsupported_zeContextMakeMemoryResident,
 	.pfnEvictMemory = zex_unsupported_zeContextEvictMemory,
 	.pfnMakeImageResident = zex_unsupported_zeContextMakeImageResident,
@@ -2490,10 +2420,10 @@ static const uint8_t zex_ze_fence_dditable_since[] = { 4, 4, 4, 4, 4 };
 static const struct zex_ze_event_pool_dditable zex_ze_event_pool_dditable = {
 	.pfnCreate = zeEventPoolCreate,
 	.pfnDestroy = zeEventPoolDestroy,
-	.pfnGetIpcHandle = zex_unsupported_zeEventPoolGetIpcHandle,
-	.pfnOpenIpcHandle = zex_unsupported_zeEventPoolOpenIpcHandle,
-	.pfnCloseIpcHandle = zex_unsupported_zeEventPoolCloseIpcHandle,
-	.pfnPutIpcHandle = zex_unsupported_zeEventPoolPutIpcHandle,
+	.pfnGetIpcHandle = zeEventPoolGetIpcHandle,
+	.pfnOpenIpcHandle = zeEventPoolOpenIpcHandle,
+	.pfnCloseIpcHandle = zeEventPoolCloseIpcHandle,
+	.pfnPutIpcHandle = zeEventPoolPutIpcHandle,
 	.pfnGetContextHandle = zex_unsupported_zeEventPoolGetContextHandle,
 	.pfnGetFlags = zex_unsupported_zeEventPoolGetFlags,
 };

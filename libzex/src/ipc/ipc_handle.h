@@ -4,7 +4,7 @@
  */
 
 /*
- * DOC: ipc_handle.h - the bytes of libzex's ze_ipc_mem_handle_t
+ * DOC: ipc_handle.h - the bytes of libzex's ze_ipc_mem_handle_t and ze_ipc_event_pool_handle_t
  *
  * The dma-buf fd first (offset 0, where compute-runtime puts it and where
  * consumers read and rewrite it), then what names the export in the
@@ -64,6 +64,35 @@ static inline bool zex_ipc_handle_get(const ze_ipc_mem_handle_t *h,
 	       d->num_pieces &&
 	       d->num_pieces <= ZEX_IPC_MAX_HANDLES && d->piece < d->num_pieces &&
 	       !d->reserved;
+}
+
+/* An event pool's handle: "ZEXE" instead. */
+#define ZEX_IPC_EVENT_POOL_MAGIC	"ZEXE"
+
+/* The contents of ze_ipc_event_pool_handle_t.data. */
+struct zex_ipc_event_pool_handle_data {
+	int32_t fd;		/* first, as a memory handle's */
+	char magic[4];		/* ZEX_IPC_EVENT_POOL_MAGIC */
+	uint64_t export_id;	/* which export of the exporter */
+	uint64_t base;		/* the pool's memory, in the exporter */
+	uint64_t size;		/* of the pool's memory */
+	uint64_t dmabuf_id;	/* the dma-buf's identity (ipc/ipc_fd.h) */
+	uint32_t count;		/* events */
+	uint32_t flags;		/* ze_event_pool_flags_t */
+	uint32_t pid;		/* of the exporter */
+	uint32_t reserved[3];	/* 0 */
+};
+
+_Static_assert(sizeof(struct zex_ipc_event_pool_handle_data) == ZE_MAX_IPC_HANDLE_SIZE,
+	       "an event pool handle's data fills ze_ipc_event_pool_handle_t");
+
+/** zex_ipc_event_pool_handle_get - @h's data; whether it is well-formed */
+static inline bool zex_ipc_event_pool_handle_get(const ze_ipc_event_pool_handle_t *h,
+						 struct zex_ipc_event_pool_handle_data *d)
+{
+	memcpy(d, h->data, sizeof(*d));
+	return !memcmp(d->magic, ZEX_IPC_EVENT_POOL_MAGIC, sizeof(d->magic)) && d->fd >= 0 &&
+	       d->count && d->dmabuf_id && !d->reserved[0] && !d->reserved[1] && !d->reserved[2];
 }
 
 #endif /* ZEX_IPC_HANDLE_H */

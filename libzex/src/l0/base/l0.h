@@ -156,6 +156,8 @@ struct zex_l0_event_slot {
  * @slots: the events' memory: a buffer object on tile 0, mapped and bound.
  * @lock: @used.
  * @used: one byte per index: an event was created there and not destroyed.
+ * @opened: the pool was opened from another process's IPC handle (its
+ *	memory is that pool's); closed with zeEventPoolCloseIpcHandle().
  */
 struct zex_l0_event_pool {
 	struct zex_l0_object obj;
@@ -165,6 +167,7 @@ struct zex_l0_event_pool {
 	struct zex_l0_event_slot *slots;
 	pthread_mutex_t lock;
 	uint8_t *used;
+	bool opened;
 };
 
 /**

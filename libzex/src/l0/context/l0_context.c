@@ -4,12 +4,16 @@
  */
 
 /*
- * DOC: l0_context.c - zeContextCreate, zeContextCreateEx, zeContextDestroy
+ * DOC: l0_context.c - contexts: create, destroy, status, system barrier
  *
  * A context is a handle on the one driver, in a slot of the contexts' pool
  * (never freed: a stale handle is refused, not followed); allocations live
- * in the driver's table, so any context of the process sees them.
+ * in the driver's table, so any context of the process sees them. A
+ * context is never lost: a job's fault or timeout bans its own queue
+ * (whose synchronize then says ZE_RESULT_ERROR_DEVICE_LOST), nothing else.
  */
+
+#include <stdatomic.h>
 
 #include "l0/base/l0.h"
 
@@ -64,4 +68,22 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreateEx(ze_driver_handle_t hDriver
 		if (!zex_l0_device(phDevices[i]))
 			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	return zeContextCreate(hDriver, desc, phContext);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeContextGetStatus(ze_context_handle_t hContext)
+{
+	return zex_l0_context(hContext) ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+/*
+ * Writes into device memory by another agent made visible to the device:
+ * zex's device memory is the host's, so a full fence of this thread does it.
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeContextSystemBarrier(ze_context_handle_t hContext,
+							   ze_device_handle_t hDevice)
+{
+	if (!zex_l0_context(hContext) || !zex_l0_device(hDevice))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	atomic_thread_fence(memory_order_seq_cst);
+	return ZE_RESULT_SUCCESS;
 }

@@ -256,3 +256,76 @@ zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t *pCo
 	}
 	return ZE_RESULT_SUCCESS;
 }
+
+/*
+ * Who may touch which memory: the engines read and write every kind (host
+ * memory, including any the process maps, is imported for the copy),
+ * while the host works on it; there are no device atomics (no kernels).
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
+				  ze_device_memory_access_properties_t *pMemAccessProperties)
+{
+	const ze_memory_access_cap_flags_t rw = ZE_MEMORY_ACCESS_CAP_FLAG_RW;
+	const ze_memory_access_cap_flags_t concurrent = rw | ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT;
+	ze_device_memory_access_properties_t *p = pMemAccessProperties;
+
+	if (!zex_l0_device(hDevice))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!p)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (p->stype != ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	p->hostAllocCapabilities = concurrent;
+	p->deviceAllocCapabilities = rw;
+	p->sharedSingleDeviceAllocCapabilities = concurrent;
+	p->sharedCrossDeviceAllocCapabilities = concurrent;
+	p->sharedSystemAllocCapabilities = concurrent;
+	return ZE_RESULT_SUCCESS;
+}
+
+/* The emulated device caches nothing of its own: no cache to describe. */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCount,
+			   ze_device_cache_properties_t *pCacheProperties)
+{
+	(void)pCacheProperties;
+	if (!zex_l0_device(hDevice))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pCount)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	*pCount = 0;
+	return ZE_RESULT_SUCCESS;
+}
+
+/*
+ * Device memory is exported as a dma-buf (ze_external_memory_export_fd_t
+ * on its properties); imports go through IPC handles; there are no images.
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
+				    ze_device_external_memory_properties_t *pExternalMemoryProperties)
+{
+	ze_device_external_memory_properties_t *p = pExternalMemoryProperties;
+
+	if (!zex_l0_device(hDevice))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!p)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (p->stype != ZE_STRUCTURE_TYPE_DEVICE_EXTERNAL_MEMORY_PROPERTIES)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	p->memoryAllocationImportTypes = 0;
+	p->memoryAllocationExportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
+	p->imageImportTypes = 0;
+	p->imageExportTypes = 0;
+	return ZE_RESULT_SUCCESS;
+}
+
+/*
+ * A device is not lost while its driver is open: a job's fault or timeout
+ * bans its queue alone.
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetStatus(ze_device_handle_t hDevice)
+{
+	return zex_l0_device(hDevice) ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}

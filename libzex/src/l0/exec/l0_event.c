@@ -131,8 +131,12 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventP
 	ev->pool = pool;
 	ev->index = desc->index;
 	ev->slot = &pool->slots[desc->index];
-	/* A new event is not signalled, and has no timestamps. */
-	memset(ev->slot, 0, sizeof(*ev->slot));
+	/*
+	 * A new event is not signalled, and has no timestamps; one of a pool
+	 * opened from another process keeps that process's state.
+	 */
+	if (!pool->opened)
+		memset(ev->slot, 0, sizeof(*ev->slot));
 	zex_l0_object_publish(&ev->obj);
 	*phEvent = (ze_event_handle_t)ev;
 	return ZE_RESULT_SUCCESS;

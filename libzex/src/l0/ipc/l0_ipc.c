@@ -39,6 +39,7 @@
 #include "ipc/ipc_handle.h"
 #include "l0/memory/alloc_export.h"
 #include "ipc/ipc_received.h"
+#include "l0/ipc/l0_ipc.h"
 
 static void fill_handles(const struct zex_alloc *a, ze_ipc_mem_handle_t *h)
 {
@@ -99,13 +100,17 @@ out:
 	return res;
 }
 
-/*
- * The allocation whose export @d names, with a reference, or NULL: the
- * allocation at d->base in this process, exported with d's id, whose fd
- * of that piece is d->fd. Under drv->ipc_lock.
+/**
+ * zex_l0_ipc_export_find_locked - the allocation an export names, with a reference
+ * @drv: the driver.
+ * @d: the export as a handle names it: exporter pid, base, export id,
+ *	piece, number of pieces and that piece's fd.
+ *
+ * Return: the allocation at d->base in this process, exported with d's id,
+ * whose fd of that piece is d->fd; or NULL. Under drv->ipc_lock.
  */
-static struct zex_alloc *ipc_lookup_locked(struct zex_l0_driver *drv,
-					   const struct zex_ipc_handle_data *d)
+struct zex_alloc *zex_l0_ipc_export_find_locked(struct zex_l0_driver *drv,
+						const struct zex_ipc_handle_data *d)
 {
 	struct zex_alloc *a;
 
@@ -131,7 +136,7 @@ static bool put_exported(struct zex_l0_driver *drv, uint32_t n, ze_ipc_mem_handl
 
 	zex_ipc_handle_get(&h[0], &first);
 	pthread_mutex_lock(&drv->ipc_lock);
-	a = ipc_lookup_locked(drv, &first);
+	a = zex_l0_ipc_export_find_locked(drv, &first);
 	/* Every piece of that export once, in any order, each with its fd. */
 	for (i = 0; a && ok && i < n; i++) {
 		ok = zex_ipc_handle_get(&h[i], &d) && d.num_pieces == n &&

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+"""DOC: conformance.py - level-zero-tests in the VM: what to run, and the verdict on what ran.
+
+The list (tools/check/l0-conformance.txt) names the conformance binaries
+run (and those only built so far), the helper programs they start, and the gtest cases excluded from the run,
+each exclusion with its reason:
+
+    binary NAME
+    build NAME
+    helper NAME FOLDER
+    exclude NAME PATTERN REASON...
+
+`conformance.py plan LIST` checks the list and prints, per binary, the
+line tools/vm/init.sh reads: "NAME FILTER", FILTER the exclusion patterns
+joined with ':' ("-" when there are none).
+
+`conformance.py judge LIST LOG --layer LAYER` reads what init.sh printed
+per binary between "@@ZEX conformance-begin NAME" and "@@ZEX
+conformance-end NAME rc=N secs=N" (gtest's own output, and the number of
+cases the exclusions matched, "@@ZEX conformance-excluded NAME N"), and
+decides: every listed binary ran to its end and exited 0; every case gtest
+started passed or skipped (gtest's GTEST_SKIP: the suite's own
+"not supported here" answer, reported); gtest's count of cases run agrees
+with the cases seen. Prints, per binary, "NAME: N passed of M run, K
+excluded" (and the skips), one FAIL line per failed case with the
+failure's first lines, then "RESULT LAYER passed=N failed=N skipped=N",
+each case counted once; exits 1 when anything failed.
+"""
+
+import argparse
+import re
+import sys
+
+CASE_START = re.compile(r"^\[ RUN      \] (\S+)")
+CASE_END = re.compile(r"^\[ +(OK|FAILED|SKIPPED) +\] (\S+?)(?:, where .*)? \(\d+ ms\)$")
+CASES_RAN = re.compile(r"^\[==========\] (\d+) tests? from \d+ test suites? ran\.")
+
+
+def read_list(path):
+    """(binaries in order, {binary: [patterns]}); SystemExit on a bad line."""
+    binaries, built, excluded, problems = [], [], {}, []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            where = f"{path}:{n}"
+            if words[0] == "binary" and len(words) == 2:
+                binaries.append(words[1])
+            elif words[0] == "build" and len(words) == 2:
+                built.append(words[1])
+            elif words[0] == "helper" and len(words) == 3:
+                pass
+            elif words[0] == "exclude":
+                if len(words) < 4:
+                    problems.append(f"{where}: an exclusion needs a binary, a pattern and a reason")
+                elif words[1] not in binaries + built:
+                    problems.append(f"{where}: {words[1]} is not a listed binary (list it first)")
+                elif ":" in words[2] or words[2].startswith("-"):
+                    problems.append(f"{where}: one positive pattern per exclusion")
+                else:
+                    excluded.setdefault(words[1], []).append(words[2])
+            else:
+                problems.append(f"{where}: want 'binary NAME', 'helper NAME' or "
+                                "'exclude NAME PATTERN REASON'")
+    if problems:
+        raise SystemExit("\n".join(problems))
+    return binaries, excluded, built
+
+
+def main_plan(argv):
+    binaries, excluded, _ = read_list(argv[0])
+    for b in binaries:
+        print(b, ":".join(excluded.get(b, [])) or "-")
+    return 0
+
+
+def judge_binary(name, body, end, excluded_n):
+    """(passed, failed, skipped, problems, summary) for one binary's output."""
+    passed, skipped = set(), set()
+    failed = {}         # case -> the lines gtest printed while it ran
+    running, lines_of_case, ran = None, [], None
+    for line in body:
+        m = CASE_START.match(line)
+        if m:
+            running, lines_of_case = m.group(1), []
+            continue
+        m = CASE_END.match(line)
+        if m and m.group(2) == running:
+            status, case = m.groups()
+            if status == "OK":
+                passed.add(case)
+            elif status == "SKIPPED":
+                skipped.add(case)
+            else:
+                failed[case] = lines_of_case
+            running = None
+            continue
+        m = CASES_RAN.match(line)
+        if m:
+            ran = int(m.group(1))
+        elif running:
+            lines_of_case.append(line)
+    problems = []
+    for case, out in failed.items():
+        detail = [l for l in out if l.strip()][:12]
+        problems.append(f"{name}: {case}" + "".join(f"\n    {l}" for l in detail))
+    rc = re.search(r"rc=(\d+)", end or "")
+    rc = int(rc.group(1)) if rc else None
+    if end is None:
+        problems.append(f"{name}: did not reach its end (the VM stopped"
+                        + (f" in {running})" if running else ")"))
+    elif running:
+        problems.append(f"{name}: ended (rc={rc}) inside {running}, which never finished")
+    elif ran is None:
+        problems.append(f"{name}: exited {rc} before gtest's summary")
+    elif ran != len(passed) + len(failed) + len(skipped):
+        problems.append(f"{name}: gtest ran {ran} cases, "
+                        f"{len(passed) + len(failed) + len(skipped)} were seen")
+    elif rc != 0 and not failed:
+        problems.append(f"{name}: exited {rc} with no failed case")
+    total = len(passed) + len(failed) + len(skipped)
+    summary = (f"{name}: {len(passed)} passed of {total} run, "
+               f"{excluded_n if excluded_n is not None else '?'} excluded"
+               + (f", {len(skipped)} skipped by the suite" if skipped else "")
+               + (f", {len(failed)} failed" if failed else ""))
+    return len(passed), len(failed), len(skipped), problems, summary, skipped
+
+
+def main_judge(argv):
+    ap = argparse.ArgumentParser(prog="conformance.py judge")
+    ap.add_argument("list")
+    ap.add_argument("log")
+    ap.add_argument("--layer", required=True)
+    args = ap.parse_args(argv)
+    binaries, _, built = read_list(args.list)
+    with open(args.log, errors="replace") as f:
+        lines = [l.rstrip("\r\n") for l in f]
+
+    runs = {}           # name -> (body, end line or None)
+    excluded_n = {}
+    current = None
+    for line in lines:
+        if line.startswith("@@ZEX conformance-begin "):
+            current = line.split()[2]
+            runs[current] = ([], None)
+        elif line.startswith("@@ZEX conformance-excluded "):
+            _, _, name, n = line.split()
+            excluded_n[name] = int(n)
+        elif line.startswith("@@ZEX conformance-end ") and current:
+            runs[current] = (runs[current][0], line)
+            current = None
+        elif current:
+            runs[current][0].append(line)
+
+    passed = failed = skipped = 0
+    summaries = []
+    for name in binaries:
+        if name not in runs:
+            print(f"FAIL [{args.layer}] {name}: did not run")
+            failed += 1
+            continue
+        p, f, s, problems, summary, skips = judge_binary(
+            name, runs[name][0], runs[name][1], excluded_n.get(name))
+        for what in problems:
+            print(f"FAIL [{args.layer}] {what}")
+        for case in sorted(skips):
+            print(f"SKIP [{args.layer}] {name}: {case}")
+        passed, skipped = passed + p, skipped + s
+        failed += f if f else 0
+        # A crash or a missing summary fails the binary beyond its cases.
+        failed += len(problems) - f
+        summaries.append(summary)
+    print("\n".join(summaries))
+    if built:
+        print("built, not run in this layer yet: " + " ".join(built))
+    print(f"RESULT {args.layer} passed={passed} failed={failed} skipped={skipped}")
+    return 1 if failed else 0
+
+
+def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "plan":
+        return main_plan(sys.argv[2:])
+    if len(sys.argv) > 2 and sys.argv[1] == "judge":
+        return main_judge(sys.argv[2:])
+    print("usage: conformance.py plan LIST | judge LIST LOG --layer LAYER", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
