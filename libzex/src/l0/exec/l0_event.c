@@ -30,6 +30,53 @@
 #define ZEX_SCOPE_FLAGS	(ZE_EVENT_SCOPE_FLAG_SUBDEVICE | ZE_EVENT_SCOPE_FLAG_DEVICE | \
 			 ZE_EVENT_SCOPE_FLAG_HOST)
 
+/**
+ * zex_l0_event_pool_new - a pool's handle on a buffer object's memory
+ * @drv: the driver.
+ * @handle: the buffer object; taken over (closed on failure).
+ * @size: its size, at least @count slots.
+ * @flags: the pool's creation flags.
+ * @count: its events.
+ * @opened: the memory is another process's pool (zeEventPoolOpenIpcHandle).
+ * @out: the new handle.
+ *
+ * Maps and binds the memory on tile 0 as an events allocation.
+ * Return: 0 or -ENOMEM.
+ */
+int zex_l0_event_pool_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
+			  ze_event_pool_flags_t flags, uint32_t count, bool opened,
+			  ze_event_pool_handle_t *out)
+{
+	struct zex_l0_event_pool *pool = zex_object_pool_get(&zex_l0_event_pools);
+	void *mem;
+
+	if (!pool)
+		goto err_bo;
+	pool->used = calloc(count, 1);
+	if (!pool->used)
+		goto err_put;
+	if (zex_l0_map_new(drv, handle, size, 0, ZEX_ALLOC_EVENTS, &drv->tiles[0], &mem)) {
+		free(pool->used);
+		zex_object_pool_put(&zex_l0_event_pools, pool);
+		return -ENOMEM;
+	}
+	pool->drv = drv;
+	pool->flags = flags;
+	pool->count = count;
+	pool->slots = mem;
+	pool->opened = opened;
+	pthread_mutex_init(&pool->lock, NULL);
+	zex_l0_object_publish(&pool->obj);
+	*out = (ze_event_pool_handle_t)pool;
+	return 0;
+
+err_put:
+	zex_object_pool_put(&zex_l0_event_pools, pool);
+err_bo:
+	zex_bo_close(drv->dev, handle);
+	return -ENOMEM;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hContext,
 						      const ze_event_pool_desc_t *desc,
 						      uint32_t numDevices,
@@ -37,10 +84,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
 						      ze_event_pool_handle_t *phEventPool)
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
-	struct zex_l0_event_pool *pool;
 	uint64_t size, real_size;
 	uint32_t i, handle;
-	void *mem;
 
 	if (!ctx)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -57,31 +102,11 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
 	if (!desc->count)
 		return ZE_RESULT_ERROR_INVALID_SIZE;
 	size = ((uint64_t)desc->count * sizeof(struct zex_l0_event_slot) + 4095) & ~4095ull;
-	pool = zex_object_pool_get(&zex_l0_event_pools);
-	if (!pool)
-		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	pool->used = calloc(desc->count, 1);
-	if (!pool->used)
-		goto err_put;
-	if (zex_bo_create(ctx->drv->dev, size, 0, NULL, &handle, &real_size))
-		goto err_used;
-	if (zex_l0_map_new(ctx->drv, handle, real_size, 0, ZEX_ALLOC_EVENTS, &ctx->drv->tiles[0],
-			   &mem))
-		goto err_used;
-	pool->drv = ctx->drv;
-	pool->flags = desc->flags;
-	pool->count = desc->count;
-	pool->slots = mem;
-	pthread_mutex_init(&pool->lock, NULL);
-	zex_l0_object_publish(&pool->obj);
-	*phEventPool = (ze_event_pool_handle_t)pool;
+	if (zex_bo_create(ctx->drv->dev, size, 0, NULL, &handle, &real_size) ||
+	    zex_l0_event_pool_new(ctx->drv, handle, real_size, desc->flags, desc->count, false,
+				  phEventPool))
+		return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
 	return ZE_RESULT_SUCCESS;
-
-err_used:
-	free(pool->used);
-err_put:
-	zex_object_pool_put(&zex_l0_event_pools, pool);
-	return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolDestroy(ze_event_pool_handle_t hEventPool)

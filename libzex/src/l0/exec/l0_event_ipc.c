@@ -81,11 +81,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolOpenIpcHandle(ze_context_handle_t
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	struct zex_ipc_event_pool_handle_data d;
-	struct zex_l0_event_pool *pool;
 	uint32_t handle;
 	uint64_t size;
 	bool owned;
-	void *mem;
 	int fd, ret;
 
 	if (!ctx)
@@ -112,34 +110,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolOpenIpcHandle(ze_context_handle_t
 		zex_bo_close(ctx->drv->dev, handle);
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	}
-	pool = zex_object_pool_get(&zex_l0_event_pools);
-	if (!pool)
-		goto err_bo;
-	pool->used = calloc(d.count, 1);
-	if (!pool->used)
-		goto err_put;
-	if (zex_l0_map_new(ctx->drv, handle, size, 0, ZEX_ALLOC_EVENTS, &ctx->drv->tiles[0], &mem))
-		goto err_used;
-	pool->drv = ctx->drv;
-	pool->flags = d.flags;
-	pool->count = d.count;
-	pool->slots = mem;
-	pool->opened = true;
-	pthread_mutex_init(&pool->lock, NULL);
-	zex_l0_object_publish(&pool->obj);
-	*phEventPool = (ze_event_pool_handle_t)pool;
+	if (zex_l0_event_pool_new(ctx->drv, handle, size, d.flags, d.count, true, phEventPool))
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	return ZE_RESULT_SUCCESS;
-
-err_used:
-	free(pool->used);
-	zex_object_pool_put(&zex_l0_event_pools, pool);
-	/* zex_l0_map_new() closed the handle. */
-	return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-err_put:
-	zex_object_pool_put(&zex_l0_event_pools, pool);
-err_bo:
-	zex_bo_close(ctx->drv->dev, handle);
-	return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool)

@@ -32,4 +32,8 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 				 uint32_t num_cmds);
 ze_result_t zex_l0_queue_wait(struct zex_l0_cmdqueue *q, uint64_t point, uint64_t timeout);
 
+int zex_l0_event_pool_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
+			  ze_event_pool_flags_t flags, uint32_t count, bool opened,
+			  ze_event_pool_handle_t *out);
+
 #endif /* ZEX_L0_EXEC_H */
