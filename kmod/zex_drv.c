@@ -70,7 +70,7 @@ static struct zex_params zex_module_params = {
 	.hostrpc_max_slots = DRM_ZEX_HOSTRPC_MAX_SLOTS,
 	.hostrpc_max_channels = 32,
 	.vm_max_mappings = 16384,
-	.exec_max_queues = 64,
+	.exec_max_queues = 1024,
 	.exec_max_jobs = 128,
 	.job_timeout_ms = 2000,
 };
@@ -103,7 +103,7 @@ module_param_named(vm_max_mappings, zex_module_params.vm_max_mappings, uint, 044
 MODULE_PARM_DESC(vm_max_mappings,
 		 "Most userptr imports and binds in one file's address space, 1 to 1048576 (default 16384)");
 module_param_named(exec_max_queues, zex_module_params.exec_max_queues, uint, 0444);
-MODULE_PARM_DESC(exec_max_queues, "Most exec queues of one open file, 1 to 4096 (default 64)");
+MODULE_PARM_DESC(exec_max_queues, "Most exec queues of one open file, 1 to 4096 (default 1024)");
 module_param_named(exec_max_jobs, zex_module_params.exec_max_jobs, uint, 0444);
 MODULE_PARM_DESC(exec_max_jobs,
 		 "Most unfinished jobs of one exec queue, 1 to 65536 (default 128)");

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include <level_zero/ze_api.h>
 
@@ -620,6 +621,86 @@ TEST_F(loader, root_device_of_every_tile)
 	/* The root device has no root above it. */
 	ASSERT_EQ(ZE_RESULT_SUCCESS, root_of(self->root, &r));
 	EXPECT_EQ(NULL, r);
+}
+
+/* Every device of the driver reaches every other's memory; the clock is the host's. */
+TEST_F(loader, tiles_are_peers_on_the_host_clock)
+{
+	ze_device_p2p_properties_t p2p = { .stype = ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES };
+	ze_device_handle_t all[9];
+	uint64_t host, dev;
+	struct timespec before, after;
+	uint32_t i, j, n = self->num_tiles + 1;
+	ze_bool_t can;
+
+	ASSERT_GE(8, self->num_tiles);
+	all[0] = self->root;
+	memcpy(&all[1], self->tiles, self->num_tiles * sizeof(all[0]));
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			can = 0;
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceCanAccessPeer(all[i], all[j], &can));
+			EXPECT_TRUE(can) TH_LOG("device %u to %u", i, j);
+			p2p.flags = 0;
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetP2PProperties(all[i], all[j], &p2p));
+			EXPECT_EQ(ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS, p2p.flags);
+		}
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeDeviceCanAccessPeer(all[0], all[0], NULL));
+	clock_gettime(CLOCK_MONOTONIC, &before);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetGlobalTimestamps(self->root, &host, &dev));
+	clock_gettime(CLOCK_MONOTONIC, &after);
+	EXPECT_EQ(host, dev);
+	EXPECT_LE((uint64_t)before.tv_sec * 1000000000u + (uint64_t)before.tv_nsec, host);
+	EXPECT_GE((uint64_t)after.tv_sec * 1000000000u + (uint64_t)after.tv_nsec, host);
+}
+
+typedef ze_result_t (*set_atomics_fn)(ze_context_handle_t, ze_device_handle_t, const void *,
+				      size_t, ze_memory_atomic_attr_exp_flags_t);
+typedef ze_result_t (*get_atomics_fn)(ze_context_handle_t, ze_device_handle_t, const void *,
+				      size_t, ze_memory_atomic_attr_exp_flags_t *);
+
+/* No memory has atomics: a shared allocation keeps what forbids them, nothing else. */
+TEST_F(loader, atomic_attributes_only_forbid)
+{
+	set_atomics_fn set = (set_atomics_fn)loader_call("zeMemSetAtomicAccessAttributeExp");
+	get_atomics_fn get = (get_atomics_fn)loader_call("zeMemGetAtomicAccessAttributeExp");
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
+	ze_memory_atomic_attr_exp_flags_t attr = 0;
+	void *shared = NULL, *dev = alloc_device(self, self->root, K64);
+	uint32_t bit;
+
+	EXPECT_LOADER_HAS(set, 7);
+	if (!set || !get)
+		return;
+	ASSERT_NE(NULL, dev);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocShared(self->ctx, &dd, &hd, K64, 0, self->root,
+						      &shared));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, get(self->ctx, self->root, shared, K64, &attr));
+	EXPECT_EQ(0, attr);
+	for (bit = 0; bit < 7; bit++) {
+		ze_memory_atomic_attr_exp_flags_t f = 1u << bit;
+		bool forbids = f & (ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_ATOMICS |
+				    ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_HOST_ATOMICS |
+				    ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_DEVICE_ATOMICS |
+				    ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_SYSTEM_ATOMICS);
+
+		EXPECT_EQ(forbids ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT,
+			  set(self->ctx, self->root, shared, K64, f)) TH_LOG("flag %#x", f);
+		ASSERT_EQ(ZE_RESULT_SUCCESS, get(self->ctx, self->root, shared, K64, &attr));
+		if (forbids)
+			EXPECT_EQ(f, attr);
+	}
+	/* Only shared allocations, and only ranges within one. */
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  set(self->ctx, self->root, dev, K64, ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_ATOMICS));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  set(self->ctx, self->root, (char *)shared + 1, K64,
+		      ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_ATOMICS));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  get(self->ctx, self->root, &attr, sizeof(attr), &attr));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, shared));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, dev));
 }
 
 TEST_F(loader, last_error_description_names_the_failure)

@@ -12,7 +12,8 @@
  * and asynchronous; copies between device memory and the application's
  * heap and stack (which libzex imports for the job), fills of every
  * pattern size, region copies, global timestamps; lists longer than one
- * kernel job keep their order; every refused call with its result code;
+ * kernel job keep their order; regular lists run through an immediate
+ * one; every refused call with its result code;
  * kernels and modules refused, and the last error saying why.
  */
 
@@ -340,6 +341,62 @@ TEST_F(l0, refused_calls_say_why)
 	zeCommandListDestroy(copy);
 	zeCommandQueueDestroy(q2);
 	zeCommandQueueDestroy(q);
+}
+
+/*
+ * Regular lists run through an immediate list, twice: they stay closed
+ * and reusable; what may not be appended is refused.
+ */
+TEST_F(l0, regular_lists_run_through_an_immediate_list)
+{
+	ze_command_list_handle_t imm = immediate(self, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ze_command_list_handle_t fill = list(self, 0), back = list(self, 0);
+	ze_command_list_handle_t open = list(self, 0), copy = list(self, 1);
+	ze_command_list_handle_t both[2] = { fill, back };
+	uint8_t b, out[4096];
+	int round;
+	size_t i;
+
+	ASSERT_NE(NULL, imm);
+	ASSERT_NE(NULL, fill);
+	ASSERT_NE(NULL, back);
+	ASSERT_NE(NULL, open);
+	ASSERT_NE(NULL, copy);
+	b = 0x5a;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(fill, self->mem, &b, 1,
+								   sizeof(out), NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(back, out, self->mem,
+								   sizeof(out), NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(fill));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(back));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(copy));
+	for (round = 0; round < 2; round++) {
+		bool ok = true;
+
+		memset(out, 0, sizeof(out));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListImmediateAppendCommandListsExp(
+			imm, 2, both, NULL, 0, NULL));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(imm, UINT64_MAX));
+		for (i = 0; i < sizeof(out); i++)
+			ok &= out[i] == 0x5a;
+		EXPECT_TRUE(ok) TH_LOG("round %d", round);
+	}
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeCommandListImmediateAppendCommandListsExp(fill, 1, &back, NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeCommandListImmediateAppendCommandListsExp(imm, 1, &open, NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE,
+		  zeCommandListImmediateAppendCommandListsExp(imm, 1, &imm, NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE,
+		  zeCommandListImmediateAppendCommandListsExp(imm, 1, &copy, NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+		  zeCommandListImmediateAppendCommandListsExp(imm, 1, NULL, NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(imm, UINT64_MAX));
+	zeCommandListDestroy(copy);
+	zeCommandListDestroy(open);
+	zeCommandListDestroy(back);
+	zeCommandListDestroy(fill);
+	zeCommandListDestroy(imm);
 }
 
 /* zex runs no kernels: the entries say so, and the last error says why. */

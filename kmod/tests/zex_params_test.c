@@ -23,7 +23,7 @@ static const struct zex_params zex_defaults = {
 	.hostrpc_max_slots = 2048,
 	.hostrpc_max_channels = 32,
 	.vm_max_mappings = 16384,
-	.exec_max_queues = 64,
+	.exec_max_queues = 1024,
 	.exec_max_jobs = 128,
 	.job_timeout_ms = 2000,
 };

@@ -72,6 +72,16 @@ typedef struct _ze_init_driver_type_desc_t {
 	ze_init_driver_type_flags_t flags;
 } ze_init_driver_type_desc_t;
 
+/** 1.7: atomic access attributes of a shared allocation */
+typedef uint32_t ze_memory_atomic_attr_exp_flags_t;
+#define ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_ATOMICS ((ze_memory_atomic_attr_exp_flags_t)ZE_BIT(0))
+#define ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_HOST_ATOMICS ((ze_memory_atomic_attr_exp_flags_t)ZE_BIT(1))
+#define ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_HOST_ATOMICS ((ze_memory_atomic_attr_exp_flags_t)ZE_BIT(2))
+#define ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_DEVICE_ATOMICS ((ze_memory_atomic_attr_exp_flags_t)ZE_BIT(3))
+#define ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_DEVICE_ATOMICS ((ze_memory_atomic_attr_exp_flags_t)ZE_BIT(4))
+#define ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_SYSTEM_ATOMICS ((ze_memory_atomic_attr_exp_flags_t)ZE_BIT(5))
+#define ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_SYSTEM_ATOMICS ((ze_memory_atomic_attr_exp_flags_t)ZE_BIT(6))
+
 /* 1.10: initialise the drivers of @desc's types and return their handles */
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeInitDrivers(uint32_t *pCount, ze_driver_handle_t *phDrivers,
@@ -104,6 +114,22 @@ zeMemGetIpcHandleFromFileDescriptorExp(ze_context_handle_t hContext, uint64_t ha
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeMemGetFileDescriptorFromIpcHandleExp(ze_context_handle_t hContext,
 				       ze_ipc_mem_handle_t ipcHandle, uint64_t *pHandle);
+/* 1.7: set and read the atomic access attributes of a shared allocation */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemSetAtomicAccessAttributeExp(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+				 const void *ptr, size_t size,
+				 ze_memory_atomic_attr_exp_flags_t attr);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemGetAtomicAccessAttributeExp(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+				 const void *ptr, size_t size,
+				 ze_memory_atomic_attr_exp_flags_t *pAttr);
+/* 1.9: run closed regular command lists through an immediate one */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListImmediateAppendCommandListsExp(ze_command_list_handle_t hCommandListImmediate,
+					    uint32_t numCommandLists,
+					    ze_command_list_handle_t *phCommandLists,
+					    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+					    ze_event_handle_t *phWaitEvents);
 #endif
 
 #ifndef ZEX_MEM_IPC_HANDLES_NAME

@@ -51,27 +51,6 @@ zex_unsupported_zeDeviceGetImageProperties(ze_device_handle_t a0, ze_device_imag
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeDeviceGetP2PProperties(ze_device_handle_t a0, ze_device_handle_t a1, ze_device_p2p_properties_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceGetP2PProperties");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeDeviceCanAccessPeer(ze_device_handle_t a0, ze_device_handle_t a1, ze_bool_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceCanAccessPeer");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeDeviceGetGlobalTimestamps(ze_device_handle_t a0, uint64_t* a1, uint64_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceGetGlobalTimestamps");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceReserveCacheExt(ze_device_handle_t a0, size_t a1, size_t a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -723,13 +702,6 @@ zex_unsupported_zeCommandListCreateCloneExp(ze_command_list_handle_t a0, ze_comm
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListImmediateAppendCommandListsExp(ze_command_list_handle_t a0, uint32_t a1, ze_command_list_handle_t* a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListImmediateAppendCommandListsExp");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListGetNextCommandIdExp(ze_command_list_handle_t a0, const void* a1, uint64_t* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -769,20 +741,6 @@ zex_unsupported_zeCommandListUpdateMutableCommandKernelsExp(ze_command_list_hand
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zeCommandListUpdateMutableCommandKernelsExp: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeMemSetAtomicAccessAttributeExp(ze_context_handle_t a0, ze_device_handle_t a1, const void* a2, size_t a3, uint32_t a4)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeMemSetAtomicAccessAttributeExp");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeMemGetAtomicAccessAttributeExp(ze_context_handle_t a0, ze_device_handle_t a1, const void* a2, size_t a3, void* a4)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeMemGetAtomicAccessAttributeExp");
 }
 
 static ze_result_t ZE_APICALL
@@ -2307,10 +2265,10 @@ static const struct zex_ze_device_dditable zex_ze_device_dditable = {
 	.pfnGetCacheProperties = zeDeviceGetCacheProperties,
 	.pfnGetImageProperties = zex_unsupported_zeDeviceGetImageProperties,
 	.pfnGetExternalMemoryProperties = zeDeviceGetExternalMemoryProperties,
-	.pfnGetP2PProperties = zex_unsupported_zeDeviceGetP2PProperties,
-	.pfnCanAccessPeer = zex_unsupported_zeDeviceCanAccessPeer,
+	.pfnGetP2PProperties = zeDeviceGetP2PProperties,
+	.pfnCanAccessPeer = zeDeviceCanAccessPeer,
 	.pfnGetStatus = zeDeviceGetStatus,
-	.pfnGetGlobalTimestamps = zex_unsupported_zeDeviceGetGlobalTimestamps,
+	.pfnGetGlobalTimestamps = zeDeviceGetGlobalTimestamps,
 	.pfnReserveCacheExt = zex_unsupported_zeDeviceReserveCacheExt,
 	.pfnSetCacheAdviceExt = zex_unsupported_zeDeviceSetCacheAdviceExt,
 	.pfnPciGetPropertiesExt = zex_unsupported_zeDevicePciGetPropertiesExt,
@@ -2583,7 +2541,7 @@ static const uint8_t zex_ze_driver_exp_dditable_since[] = { 7 };
 
 static const struct zex_ze_command_list_exp_dditable zex_ze_command_list_exp_dditable = {
 	.pfnCreateCloneExp = zex_unsupported_zeCommandListCreateCloneExp,
-	.pfnImmediateAppendCommandListsExp = zex_unsupported_zeCommandListImmediateAppendCommandListsExp,
+	.pfnImmediateAppendCommandListsExp = zeCommandListImmediateAppendCommandListsExp,
 	.pfnGetNextCommandIdExp = zex_unsupported_zeCommandListGetNextCommandIdExp,
 	.pfnUpdateMutableCommandsExp = zex_unsupported_zeCommandListUpdateMutableCommandsExp,
 	.pfnUpdateMutableCommandSignalEventExp = zex_unsupported_zeCommandListUpdateMutableCommandSignalEventExp,
@@ -2597,8 +2555,8 @@ static const uint8_t zex_ze_command_list_exp_dditable_since[] = { 9, 9, 9, 9, 9,
 static const struct zex_ze_mem_exp_dditable zex_ze_mem_exp_dditable = {
 	.pfnGetIpcHandleFromFileDescriptorExp = zeMemGetIpcHandleFromFileDescriptorExp,
 	.pfnGetFileDescriptorFromIpcHandleExp = zeMemGetFileDescriptorFromIpcHandleExp,
-	.pfnSetAtomicAccessAttributeExp = zex_unsupported_zeMemSetAtomicAccessAttributeExp,
-	.pfnGetAtomicAccessAttributeExp = zex_unsupported_zeMemGetAtomicAccessAttributeExp,
+	.pfnSetAtomicAccessAttributeExp = zeMemSetAtomicAccessAttributeExp,
+	.pfnGetAtomicAccessAttributeExp = zeMemGetAtomicAccessAttributeExp,
 };
 
 static const uint8_t zex_ze_mem_exp_dditable_since[] = { 6, 6, 7, 7 };

@@ -65,7 +65,7 @@ typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandListUpdateMutableCommandKernel
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeMemGetIpcHandleFromFileDescriptorExp_t)(ze_context_handle_t, uint64_t, ze_ipc_mem_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeMemGetFileDescriptorFromIpcHandleExp_t)(ze_context_handle_t, ze_ipc_mem_handle_t, uint64_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeMemSetAtomicAccessAttributeExp_t)(ze_context_handle_t, ze_device_handle_t, const void*, size_t, uint32_t);
-typedef ze_result_t (ZE_APICALL *zex_pfn_zeMemGetAtomicAccessAttributeExp_t)(ze_context_handle_t, ze_device_handle_t, const void*, size_t, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeMemGetAtomicAccessAttributeExp_t)(ze_context_handle_t, ze_device_handle_t, const void*, size_t, ze_memory_atomic_attr_exp_flags_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zetMetricGroupGetGlobalTimestampsExp_t)(zet_metric_group_handle_t, ze_bool_t, uint64_t*, uint64_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zetMetricGroupGetExportDataExp_t)(zet_metric_group_handle_t, const uint8_t*, size_t, size_t*, uint8_t *);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zetMetricGroupCalculateMetricExportDataExp_t)(ze_driver_handle_t, zet_metric_group_calculation_type_t, size_t, const uint8_t*, void*, uint32_t*, uint32_t*, uint32_t*, zet_typed_value_t*);

@@ -41,6 +41,7 @@ typedef void (*zex_alloc_release_fn)(struct zex_alloc *alloc);
  * @ipc_fds, @ipc_gets, @ipc_id, @ipc_exported_fd: the caller's exported
  *	fds (one per piece, or NULL), how many holders they have, the
  *	export's id, and whether the allocation's properties handed one out.
+ * @atomics: the caller's atomic access attribute of the allocation.
  */
 struct zex_alloc {
 	uintptr_t base;
@@ -59,6 +60,7 @@ struct zex_alloc {
 	uint32_t ipc_gets;
 	uint64_t ipc_id;
 	bool ipc_exported_fd;
+	atomic_uint atomics;
 };
 
 struct zex_alloc_table {

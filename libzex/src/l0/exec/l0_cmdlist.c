@@ -483,6 +483,54 @@ zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList, ze_event_handl
 	return res ? res : op_end(&op, ZE_RESULT_SUCCESS);
 }
 
+/*
+ * Regular lists run through an immediate one: their commands between this
+ * append's waits and its signal, as one submission on the immediate list's
+ * queue. The lists stay closed and may run again.
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListImmediateAppendCommandListsExp(ze_command_list_handle_t hCommandListImmediate,
+					    uint32_t numCommandLists,
+					    ze_command_list_handle_t *phCommandLists,
+					    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+					    ze_event_handle_t *phWaitEvents)
+{
+	struct op op;
+	ze_result_t res;
+	uint32_t i, j;
+
+	if (!phCommandLists)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	res = op_begin(&op, hCommandListImmediate, hSignalEvent, numWaitEvents, phWaitEvents);
+	if (res)
+		return res;
+	if (!op.list->immediate)
+		return op_end(&op, zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+					       "zex: regular lists are appended to an immediate list"));
+	for (i = 0; i < numCommandLists && !res; i++) {
+		struct zex_l0_cmdlist *l = zex_l0_cmdlist(phCommandLists[i]);
+
+		if (!l) {
+			res = ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+			break;
+		}
+		if (l->immediate || l->ordinal != op.list->ordinal) {
+			res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE,
+					  "zex: an immediate list, or one of another queue group");
+			break;
+		}
+		pthread_mutex_lock(&l->lock);
+		if (!l->closed)
+			res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+					  "zex: a command list that is not closed");
+		for (j = 0; j < l->num_cmds && !res; j++)
+			if (op_push(&op, l->cmds[j]))
+				res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		pthread_mutex_unlock(&l->lock);
+	}
+	return op_end(&op, res);
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCommandList,
 				       uint32_t numRanges, const size_t *pRangeSizes,
