@@ -10,10 +10,18 @@ each exclusion with its reason:
     build NAME
     helper NAME FOLDER
     exclude NAME PATTERN REASON...
+    long NAME PATTERN REASON...
+
+A long line names cases that pass but take too long for make check (why,
+with the time, is its reason): make check leaves them out beside the
+exclusions, make stress runs them.
 
 `conformance.py plan LIST` checks the list and prints, per binary, the
-line tools/vm/init.sh reads: "NAME FILTER", FILTER the exclusion patterns
-joined with ':' ("-" when there are none).
+line tools/vm/init.sh reads: "NAME FILTER", FILTER the exclusion and long
+patterns joined with ':' ("-" when there are none). `conformance.py plan
+--long LIST` prints the long cases' lines instead, "NAME +PATTERNS-EXCLUDED"
+(a positive gtest filter, the exclusions still out), for the binaries that
+have some.
 
 `conformance.py judge LIST LOG --layer LAYER` reads what init.sh printed
 per binary between "@@ZEX conformance-begin NAME" and "@@ZEX
@@ -38,8 +46,9 @@ CASES_RAN = re.compile(r"^\[==========\] (\d+) tests? from \d+ test suites? ran\
 
 
 def read_list(path):
-    """(binaries in order, {binary: [patterns]}); SystemExit on a bad line."""
-    binaries, built, excluded, problems = [], [], {}, []
+    """(binaries, {binary: [excluded patterns]}, built, {binary: [long patterns]});
+    SystemExit on a bad line."""
+    binaries, built, excluded, long_cases, problems = [], [], {}, {}, []
     with open(path) as f:
         for n, line in enumerate(f, 1):
             words = line.split()
@@ -52,27 +61,34 @@ def read_list(path):
                 built.append(words[1])
             elif words[0] == "helper" and len(words) == 3:
                 pass
-            elif words[0] == "exclude":
+            elif words[0] in ("exclude", "long"):
                 if len(words) < 4:
-                    problems.append(f"{where}: an exclusion needs a binary, a pattern and a reason")
+                    problems.append(f"{where}: {words[0]} needs a binary, a pattern and a reason")
                 elif words[1] not in binaries + built:
                     problems.append(f"{where}: {words[1]} is not a listed binary (list it first)")
                 elif ":" in words[2] or words[2].startswith("-"):
                     problems.append(f"{where}: one positive pattern per exclusion")
                 else:
-                    excluded.setdefault(words[1], []).append(words[2])
+                    into = excluded if words[0] == "exclude" else long_cases
+                    into.setdefault(words[1], []).append(words[2])
             else:
-                problems.append(f"{where}: want 'binary NAME', 'helper NAME' or "
-                                "'exclude NAME PATTERN REASON'")
+                problems.append(f"{where}: want 'binary NAME', 'helper NAME', "
+                                "'exclude NAME PATTERN REASON' or 'long NAME PATTERN REASON'")
     if problems:
         raise SystemExit("\n".join(problems))
-    return binaries, excluded, built
+    return binaries, excluded, built, long_cases
 
 
 def main_plan(argv):
-    binaries, excluded, _ = read_list(argv[0])
+    long_only = argv[0] == "--long"
+    binaries, excluded, _, long_cases = read_list(argv[-1])
     for b in binaries:
-        print(b, ":".join(excluded.get(b, [])) or "-")
+        if long_only:
+            if b in long_cases:
+                print(b, "+" + ":".join(long_cases[b]) +
+                      ("-" + ":".join(excluded[b]) if b in excluded else ""))
+        else:
+            print(b, ":".join(excluded.get(b, []) + long_cases.get(b, [])) or "-")
     return 0
 
 
@@ -133,8 +149,12 @@ def main_judge(argv):
     ap.add_argument("list")
     ap.add_argument("log")
     ap.add_argument("--layer", required=True)
+    ap.add_argument("--long", action="store_true",
+                    help="the log is of the long cases' run (plan --long)")
     args = ap.parse_args(argv)
-    binaries, _, built = read_list(args.list)
+    binaries, _, built, long_cases = read_list(args.list)
+    if args.long:
+        binaries, built = [b for b in binaries if b in long_cases], []
     with open(args.log, errors="replace") as f:
         lines = [l.rstrip("\r\n") for l in f]
 
@@ -174,6 +194,9 @@ def main_judge(argv):
     print("\n".join(summaries))
     if built:
         print("built, not run in this layer yet: " + " ".join(built))
+    for name in binaries:
+        if name in long_cases and not args.long:
+            print(f"{name}: long cases, left to make stress: " + " ".join(long_cases[name]))
     print(f"RESULT {args.layer} passed={passed} failed={failed} skipped={skipped}")
     return 1 if failed else 0
 
@@ -183,7 +206,8 @@ def main():
         return main_plan(sys.argv[2:])
     if len(sys.argv) > 2 and sys.argv[1] == "judge":
         return main_judge(sys.argv[2:])
-    print("usage: conformance.py plan LIST | judge LIST LOG --layer LAYER", file=sys.stderr)
+    print("usage: conformance.py plan [--long] LIST | judge LIST LOG --layer LAYER [--long]",
+          file=sys.stderr)
     return 2
 
 

@@ -52,5 +52,17 @@ layer_start vm
 tools/vm/vm.sh stress 2>&1 | tally
 layer_end vm
 
+# level-zero-tests' long cases (l0-conformance.txt), which make check leaves out.
+layer_start l0-conformance-long
+if kdir=$(tools/kernel-dir.sh 6.12) &&
+   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12" 2>"$logs/build-conformance.err"); then
+	KDIR=$kdir ZEX_KO=$ko ZEX_CONFORMANCE_LONG=1 ZEX_CONFORMANCE_TIMEOUT=5400 \
+		tools/vm/vm.sh check-conformance 2>&1
+else
+	echo "FAIL [l0-conformance-long] no 6.12 headers, or zex.ko does not build"
+	echo "RESULT l0-conformance-long passed=0 failed=1 skipped=0"
+fi | tally
+layer_end l0-conformance-long
+
 echo "stress took $(( $(date +%s) - t0 ))s"
 verdict

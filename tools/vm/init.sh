@@ -191,7 +191,8 @@ bench)
 	;;
 conformance)
 	# level-zero-tests' binaries, each line of /etc/zex/conformance
-	# ("NAME FILTER", FILTER the excluded cases or "-"), through loader
+	# ("NAME FILTER", FILTER the excluded cases or "-", or "+CASES" to
+	# run only those: the long ones of make stress), through loader
 	# 1.32.0 with libzex its only driver; how many cases the exclusions
 	# match, then the run (gtest's output without the suite's info log,
 	# streamed),
@@ -205,7 +206,10 @@ conformance)
 		cd /opt/zex/l0-tests
 		only=
 		n=0
-		if [ "$filter" != - ]; then
+		if [ "${filter#+}" != "$filter" ]; then
+			# The long cases alone (make stress): a positive filter.
+			only=--gtest_filter=${filter#+}
+		elif [ "$filter" != - ]; then
 			n=$(./$name --gtest_list_tests --gtest_filter="$filter" 2>/dev/null | grep -c '^  ')
 			only=--gtest_filter=-$filter
 		fi

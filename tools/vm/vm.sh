@@ -17,8 +17,9 @@
 # check-conformance
 #              level-zero-tests' conformance binaries (tools/check/l0-tests.sh)
 #              on the stock kernel through loader 1.32.0, the cases
-#              tools/check/l0-conformance.txt excludes left out, judged
-#              by tools/check/conformance.py
+#              tools/check/l0-conformance.txt excludes (and its long cases)
+#              left out, judged by tools/check/conformance.py; with
+#              ZEX_CONFORMANCE_LONG=1 the long cases alone (make stress)
 # check-debug  build (or reuse) the debug kernel, build zex.ko and its KUnit
 #              suites (zex_kunit.ko) against it, run the suites and the
 #              kselftests, scan for leaks
@@ -140,7 +141,17 @@ stress)
 		--selftests zex_libzex_hostrpc_test zex_userptr_mirror_test
 	;;
 check-conformance)
+	# With ZEX_CONFORMANCE_LONG=1: the list's long cases alone (make stress).
 	layer=l0-conformance
+	long=
+	vm_limit=1800
+	log=$O/vm/conformance.log
+	if [ "${ZEX_CONFORMANCE_LONG:-0}" = 1 ]; then
+		layer=l0-conformance-long
+		long=--long
+		vm_limit=7200
+		log=$O/vm/conformance-long.log
+	fi
 	list=$top/tools/check/l0-conformance.txt
 	l0t_rc=0
 	l0_tests=$("$top/tools/check/l0-tests.sh") || l0t_rc=$?
@@ -150,19 +161,16 @@ check-conformance)
 		exit 0
 	fi
 	[ $l0t_rc = 0 ] || { echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
-	plan=$(python3 "$top/tools/check/conformance.py" plan "$list") ||
+	plan=$(python3 "$top/tools/check/conformance.py" plan $long "$list") ||
 		{ echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
 	mkdir -p "$O/vm/no-selftests"
 	ZEX_L0_TESTS=$l0_tests ZEX_CONFORMANCE_PLAN=$plan ZEX_VM_BAD_PARAMS=0 ZEX_VM_ABSENT=0 \
 		"$vmdir/mkinitramfs.sh" "$O/vm/conformance.cpio.gz" "$zex_ko" "$stock_moddir" \
 		"$O/bin" "$O/vm/no-selftests" conformance "$params"
-	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/conformance.cpio.gz" 2048 1800 \
-		"$O/vm/conformance.log"
+	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/conformance.cpio.gz" 2048 $vm_limit "$log"
 	rc=0
-	python3 "$results" vm "$O/vm/conformance.log" --layer $layer --mode conformance \
-		--no-absent || rc=1
-	python3 "$top/tools/check/conformance.py" judge "$list" "$O/vm/conformance.log" \
-		--layer $layer || rc=1
+	python3 "$results" vm "$log" --layer $layer --mode conformance --no-absent || rc=1
+	python3 "$top/tools/check/conformance.py" judge "$list" "$log" --layer $layer $long || rc=1
 	exit $rc
 	;;
 check-debug | fuzz)

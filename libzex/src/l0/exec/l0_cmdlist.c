@@ -424,7 +424,7 @@ zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void 
 {
 	struct op op;
 	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
-	uint32_t y, z;
+	uint32_t y, z, depth;
 
 	if (res)
 		return res;
@@ -438,7 +438,9 @@ zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void 
 		dstSlicePitch = dstPitch * (dstRegion->originY + dstRegion->height);
 	if (!srcSlicePitch)
 		srcSlicePitch = srcPitch * (srcRegion->originY + srcRegion->height);
-	for (z = 0; z < dstRegion->depth && !res; z++)
+	/* A depth of 0 is a 2D region, one slice (as programs pass it). */
+	depth = dstRegion->depth ? dstRegion->depth : 1;
+	for (z = 0; z < depth && !res; z++)
 		for (y = 0; y < dstRegion->height && !res; y++) {
 			uint64_t d = (uint64_t)(dstRegion->originZ + z) * dstSlicePitch +
 				     (uint64_t)(dstRegion->originY + y) * dstPitch + dstRegion->originX;
