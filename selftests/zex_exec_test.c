@@ -12,7 +12,8 @@
  * user fences are written when a job ends and the wait ioctl wakes on
  * them for every compare op, times out, is interrupted by a signal and
  * restarts; implicit sync orders two processes' jobs on a shared piece,
- * as dma-buf poll() and DMA_BUF_IOCTL_EXPORT_SYNC_FILE report; a faulting
+ * as dma-buf poll() and DMA_BUF_IOCTL_EXPORT_SYNC_FILE report, but not a
+ * wait on a word and the store that ends it; a faulting
  * job and a job that outlives the timeout end with their errors, ban their
  * queue alone; a root-device queue's split copies give the bytes a tile
  * queue gives, for every colouring policy; the limits hold. Nothing waits
@@ -360,6 +361,40 @@ TEST_F(exec, wait_user_fence_signal_and_restart)
 	EXPECT_EQ(EINTR, wait_interrupted(self->fd, &v[0], false, FOREVER));
 	/* Restarted with what is left of a relative timeout, until it runs out. */
 	EXPECT_EQ(ETIME, wait_interrupted(self->fd, &v[0], true, 200 * 1000 * 1000));
+}
+
+/*
+ * A job that waits on a word of a buffer object, submitted before the job
+ * that stores it on another engine: the store runs, the wait ends, no
+ * queue is banned (the words are not in the reservation).
+ */
+TEST_F(exec, a_wait_on_a_word_does_not_hold_up_its_store)
+{
+	struct drm_zex_exec_queue_get_state st;
+	struct drm_zex_vm_bind bind = { 0 };
+	uint64_t *word = (uint64_t *)0x210000000000ull;
+	uint64_t *v = (uint64_t *)self->mem;
+	struct drm_zex_command waiter[2], storer;
+	struct drm_zex_sync s;
+	uint32_t bo, q2, out;
+
+	ASSERT_EQ(0, raw_bo_create(self->fd, 64 * 1024, 0, &bo, NULL));
+	bind.handle = bo;
+	bind.va = VA(word);
+	ASSERT_EQ(0, zex_ioctl(self->fd, DRM_IOCTL_ZEX_VM_BIND, &bind));
+	ASSERT_EQ(0, queue_create(self->fd, DRM_ZEX_ENGINE_CLASS_COPY, 1, 0, &q2));
+	ASSERT_EQ(0, syncobj_create(self->fd, &out));
+	waiter[0] = cmd_wait(word, DRM_ZEX_COMPARE_EQ, 1);
+	waiter[1] = cmd_store(&v[0], 7);
+	storer = cmd_store(word, 1);
+	s = sync_out(out, 0);
+	ASSERT_EQ(0, exec(self->fd, self->q, waiter, 2, &s, 1));
+	ASSERT_EQ(0, exec(self->fd, q2, &storer, 1, NULL, 0));
+	ASSERT_EQ(0, syncobj_wait(self->fd, out, 0, FOREVER));
+	ASSERT_EQ(0, queue_state(self->fd, self->q, &st));
+	EXPECT_EQ(0, st.state);
+	EXPECT_EQ(0, st.error);
+	EXPECT_EQ(7, v[0]);
 }
 
 /* A piece of a buffer object shared with a second process through a dma-buf. */

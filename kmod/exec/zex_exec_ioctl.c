@@ -9,8 +9,9 @@
  * In the order xe's exec ioctl follows: check every field, command and
  * sync; find the queue (-EIO when banned, -EBUSY when full); build
  * the job with its dependencies: the fences of the sync objects it waits
- * for, and implicit sync: every piece of a buffer object that a command
- * (or a user fence) touches, found through the address space's binds,
+ * for, and implicit sync: every piece of a buffer object that a copy or
+ * a fill touches (not the words of stores, timestamps, waits and user
+ * fences: those order themselves), found through the address space's binds,
  * with the reservation locks of all of them held, gives the job the
  * fences it must wait for (writes wait for readers and writers, reads for
  * writers). Then, under the queue's submit lock, the job is armed, its
@@ -164,7 +165,13 @@ static int zex_exec_range(struct zex_vm *vm, struct zex_exec_objects *o, u64 va,
 	return zex_vm_walk_bos(vm, va, len, zex_exec_walk_bo, &w);
 }
 
-/* Every piece the job's commands and user fences touch. */
+/*
+ * Every piece the job's copies and fills touch. The words a job stores,
+ * stamps, waits on or writes as a user fence are synchronisation, ordered
+ * by those very words, as a GPU's semaphores are: in the reservation, a
+ * job waiting on a word would hold a read fence that the job storing it
+ * must wait for, and neither would run.
+ */
 static int zex_exec_collect(struct zex_job *job, struct zex_exec_objects *o)
 {
 	struct zex_vm *vm = job->queue->vm;
@@ -183,17 +190,8 @@ static int zex_exec_collect(struct zex_job *job, struct zex_exec_objects *o)
 		case DRM_ZEX_CMD_FILL:
 			ret = zex_exec_range(vm, o, cmd->dst, cmd->len, true);
 			break;
-		case DRM_ZEX_CMD_STORE:
-		case DRM_ZEX_CMD_TIMESTAMP:
-			ret = zex_exec_range(vm, o, cmd->dst, sizeof(u64), true);
-			break;
-		case DRM_ZEX_CMD_WAIT:
-			ret = zex_exec_range(vm, o, cmd->src, sizeof(u64), false);
-			break;
 		}
 	}
-	for (i = 0; i < job->num_user_fences && !ret; i++)
-		ret = zex_exec_range(vm, o, job->user_fences[i].addr, sizeof(u64), true);
 	return ret;
 }
 
