@@ -101,8 +101,8 @@ TEST_F(l0, queue_groups_say_what_the_engines_do)
 	EXPECT_FALSE(self->groups[0].flags &
 		     ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS);
 	EXPECT_EQ(ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY, self->groups[1].flags);
-	EXPECT_EQ(16, self->groups[0].maxMemoryFillPatternSize);
-	EXPECT_EQ(16, self->groups[1].maxMemoryFillPatternSize);
+	EXPECT_EQ(256, self->groups[0].maxMemoryFillPatternSize);
+	EXPECT_EQ(256, self->groups[1].maxMemoryFillPatternSize);
 	EXPECT_LE(1, self->groups[0].numQueues);
 	EXPECT_EQ(2, self->groups[1].numQueues);
 }
@@ -162,35 +162,49 @@ TEST_F(l0, regular_lists_copy_through_the_device)
 	free(heap);
 }
 
-/* Every pattern size, through immediate lists of both modes. */
+/*
+ * Every pattern size on both groups, through immediate lists of both
+ * modes: up to 16 bytes one kernel FILL, longer ones its pieces and
+ * doubling copies; the fill's size is no multiple of the pattern, and
+ * shorter than the longest pattern once.
+ */
 TEST_F(l0, immediate_lists_fill_with_every_pattern_size)
 {
-	static const uint8_t pattern[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-					     15, 16 };
-	uint8_t *back = malloc(SIZE);
-	uint32_t mode;
+	static const size_t sizes[] = { SIZE - 3, 40 };
+	uint8_t *back = malloc(SIZE), pattern[256];
+	uint32_t ordinal, mode, n;
 	size_t ps, i;
 
 	ASSERT_NE(NULL, back);
-	for (mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS; mode <= ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
-	     mode++) {
-		ze_command_list_handle_t l = immediate(self, 1, mode);
+	for (i = 0; i < sizeof(pattern); i++)
+		pattern[i] = (uint8_t)(i * 7 + 1);
+	for (ordinal = 0; ordinal < 2; ordinal++)
+		for (mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+		     mode <= ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS; mode++) {
+			ze_command_list_handle_t l = immediate(self, ordinal, mode);
 
-		ASSERT_NE(NULL, l);
-		for (ps = 1; ps <= 16; ps *= 2) {
-			bool ok = true;
+			ASSERT_NE(NULL, l);
+			for (ps = 1; ps <= sizeof(pattern); ps *= 2)
+				for (n = 0; n < 2; n++) {
+					size_t size = sizes[n];
+					bool ok = true;
 
-			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(
-				l, self->mem, pattern, ps, SIZE - 3, NULL, 0, NULL));
-			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(
-				l, back, self->mem, SIZE - 3, NULL, 0, NULL));
-			ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(l, UINT64_MAX));
-			for (i = 0; i < SIZE - 3; i++)
-				ok &= back[i] == pattern[i % ps];
-			EXPECT_TRUE(ok) TH_LOG("pattern size %zu", ps);
+					memset(back, 0, SIZE);
+					ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(
+						l, self->mem, back, SIZE, NULL, 0, NULL));
+					ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(
+						l, self->mem, pattern, ps, size, NULL, 0, NULL));
+					ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(
+						l, back, self->mem, SIZE, NULL, 0, NULL));
+					ASSERT_EQ(ZE_RESULT_SUCCESS,
+						  zeCommandListHostSynchronize(l, UINT64_MAX));
+					for (i = 0; i < SIZE; i++)
+						ok &= back[i] == (i < size ? pattern[i % ps] : 0);
+					EXPECT_TRUE(ok) TH_LOG("group %u, pattern %zu, size %zu",
+							       ordinal, ps, size);
+				}
+			EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(l));
 		}
-		EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(l));
-	}
 	free(back);
 }
 
@@ -298,7 +312,7 @@ TEST_F(l0, refused_calls_say_why)
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE,
 		  zeCommandListAppendMemoryFill(l, self->mem, &b, 3, 6, NULL, 0, NULL));
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE,
-		  zeCommandListAppendMemoryFill(l, self->mem, &b, 32, 64, NULL, 0, NULL));
+		  zeCommandListAppendMemoryFill(l, self->mem, &b, 512, 1024, NULL, 0, NULL));
 	EXPECT_EQ(ZE_RESULT_ERROR_OVERLAPPING_REGIONS,
 		  zeCommandListAppendMemoryCopy(l, self->mem + 8, self->mem, 16, NULL, 0, NULL));
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,

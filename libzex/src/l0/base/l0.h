@@ -230,6 +230,12 @@ static inline bool zex_l0_root_is_tile0(const struct zex_l0_driver *drv)
 }
 /* A device's command queue groups: compute, then copy (zex_l0_queue_groups()). */
 #define ZEX_L0_MAX_QUEUE_GROUPS	2
+/*
+ * The longest fill pattern of every group: longer than the kernel's FILL
+ * (DRM_ZEX_FILL_MAX_PATTERN), it is written by FILLs of its pieces and
+ * copies that double it (l0_cmdlist.c).
+ */
+#define ZEX_L0_FILL_MAX_PATTERN	256u
 
 /** One command queue group: the engines of one class a device has. */
 struct zex_l0_queue_group {

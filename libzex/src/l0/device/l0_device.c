@@ -203,7 +203,7 @@ static uint32_t count_engines(const struct zex_topology *t, uint32_t device, uin
  * group, each where the device has such engines: the kernel lists the
  * root's engines under ZEX_DEVICE_ROOT (one spanning compute engine, tile
  * 0's copy engines); a root that is tile 0 for this process has tile 0's.
- * Every engine fills with patterns of up to 16 bytes.
+ * Every engine fills with patterns of up to %ZEX_L0_FILL_MAX_PATTERN bytes.
  *
  * Return: the number of groups.
  */
@@ -253,7 +253,7 @@ zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t *pCo
 	 */
 	for (i = 0; i < *pCount; i++) {
 		pProps[i].flags = groups[i].flags;
-		pProps[i].maxMemoryFillPatternSize = DRM_ZEX_FILL_MAX_PATTERN;
+		pProps[i].maxMemoryFillPatternSize = ZEX_L0_FILL_MAX_PATTERN;
 		pProps[i].numQueues = groups[i].num_queues;
 	}
 	return ZE_RESULT_SUCCESS;

@@ -11,7 +11,8 @@
  * its group, as often as asked. An immediate list has its own queue
  * (l0_submit.c): each append runs at once, and a synchronous one returns
  * when it has run. Copies and fills become the kernel's COPY and FILL (a
- * copy over 1 GiB several of them), a global timestamp its TIMESTAMP;
+ * copy over 1 GiB several of them; a pattern longer than a FILL's, FILLs
+ * of its pieces, then copies that double it), a global timestamp its TIMESTAMP;
  * a region copy one COPY per row of each slice. Each append's events go
  * around it: a WAIT until each wait event's state is signalled, the signal
  * event's start timestamps (a timestamp pool's), the operation, its end
@@ -379,6 +380,33 @@ zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hCommandList, 
 					     numWaitEvents, phWaitEvents);
 }
 
+/*
+ * A fill whose pattern is longer than a FILL command's: the pattern's
+ * first bytes (up to @size) by FILLs of DRM_ZEX_FILL_MAX_PATTERN bytes
+ * each, then copies within @dst that double what is written, each from
+ * @dst's start (a whole number of patterns) to where the last one ended.
+ */
+static ze_result_t op_fill_wide(struct op *op, uintptr_t dst, const uint8_t *pattern,
+				uint64_t pattern_size, uint64_t size)
+{
+	struct drm_zex_command c = { .op = DRM_ZEX_CMD_FILL,
+				     .pattern_size = DRM_ZEX_FILL_MAX_PATTERN };
+	uint64_t done;
+	ze_result_t res = ZE_RESULT_SUCCESS;
+
+	for (done = 0; done < pattern_size && done < size; done += DRM_ZEX_FILL_MAX_PATTERN) {
+		memcpy(c.pattern, pattern + done, DRM_ZEX_FILL_MAX_PATTERN);
+		c.dst = dst + done;
+		c.len = size - done < DRM_ZEX_FILL_MAX_PATTERN ? size - done :
+								 DRM_ZEX_FILL_MAX_PATTERN;
+		if (op_push(op, c))
+			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	}
+	for (done = pattern_size; done < size && !res; done *= 2)
+		res = op_copy(op, dst + done, dst, size - done < done ? size - done : done);
+	return res;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr,
 			      const void *pattern, size_t pattern_size, size_t size,
@@ -394,10 +422,12 @@ zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr,
 		return res;
 	if (!ptr || !pattern)
 		return op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-	if (!pattern_size || pattern_size > DRM_ZEX_FILL_MAX_PATTERN ||
+	if (!pattern_size || pattern_size > ZEX_L0_FILL_MAX_PATTERN ||
 	    (pattern_size & (pattern_size - 1)))
 		return op_end(&op, zex_l0_fail(ZE_RESULT_ERROR_INVALID_SIZE,
-					       "zex: fill patterns are 1, 2, 4, 8 or 16 bytes"));
+					       "zex: fill patterns are a power of two, 1 to 256 bytes"));
+	if (pattern_size > DRM_ZEX_FILL_MAX_PATTERN)
+		return op_end(&op, op_fill_wide(&op, dst, pattern, pattern_size, size));
 	c.pattern_size = (uint16_t)pattern_size;
 	memcpy(c.pattern, pattern, pattern_size);
 	/* Pieces of 1 GiB, a multiple of every pattern size: each starts the pattern anew. */
