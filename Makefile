@@ -73,6 +73,9 @@ tools: libzex
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -pthread \
 		-Ilibzex/include -Iuapi $$(pkg-config --cflags libdrm) \
 		tools/bench/zex-bench-hostrpc.c $(O)/lib/libzex.a -ldrm -o $(O)/bin/zex-bench-hostrpc
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -pthread \
+		-Ilibzex/include -Iuapi $$(pkg-config --cflags libdrm) \
+		tools/bench/zex-bench-l0-exec.c $(O)/lib/libzex.a -ldrm -o $(O)/bin/zex-bench-l0-exec
 
 host-tests:
 	$(MAKE) -C libzex O=$(O) KSFT_DIR=$(KSFT_DIR) tests

@@ -13,7 +13,10 @@ trips against a cache-line ping-pong (polling, goal: at most 1.5 x) and an
 eventfd ping-pong (blocking, goal: at most 1.2 x) with doorbell syscalls
 per call under sustained load (goal: at most 0.1), and Level Zero calls
 through the loader (goal: at most 1.2 x) and through the handles' DDI
-headers (goal: at most 1.05 x) against libzex's own function. Prints each with its
+headers (goal: at most 1.05 x) against libzex's own function, and Level Zero
+execution (immediate-list copies, goal at most 1.1 x; an empty list's round
+trip, goal at most 1.2 x; an event's signal to wake) against libzex's core
+calls doing the same work. Prints each with its
 floor and goal. Figures, not a test: it exits 1 only when a run is
 missing.
 """
@@ -24,6 +27,7 @@ GOAL = 1.1
 
 rows, userptr, ptmem, rpc, l0 = [], [], [], [], {}
 exec_copy, exec_lat, exec_split = None, None, None
+l0x_copy, l0x_rt = None, None
 with open(sys.argv[1], errors="replace") as f:
     for line in f:
         m = re.match(r"BENCH ipc n=(\d+) zex_us=([\d.]+) zex_single_us=([\d.]+) "
@@ -52,6 +56,14 @@ with open(sys.argv[1], errors="replace") as f:
         m = re.match(r"BENCH exec split tiles=(\d+) root_ms=([\d.]+) tile_ms=([\d.]+)", line)
         if m:
             exec_split = (int(m.group(1)), float(m.group(2)), float(m.group(3)))
+        m = re.match(r"BENCH l0exec copy mib=(\d+) h2d_ms=([\d.]+) d2d_ms=([\d.]+) "
+                     r"core_h2d_ms=([\d.]+) core_d2d_ms=([\d.]+)", line)
+        if m:
+            l0x_copy = (int(m.group(1)),) + tuple(float(g) for g in m.groups()[1:])
+        m = re.match(r"BENCH l0exec roundtrip empty_list_us=([\d.]+) event_us=([\d.]+) "
+                     r"core_job_us=([\d.]+)", line)
+        if m:
+            l0x_rt = tuple(float(g) for g in m.groups())
         m = re.match(r"BENCH l0 call=(\w+) path=(\w+) ns=([\d.]+)", line)
         if m:
             l0.setdefault(m.group(1), {})[m.group(2)] = float(m.group(3))
@@ -80,6 +92,30 @@ if exec_split:
           f"root queue (split) {root:.2f} ms, tile queue {tile:.2f} ms: "
           f"speed-up {tile / root if root else 0:.2f} x")
 if exec_copy or exec_lat or exec_split:
+    print()
+
+
+def verdict(r, goal):
+    return f"goal <= {goal}: {'met' if r <= goal else 'MISSED'}"
+
+
+if l0x_copy:
+    mib, h2d, d2d, ch2d, cd2d = l0x_copy
+    print("Level Zero execution against libzex's core calls, median of 5 rounds")
+    print(f"  {mib} MiB copy, synchronous immediate list on tile 0's copy engine against one")
+    print("  core COPY job of the same bytes on the same engine (the floor's source is a buffer")
+    print("  object, the list's host source imported host pages):")
+    for name, l0v, core in (("host to device", h2d, ch2d), ("device to device", d2d, cd2d)):
+        r = l0v / core if core else float("inf")
+        print(f"    {name}: list {l0v:.2f} ms, core {core:.2f} ms: {r:.2f} x ({verdict(r, 1.1)})")
+if l0x_rt:
+    empty, event, job = l0x_rt
+    r = empty / job if job else float("inf")
+    print(f"  empty regular list, execute + synchronize: {empty:.2f} us against the smallest core job")
+    print(f"  (one STORE, a timeline point waited for) {job:.2f} us: {r:.2f} x ({verdict(r, 1.2)})")
+    print(f"  event signalled by an asynchronous immediate list, host wait woken: {event:.2f} us "
+          f"({event / job if job else 0:.2f} x the core job)")
+if l0x_copy or l0x_rt:
     print()
 print("export + import of N pieces, microseconds per operation (median of 7 rounds)")
 print("  zex 1 by 1 and vgem: 2N ioctls each (like for like, the goal);")
@@ -143,4 +179,4 @@ if l0:
         rh, rl = (h / d, ld / d) if d else (float("inf"), float("inf"))
         verdict = ("met" if rh <= 1.05 else "MISSED") + " / " + ("met" if rl <= 1.2 else "MISSED")
         print(f"{call:<26} {d:>8.1f} {h:>8.1f} {ld:>8.1f} {rh:>8.2f} {rl:>8.2f}  {verdict}")
-sys.exit(0 if len(rows) == 4 and userptr and ptmem and rpc and l0 else 1)
+sys.exit(0 if len(rows) == 4 and userptr and ptmem and rpc and l0 and l0x_copy and l0x_rt else 1)

@@ -187,6 +187,8 @@ bench)
 	mark "bench hostrpc rc=$?"
 	zex-bench-l0 200000
 	mark "bench l0 rc=$?"
+	zex-bench-l0-exec 2000
+	mark "bench l0-exec rc=$?"
 	unload
 	;;
 conformance)

@@ -27,6 +27,7 @@
 #include "zex/zex_api.h"
 #include "zex/zex_exec.h"
 #include "core/debug_keys.h"
+#include "core/device_hierarchy.h"
 #include "l0/base/alloc_table.h"
 #include "l0/base/ddi_header.h"
 #include "l0/base/object_pool.h"
@@ -197,6 +198,7 @@ struct zex_l0_driver {
 	struct zex_device *dev;
 	struct zex_topology topo;
 	struct zex_debug_keys keys;
+	struct zex_visible_devices visible;
 	struct zex_l0_device root;
 	struct zex_l0_device tiles[ZEX_MAX_TILES];
 	struct zex_alloc_table allocs;
@@ -217,17 +219,28 @@ enum zex_alloc_kind {
 
 struct zex_l0_driver *zex_l0_driver_get(void);
 
+/** zex_l0_visible_count - how many tiles the process sees (ZE_AFFINITY_MASK) */
+static inline uint32_t zex_l0_visible_count(const struct zex_l0_driver *drv)
+{
+	return (uint32_t)__builtin_popcount(drv->visible.tile_mask);
+}
+
 /**
- * zex_l0_root_is_tile0 - whether the root device is tile 0
+ * zex_l0_root_tile - the tile the root device is, or -1 when it spans them
  * @drv: the driver.
  *
- * It is without implicit scaling: when the kernel has it off, or when
- * EnableImplicitScaling=0 turns it off for this process.
+ * The root device spans every tile with implicit scaling (the kernel's, and
+ * EnableImplicitScaling not 0) when the process sees every tile; otherwise
+ * it is the first tile the process sees.
  */
-static inline bool zex_l0_root_is_tile0(const struct zex_l0_driver *drv)
+static inline int zex_l0_root_tile(const struct zex_l0_driver *drv)
 {
-	return !drv->topo.implicit_scaling || drv->keys.enable_implicit_scaling == 0;
+	if (drv->topo.implicit_scaling && drv->keys.enable_implicit_scaling != 0 &&
+	    zex_l0_visible_count(drv) == drv->topo.num_tiles)
+		return -1;
+	return drv->visible.tile_mask ? __builtin_ctz(drv->visible.tile_mask) : 0;
 }
+
 /* A device's command queue groups: compute, then copy (zex_l0_queue_groups()). */
 #define ZEX_L0_MAX_QUEUE_GROUPS	2
 /*

@@ -66,11 +66,13 @@ static bool zex_is_ours(const void *h, int type)
 	case ZEL_HANDLE_DRIVER:
 		return h == drv;
 	case ZEL_HANDLE_DEVICE:
+		/* The devices the process can see (ZE_FLAT_DEVICE_HIERARCHY, ZE_AFFINITY_MASK). */
 		if (h == &drv->root)
-			return true;
+			return drv->visible.hierarchy != ZEX_HIERARCHY_FLAT &&
+			       drv->visible.tile_mask;
 		for (i = 0; i < drv->topo.num_tiles; i++)
 			if (h == &drv->tiles[i])
-				return true;
+				return drv->visible.tile_mask & (1u << i);
 		return false;
 	case ZEL_HANDLE_CONTEXT:
 		return zex_object_pool_find(&zex_l0_contexts, h) != NULL;

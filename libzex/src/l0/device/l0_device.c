@@ -6,13 +6,21 @@
 /*
  * DOC: l0_device.c - devices: root, sub-devices (tiles), their properties
  *
- * The driver has one root device; its sub-devices are the tiles, always
- * listed. With implicit scaling the root device is all tiles: its memory is
- * their sum and it has one compute engine group (one engine spanning the
- * tiles) plus tile 0's copy engines (seed 002's engine model). Without it
- * (the kernel's enable_implicit_scaling=0 or EnableImplicitScaling=0) the
- * root device has tile 0's memory and engines, and allocating on it equals
- * allocating on tile 0.
+ * What the process sees follows ZE_FLAT_DEVICE_HIERARCHY and
+ * ZE_AFFINITY_MASK (core/device_hierarchy.c). COMPOSITE, the default: one
+ * root device, the tiles it sees its sub-devices (none when it sees one:
+ * the root device is that tile). FLAT: the tiles are the devices, with no
+ * root device and no sub-devices. COMBINED: the tiles are the devices, and
+ * zeDeviceGetRootDevice() leads from them to the root device whose
+ * sub-devices they are.
+ *
+ * With implicit scaling, and every tile seen, the root device is all tiles:
+ * its memory is their sum and it has one compute engine group (one engine
+ * spanning the tiles) plus tile 0's copy engines (seed 002's engine model).
+ * Without it (the kernel's enable_implicit_scaling=0 or
+ * EnableImplicitScaling=0), or when the mask hides a tile, the root device
+ * has the memory and engines of the first tile it sees, and allocating on
+ * it equals allocating on that tile.
  *
  * The device is emulated, so its vendor and device ids are not PCI ids:
  * ZEX_VENDOR_ID and ZEX_DEVICE_ID say so.
@@ -29,19 +37,60 @@
 #define ZEX_VENDOR_ID	0x7a65	/* "ze": no PCI vendor, an emulated device */
 #define ZEX_DEVICE_ID	0x0001
 
+/* The tiles the process sees, in order: how many, their numbers in @tiles. */
+static uint32_t visible_tiles(const struct zex_l0_driver *drv, uint32_t tiles[ZEX_MAX_TILES])
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < drv->topo.num_tiles; i++)
+		if (drv->visible.tile_mask & (1u << i))
+			tiles[n++] = i;
+	return n;
+}
+
+/*
+ * Whether the root device has sub-devices: not in FLAT, and not when the
+ * mask leaves it one tile (it is then that tile).
+ */
+static bool root_has_sub_devices(const struct zex_l0_driver *drv)
+{
+	return drv->visible.hierarchy != ZEX_HIERARCHY_FLAT &&
+	       (zex_l0_visible_count(drv) > 1 ||
+		zex_l0_visible_count(drv) == drv->topo.num_tiles);
+}
+
+/* Fill @out with up to *@count of @n devices; a count of 0, or above @n, is set to @n. */
+static void list_devices(struct zex_l0_driver *drv, const uint32_t *tiles, uint32_t n,
+			 bool root, uint32_t *count, ze_device_handle_t *out)
+{
+	uint32_t i;
+
+	if (*count == 0 || *count > n) {
+		/* A count of 0 asks for the count only. */
+		out = *count ? out : NULL;
+		*count = n;
+	}
+	for (i = 0; out && i < *count; i++)
+		out[i] = root ? (ze_device_handle_t)&drv->root :
+				(ze_device_handle_t)&drv->tiles[tiles[i]];
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGet(ze_driver_handle_t hDriver,
 						uint32_t *pCount,
 						ze_device_handle_t *phDevices)
 {
 	struct zex_l0_driver *drv = zex_l0_driver(hDriver);
+	uint32_t tiles[ZEX_MAX_TILES], n;
 
 	if (!drv)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pCount)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (*pCount && phDevices)
-		phDevices[0] = (ze_device_handle_t)&drv->root;
-	*pCount = 1;
+	n = visible_tiles(drv, tiles);
+	if (drv->visible.hierarchy == ZEX_HIERARCHY_COMPOSITE)
+		list_devices(drv, tiles, n ? 1 : 0, true, pCount, phDevices);
+	else
+		list_devices(drv, tiles, n, false, pCount, phDevices);
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -50,22 +99,16 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetSubDevices(ze_device_handle_t hDe
 							  ze_device_handle_t *phSubdevices)
 {
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
-	uint32_t n, i;
+	uint32_t tiles[ZEX_MAX_TILES], n = 0;
 
 	if (!dev)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pCount)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	/* Tiles have no sub-devices; the root has every tile, always. */
-	n = dev->tile < 0 ? dev->drv->topo.num_tiles : 0;
-	if (*pCount == 0 || *pCount > n) {
-		/* A count of 0 asks for the count only. */
-		phSubdevices = *pCount ? phSubdevices : NULL;
-		*pCount = n;
-	}
-	if (phSubdevices)
-		for (i = 0; i < *pCount; i++)
-			phSubdevices[i] = (ze_device_handle_t)&dev->drv->tiles[i];
+	/* Tiles have no sub-devices; the root has the tiles seen, if more than one. */
+	if (dev->tile < 0 && root_has_sub_devices(dev->drv))
+		n = visible_tiles(dev->drv, tiles);
+	list_devices(dev->drv, tiles, n, false, pCount, phSubdevices);
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -78,8 +121,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetRootDevice(ze_device_handle_t hDe
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!phRootDevice)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	/* A tile's root is the root device; the root device has none. */
-	*phRootDevice = dev->tile >= 0 ? (ze_device_handle_t)&dev->drv->root : NULL;
+	/* A sub-device's root is the root device; the root device, and FLAT's tiles, have none. */
+	*phRootDevice = dev->tile >= 0 && root_has_sub_devices(dev->drv) ?
+			(ze_device_handle_t)&dev->drv->root : NULL;
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -88,7 +132,8 @@ static uint32_t effective_device(const struct zex_l0_device *dev)
 {
 	if (dev->tile >= 0)
 		return (uint32_t)dev->tile;
-	return zex_l0_root_is_tile0(dev->drv) ? 0 : ZEX_DEVICE_ROOT;
+	return zex_l0_root_tile(dev->drv) >= 0 ? (uint32_t)zex_l0_root_tile(dev->drv) :
+						 ZEX_DEVICE_ROOT;
 }
 
 static uint64_t device_memory(const struct zex_l0_device *dev)
@@ -105,6 +150,7 @@ zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *pDevic
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
 	ze_device_properties_t *p = pDeviceProperties;
 	uint32_t tiles;
+	bool sub;
 
 	if (!dev)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -117,8 +163,9 @@ zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *pDevic
 	p->type = ZE_DEVICE_TYPE_GPU;
 	p->vendorId = ZEX_VENDOR_ID;
 	p->deviceId = ZEX_DEVICE_ID;
-	p->flags = dev->tile >= 0 ? ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE : 0;
-	p->subdeviceId = dev->tile >= 0 ? (uint32_t)dev->tile : 0;
+	sub = dev->tile >= 0 && dev->drv->visible.hierarchy != ZEX_HIERARCHY_FLAT;
+	p->flags = sub ? ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE : 0;
+	p->subdeviceId = sub ? (uint32_t)dev->tile : 0;
 	p->coreClockRate = 1000;
 	p->maxMemAllocSize = device_memory(dev);
 	p->maxHardwareContexts = 64;

@@ -43,7 +43,7 @@ static const char *zex_getenv(const char *name)
 static void zex_report_invalid_key(const char *name, const char *value, void *arg)
 {
 	(void)arg;
-	fprintf(stderr, "libzex: ignoring invalid debug key %s=%s\n", name, value);
+	fprintf(stderr, "libzex: ignoring invalid %s=%s\n", name, value);
 }
 
 static void zex_l0_device_init(struct zex_l0_device *d, struct zex_l0_driver *drv, int tile)
@@ -67,6 +67,8 @@ static void zex_l0_init(void)
 	}
 	/* Each invalid key named once and ignored; the valid ones count. */
 	zex_debug_keys_read(&drv->keys, zex_getenv, zex_report_invalid_key, NULL);
+	zex_visible_devices_read(&drv->visible, drv->topo.num_tiles, zex_getenv,
+				 zex_report_invalid_key, NULL);
 	zex_ddi_header_init(&drv->ddi);
 	zex_l0_device_init(&drv->root, drv, -1);
 	for (i = 0; i < (int)drv->topo.num_tiles; i++)

@@ -121,9 +121,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContex
 
 	if (dev->tile >= 0) {
 		placement = (uint32_t)dev->tile;
-	} else if (drv->keys.enable_implicit_scaling == 0 || !drv->topo.implicit_scaling) {
-		/* The root device is tile 0. */
-		placement = 0;
+	} else if (zex_l0_root_tile(drv) >= 0) {
+		/* The root device is one tile. */
+		placement = (uint32_t)zex_l0_root_tile(drv);
 	} else {
 		placement = ZEX_PLACEMENT_ROOT;
 		if (drv->keys.multi_storage_policy >= 0 ||
