@@ -177,6 +177,7 @@ static void forge(ze_ipc_mem_handle_t *h, int fd, uint64_t id, uint64_t base)
 		.fd = fd, .magic = ZEX_IPC_MAGIC, .export_id = id, .base = base,
 		.size = K64, .piece = 0, .num_pieces = 1,
 		.memory_type = ZE_MEMORY_TYPE_DEVICE, .pid = (uint32_t)getpid(),
+		.dmabuf_id = 1,
 	};
 
 	zex_ipc_handle_put(h, &d);

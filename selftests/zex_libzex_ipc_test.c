@@ -9,6 +9,7 @@
  * Through libzex only: topology (a root device, tiles as sub-devices),
  * seed 000's zexMemGetIpcHandles count rules, a cross-process round trip
  * with zexIpcHandlesSend/Recv and zexMemOpenIpcHandles in both directions,
+ * handles copied as bytes opened through the exporter (pidfd_getfd),
  * single-handle IPC on one-piece allocations and its refusal otherwise,
  * zexMemPutIpcHandles, the debug keys (each in a fresh process, since
  * zeInit reads them once), result codes for bad arguments, and 16 threads
@@ -151,6 +152,67 @@ TEST(cross_process_round_trip)
 	zex_fill(p, size, 5);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zexMemGetIpcHandles(l.ctx, p, &n, h));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zexIpcHandlesSend(sv[0], n, h));
+	ASSERT_EQ(1, read(sv[0], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_TRUE(zex_same(p, size, 6));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zexMemPutIpcHandles(l.ctx, n, h));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
+	close(sv[0]);
+}
+
+/*
+ * Handles copied as bytes (no SCM_RIGHTS: shared memory, a pipe, a file)
+ * hold the exporter's fd numbers: the open takes each piece's dma-buf from
+ * the exporter; a handle whose dma-buf identity is not that fd's opens
+ * nothing.
+ */
+TEST(handles_copied_as_bytes_open_through_the_exporter)
+{
+	size_t size = 6 * K64 * (size_t)zex_param("tiles") + 8192;
+	ze_ipc_mem_handle_t h[DRM_ZEX_MAX_TILES];
+	uint32_t n = DRM_ZEX_MAX_TILES;
+	int sv[2], status;
+	struct l0 l;
+	pid_t pid;
+	char c;
+	void *p;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		ze_ipc_mem_handle_t got[DRM_ZEX_MAX_TILES], bad;
+		ssize_t len;
+		uint32_t m;
+		void *q;
+		int ok;
+
+		close(sv[0]);
+		len = read(sv[1], got, sizeof(got));
+		if (l0_open(&l) || len <= 0 || len % sizeof(got[0]))
+			_exit(10);
+		m = (uint32_t)(len / sizeof(got[0]));
+		/* Another dma-buf's identity: refused, nothing opened. */
+		bad = got[0];
+		bad.data[56] ^= 1;
+		ok = zeMemOpenIpcHandle(l.ctx, l.root, bad, 0, &q) ==
+		     ZE_RESULT_ERROR_INVALID_ARGUMENT;
+		if (zexMemOpenIpcHandles(l.ctx, l.root, m, got, 0, &q))
+			_exit(11);
+		ok &= zex_same(q, size, 5);
+		zex_fill(q, size, 6);
+		ok &= zeMemCloseIpcHandle(l.ctx, q) == ZE_RESULT_SUCCESS;
+		ok &= write(sv[1], "d", 1) == 1;
+		_exit(ok ? 0 : 12);
+	}
+	close(sv[1]);
+	ASSERT_EQ(0, l0_open(&l));
+	p = alloc(&l, l.root, size);
+	ASSERT_NE(NULL, p);
+	zex_fill(p, size, 5);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zexMemGetIpcHandles(l.ctx, p, &n, h));
+	ASSERT_EQ((ssize_t)(n * sizeof(h[0])), write(sv[0], h, n * sizeof(h[0])));
 	ASSERT_EQ(1, read(sv[0], &c, 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));

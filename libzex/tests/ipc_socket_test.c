@@ -44,6 +44,7 @@ static void make_handles(ze_ipc_mem_handle_t *h, uint32_t n, uint64_t id)
 			.num_pieces = n < ZEX_IPC_MAX_HANDLES ? n : ZEX_IPC_MAX_HANDLES,
 			.memory_type = ZE_MEMORY_TYPE_DEVICE,
 			.pid = (uint32_t)getpid(),
+			.dmabuf_id = 1,
 		};
 
 		zex_ipc_handle_put(&h[i], &d);

@@ -22,8 +22,11 @@
 
 #include <level_zero/ze_api.h>
 
-/* Four bytes, "ZEXI" on every host (no NUL). */
-#define ZEX_IPC_MAGIC	"ZEXI"
+/*
+ * Four bytes, the same on every host (no NUL): "ZEXJ", the layout with the
+ * dma-buf's identity ("ZEXI", the one before it, is refused).
+ */
+#define ZEX_IPC_MAGIC	"ZEXJ"
 
 /* The most handles one allocation exports: the kernel's piece limit. */
 #define ZEX_IPC_MAX_HANDLES	1024
@@ -38,10 +41,10 @@ struct zex_ipc_handle_data {
 	uint64_t granularity;
 	uint32_t piece;
 	uint32_t num_pieces;
-	uint32_t memory_type;	/* ze_memory_type_t */
-	uint32_t interleaved;
+	uint16_t memory_type;	/* ze_memory_type_t */
+	uint16_t interleaved;
 	uint32_t pid;		/* of the exporter */
-	uint32_t reserved;	/* 0 */
+	uint64_t dmabuf_id;	/* the piece's dma-buf identity (ipc/ipc_fd.h) */
 };
 
 _Static_assert(sizeof(struct zex_ipc_handle_data) == ZE_MAX_IPC_HANDLE_SIZE,
@@ -63,7 +66,7 @@ static inline bool zex_ipc_handle_get(const ze_ipc_mem_handle_t *h,
 	return !memcmp(d->magic, ZEX_IPC_MAGIC, sizeof(d->magic)) && d->fd >= 0 &&
 	       d->num_pieces &&
 	       d->num_pieces <= ZEX_IPC_MAX_HANDLES && d->piece < d->num_pieces &&
-	       !d->reserved;
+	       d->interleaved <= 1 && d->dmabuf_id;
 }
 
 /* An event pool's handle: "ZEXE" instead. */

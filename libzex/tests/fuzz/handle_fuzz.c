@@ -46,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				.fd = fds[data[off + 1] % 4], .magic = ZEX_IPC_MAGIC,
 				.export_id = ids[data[off + 1] % 4], .size = 65536,
 				.num_pieces = 1, .memory_type = ZE_MEMORY_TYPE_DEVICE,
+				.dmabuf_id = 1,
 			};
 
 			zex_ipc_handle_put(&h, &t);
@@ -61,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!zex_ipc_handle_get(&h, &d))
 			continue;
 		if (d.fd < 0 || memcmp(d.magic, ZEX_IPC_MAGIC, 4) || !d.num_pieces ||
-		    d.piece >= d.num_pieces || d.reserved)
+		    d.piece >= d.num_pieces || d.interleaved > 1 || !d.dmabuf_id)
 			abort();	/* accepted what it may not */
 		for (i = 0; i < 4; i++)
 			ours |= !closed[i] && fds[i] == d.fd && ids[i] == d.export_id;

@@ -58,7 +58,7 @@ static size_t good_message(uint8_t *buf, uint16_t count, uint32_t first, uint32_
 		struct zex_ipc_handle_data d = {
 			.fd = 3, .magic = ZEX_IPC_MAGIC, .export_id = 77, .base = 0x10000,
 			.size = 65536, .piece = i, .num_pieces = count,
-			.memory_type = ZE_MEMORY_TYPE_DEVICE, .pid = 1,
+			.memory_type = ZE_MEMORY_TYPE_DEVICE, .pid = 1, .dmabuf_id = 1,
 		};
 
 		memcpy(buf + sizeof(hdr) + i * sizeof(d), &d, sizeof(d));

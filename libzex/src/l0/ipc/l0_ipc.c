@@ -23,7 +23,10 @@
  * handle's base in this process, with the handle's export id and the fd of
  * that piece. Any other bytes are refused, so no fd libzex does not own is
  * ever closed. zeMemOpenIpcHandle() does not take the fd it is given: the
- * receiver keeps it (and may close it once the memory is open).
+ * receiver keeps it (and may close it once the memory is open). A handle
+ * copied as bytes (shared memory, a file) still holds the exporter's fd
+ * number: the open then takes the dma-buf from the exporter with
+ * pidfd_getfd() (ipc/ipc_fd.c), imports it and closes what it took.
  *
  * Single-handle zeMemGetIpcHandle()/zeMemOpenIpcHandle() work when the
  * allocation is one piece and refuse a larger one with
@@ -36,6 +39,7 @@
 #include <unistd.h>
 
 #include "l0/base/l0.h"
+#include "ipc/ipc_fd.h"
 #include "ipc/ipc_handle.h"
 #include "l0/memory/alloc_export.h"
 #include "ipc/ipc_received.h"
@@ -56,8 +60,9 @@ static void fill_handles(const struct zex_alloc *a, ze_ipc_mem_handle_t *h)
 			.piece = i,
 			.num_pieces = a->num_pieces,
 			.memory_type = ZE_MEMORY_TYPE_DEVICE,
-			.interleaved = (uint32_t)a->interleaved,
+			.interleaved = (uint16_t)a->interleaved,
 			.pid = (uint32_t)getpid(),
+			.dmabuf_id = zex_ipc_fd_id(a->ipc_fds[i]),
 		};
 
 		zex_ipc_handle_put(&h[i], &d);
@@ -207,9 +212,10 @@ zexMemOpenIpcHandles(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
 	struct zex_ipc_handle_data first, d;
 	int fds[ZEX_IPC_MAX_HANDLES];
-	uint32_t handle, i;
+	bool owned[ZEX_IPC_MAX_HANDLES];
+	uint32_t handle, i, n;
 	uint64_t size;
-	int ret;
+	int ret = 0;
 
 	if (!ctx || !dev)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -229,10 +235,23 @@ zexMemOpenIpcHandles(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 		    d.memory_type != ZE_MEMORY_TYPE_DEVICE ||
 		    d.size != first.size || d.interleaved != first.interleaved)
 			return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-		fds[i] = d.fd;
 	}
-	ret = zex_bo_import(ctx->drv->dev, fds, numIpcHandles, first.interleaved,
-			    first.granularity, &handle, &size);
+	/* Each piece's dma-buf as an fd here: received, or taken from the exporter. */
+	for (n = 0; n < numIpcHandles && ret >= 0; n++) {
+		zex_ipc_handle_get(&pIpcHandles[n], &d);
+		ret = zex_ipc_fd_resolve(d.fd, d.pid, d.dmabuf_id, &owned[n]);
+		fds[n] = ret;
+	}
+	if (ret >= 0)
+		ret = zex_bo_import(ctx->drv->dev, fds, numIpcHandles, first.interleaved,
+				    first.granularity, &handle, &size);
+	/* The import holds the dma-bufs; the fds taken here are closed. */
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0 && owned[i])
+			close(fds[i]);
+	if (ret == -EPERM)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: the exporter's fd may not be taken (pidfd_getfd: EPERM)");
 	if (ret == -ENOMEM)
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	if (ret)
