@@ -14,8 +14,10 @@
  * forged handle (a copy of a context's bytes, a device passed as a context,
  * freed memory) is refused; IPC handles whose bytes name an fd libzex does
  * not hold (its own device fd, an fd of a real export under a wrong id) are
- * refused by put and open, and that fd stays open; threads destroying and
- * misusing contexts at once agree.
+ * refused by put and open, and that fd stays open; destroyed command queues,
+ * command lists, event pools, events and fences are refused, also once new
+ * ones exist, and a handle of one type is none of another; threads
+ * destroying and misusing contexts and execution handles at once agree.
  */
 
 #include <dirent.h>
@@ -223,6 +225,109 @@ TEST(ipc_handles_naming_fds_libzex_does_not_hold_close_nothing)
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(c));
 }
 
+/* The execution handles of one context: queue, lists, event pool and event, fence. */
+struct exec_handles {
+	ze_command_queue_handle_t q;
+	ze_command_list_handle_t list, imm;
+	ze_event_pool_handle_t pool;
+	ze_event_handle_t ev;
+	ze_fence_handle_t fence;
+};
+
+static int exec_new(ze_context_handle_t c, ze_device_handle_t dev, struct exec_handles *h)
+{
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS };
+	ze_command_list_desc_t ld = { .stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC };
+	ze_event_pool_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+				    .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = 1 };
+	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC };
+	ze_fence_desc_t fd = { .stype = ZE_STRUCTURE_TYPE_FENCE_DESC };
+
+	return zeCommandQueueCreate(c, dev, &qd, &h->q) ||
+	       zeCommandListCreate(c, dev, &ld, &h->list) ||
+	       zeCommandListCreateImmediate(c, dev, &qd, &h->imm) ||
+	       zeEventPoolCreate(c, &pd, 0, NULL, &h->pool) ||
+	       zeEventCreate(h->pool, &ed, &h->ev) ||
+	       zeFenceCreate(h->q, &fd, &h->fence) ? -1 : 0;
+}
+
+/* Used once: a signal through each list, run and waited for. */
+static int exec_use(struct exec_handles *h)
+{
+	return zeCommandListAppendSignalEvent(h->list, h->ev) ||
+	       zeCommandListClose(h->list) ||
+	       zeCommandQueueExecuteCommandLists(h->q, 1, &h->list, h->fence) ||
+	       zeFenceHostSynchronize(h->fence, UINT64_MAX) ||
+	       zeEventHostSynchronize(h->ev, UINT64_MAX) ||
+	       zeEventHostReset(h->ev) ||
+	       zeCommandListAppendSignalEvent(h->imm, h->ev) ||
+	       zeCommandListHostSynchronize(h->imm, UINT64_MAX) ||
+	       zeEventQueryStatus(h->ev) ? -1 : 0;
+}
+
+static int exec_destroy(struct exec_handles *h)
+{
+	return zeFenceDestroy(h->fence) | zeEventDestroy(h->ev) | zeEventPoolDestroy(h->pool) |
+	       zeCommandListDestroy(h->imm) | zeCommandListDestroy(h->list) |
+	       zeCommandQueueDestroy(h->q) ? -1 : 0;
+}
+
+/* Every call on a destroyed execution handle: refused, nothing read. */
+static int exec_refused(struct exec_handles *h)
+{
+	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC };
+	ze_event_handle_t ev;
+	int bad = 0;
+	uint8_t b;
+
+	bad += zeCommandQueueSynchronize(h->q, 0) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeCommandQueueDestroy(h->q) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeCommandListAppendMemoryFill(h->list, &b, &b, 1, 1, NULL, 0, NULL) !=
+	       ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeCommandListClose(h->list) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeCommandListDestroy(h->list) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeCommandListHostSynchronize(h->imm, 0) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeCommandListDestroy(h->imm) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeEventHostSignal(h->ev) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeEventQueryStatus(h->ev) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeEventDestroy(h->ev) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeEventCreate(h->pool, &ed, &ev) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeEventPoolDestroy(h->pool) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeFenceQueryStatus(h->fence) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zeFenceDestroy(h->fence) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	return bad;
+}
+
+TEST(destroyed_execution_handles_are_refused)
+{
+	struct exec_handles h = { 0 }, h2 = { 0 };
+	ze_context_handle_t c;
+	struct l0 l;
+
+	ASSERT_EQ(0, l0_open(&l));
+	c = ctx_new(&l);
+	ASSERT_NE(NULL, c);
+	ASSERT_EQ(0, exec_new(c, l.root, &h));
+	ASSERT_EQ(0, exec_use(&h));
+	ASSERT_EQ(0, exec_destroy(&h));
+	EXPECT_EQ(0, exec_refused(&h));
+	/* New ones do not bring the old handles back; a handle of another type is none. */
+	ASSERT_EQ(0, exec_new(c, l.root, &h2));
+	EXPECT_EQ(0, exec_refused(&h));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeCommandListClose((ze_command_list_handle_t)h2.q));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeEventHostSignal((ze_event_handle_t)h2.fence));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeCommandQueueExecuteCommandLists(h2.q, 1, &h.list, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeCommandListAppendWaitOnEvents(h2.imm, 1, &h.ev));
+	EXPECT_EQ(0, exec_use(&h2));
+	EXPECT_EQ(0, exec_destroy(&h2));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(c));
+}
+
 #define THREADS 4
 
 struct churn {
@@ -247,6 +352,14 @@ static void *churn(void *arg)
 		}
 		if (alloc(c, w->l->root, &p) || zeMemFree(c, p))
 			w->bad++;
+		if (i % 10 == 0) {
+			struct exec_handles h = { 0 };
+
+			/* Execution handles too, misused once destroyed while the others run. */
+			if (exec_new(c, w->l->root, &h) || exec_use(&h) || exec_destroy(&h))
+				w->bad++;
+			w->bad += exec_refused(&h);
+		}
 		if (zeContextDestroy(c))
 			w->bad++;
 		old = atomic_exchange(w->stale, c);
