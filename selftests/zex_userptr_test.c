@@ -14,6 +14,8 @@
  * pinned pages. RLIMIT_MEMLOCK is enforced and nothing stays charged on
  * failure. 8 threads import and release at once. Every bad input has its
  * errno, and the copy engine's fault record names the address and reason.
+ * Buffer objects bind into the same tables, whole or a range of them at a
+ * VA of its own (the device sees byte @offset there).
  */
 
 #include <pthread.h>
@@ -431,6 +433,19 @@ static int bo_bind(int fd, uint32_t handle, uint64_t va, uint32_t flags, uint32_
 	return ret;
 }
 
+/* @range bytes of the object from @offset at @va (0, 0: the whole object). */
+static int bo_bind_range(int fd, uint32_t handle, uint64_t va, uint64_t offset, uint64_t range,
+			 uint32_t *id)
+{
+	struct drm_zex_vm_bind b = { .handle = handle, .va = va, .offset = offset,
+				     .range = range };
+	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_VM_BIND, &b);
+
+	if (!ret && id)
+		*id = b.id;
+	return ret;
+}
+
 #define BO_VA	0x100000000000ull	/* 16 TiB: device VA only */
 
 TEST_F(userptr, buffer_objects_bind_into_the_same_tables)
@@ -482,10 +497,52 @@ TEST_F(userptr, buffer_objects_bind_into_the_same_tables)
 	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 }
 
+/*
+ * Ranges of one object (coloured over the tiles when the device scales) at
+ * VAs of their own: the device reads and writes each range's bytes, byte
+ * @offset at the VA; a range of 0 from an offset is the rest.
+ */
+TEST_F(userptr, ranges_of_an_object_bind_where_asked)
+{
+	unsigned int tiles = (unsigned int)zex_param("tiles");
+	uint64_t gran = (uint64_t)zex_param("multi_storage_granularity_kb") << 10;
+	uint64_t size, half;
+	uint32_t h, a, b;
+	uint8_t *map;
+
+	ASSERT_EQ(0, raw_bo_create(self->fd, 2 * gran * tiles, DRM_ZEX_DEVICE_ROOT, &h, &size));
+	ASSERT_GE(DST_PAGES * PG, size);
+	half = size / 2 & ~(PG - 1);
+	map = raw_bo_map(self->fd, h, size);
+	ASSERT_NE(MAP_FAILED, map);
+	zex_fill(map, size, 31);
+	/* The second half first, one page in; then the rest from there. */
+	ASSERT_EQ(0, bo_bind_range(self->fd, h, BO_VA, half, size - half, &a));
+	ASSERT_EQ(0, bo_bind_range(self->fd, h, BO_VA + size, PG, 0, &b));
+	ASSERT_EQ(0, dev_copy(self->fd, (void *)(uintptr_t)BO_VA, self->dst, size - half,
+			      NULL, NULL));
+	EXPECT_EQ(0, memcmp(self->dst, map + half, size - half));
+	ASSERT_EQ(0, dev_copy(self->fd, (void *)(uintptr_t)(BO_VA + size), self->dst, size - PG,
+			      NULL, NULL));
+	EXPECT_EQ(0, memcmp(self->dst, map + PG, size - PG));
+	/* A write through a range lands at its offset in the object. */
+	memset(self->dst, 0x5a, PG);
+	ASSERT_EQ(0, dev_copy(self->fd, self->dst, (void *)(uintptr_t)(BO_VA + PG), PG,
+			      NULL, NULL));
+	EXPECT_EQ(0x5a, map[half + PG]);
+	EXPECT_EQ(0x5a, map[half + 2 * PG - 1]);
+	EXPECT_NE(0x5a, map[half + PG - 1]);
+	EXPECT_EQ(0, release(self->fd, a));
+	EXPECT_EQ(0, release(self->fd, b));
+	munmap(map, size);
+	EXPECT_EQ(0, raw_bo_close(self->fd, h));
+	EXPECT_EQ(0, zex_tiles_usage());
+}
+
 TEST_F(userptr, bad_binds)
 {
 	struct drm_zex_vm_bind b = { 0 };
-	uint32_t h;
+	uint32_t h, id;
 
 	ASSERT_EQ(0, raw_bo_create(self->fd, 2 * PG, 0, &h, NULL));
 	EXPECT_EQ(-ENOENT, bo_bind(self->fd, 0x7fffffff, BO_VA, 0, NULL));
@@ -498,8 +555,17 @@ TEST_F(userptr, bad_binds)
 	b.pad = 1;
 	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_VM_BIND, &b));
 	b.pad = 0;
-	b.reserved[1] = 1;
-	EXPECT_EQ(-EINVAL, zex_ioctl(self->fd, DRM_IOCTL_ZEX_VM_BIND, &b));
+	/* Ranges: unaligned, past the object, wrapping. */
+	EXPECT_EQ(-EINVAL, bo_bind_range(self->fd, h, BO_VA, 1, 0, NULL));
+	EXPECT_EQ(-EINVAL, bo_bind_range(self->fd, h, BO_VA, 0, 1, NULL));
+	EXPECT_EQ(-EINVAL, bo_bind_range(self->fd, h, BO_VA, 2 * PG, 0, NULL));
+	EXPECT_EQ(-EINVAL, bo_bind_range(self->fd, h, BO_VA, PG, 2 * PG, NULL));
+	EXPECT_EQ(-EINVAL, bo_bind_range(self->fd, h, BO_VA, 0, 3 * PG, NULL));
+	EXPECT_EQ(-EINVAL, bo_bind_range(self->fd, h, BO_VA, PG, UINT64_MAX & ~(PG - 1), NULL));
+	/* The range's own end decides: a page fits below 2^48 where two do not. */
+	EXPECT_EQ(-EINVAL, bo_bind_range(self->fd, h, (1ull << 48) - PG, 0, 2 * PG, NULL));
+	EXPECT_EQ(0, bo_bind_range(self->fd, h, (1ull << 48) - PG, PG, PG, &id));
+	EXPECT_EQ(0, release(self->fd, id));
 	EXPECT_EQ(0, raw_bo_close(self->fd, h));
 	EXPECT_EQ(0, zex_tiles_usage());
 }

@@ -47,6 +47,7 @@
  * struct zex_mapping - one mapping of an address space
  * @addr: its first byte (for an import, host VA == device VA).
  * @npages: its pages.
+ * @bo_offset: a bound buffer object's byte at @addr (0: bound whole).
  * @writable: the device may write.
  * @mm: a pinned import's mm, charged for the pinned pages; NULL otherwise.
  * @bo: a bound buffer object, held for the binding's life; NULL otherwise.
@@ -56,6 +57,7 @@
 struct zex_mapping {
 	u64 addr;
 	u64 npages;
+	u64 bo_offset;
 	bool writable;
 	struct mm_struct *mm;
 	struct zex_bo *bo;
@@ -407,27 +409,33 @@ err_free:
 }
 
 /**
- * zex_vm_bind_bo - map a whole buffer object at @va
+ * zex_vm_bind_bo - map a buffer object, or a range of it, at @va
  * @vm: the address space.
  * @bo: the object; on success the mapping takes over the caller's reference.
- * @va: page-aligned, the object's range below 2^48 (checked by the caller).
+ * @va: page-aligned; the range below 2^48 (checked by the caller).
+ * @offset: page-aligned, the first byte of @bo mapped.
+ * @range: page-aligned bytes mapped, inside @bo (checked by the caller).
  * @writable: the device may write.
  * @id: receives the mapping's id.
+ *
+ * The whole object is pinned, whatever part of it is mapped.
  *
  * Return: 0, -ENOMEM, -ENOSPC, or -EBUSY when the range overlaps another
  * mapping of other pages.
  */
-int zex_vm_bind_bo(struct zex_vm *vm, struct zex_bo *bo, u64 va, bool writable, u32 *id)
+int zex_vm_bind_bo(struct zex_vm *vm, struct zex_bo *bo, u64 va, u64 offset, u64 range,
+		   bool writable, u32 *id)
 {
 	struct zex_mapping *map;
 	struct page **pages;
 	int ret;
 
-	map = zex_mapping_new(va, bo->base.size, writable);
+	map = zex_mapping_new(va, range, writable);
 	if (!map)
 		return -ENOMEM;
 	map->bo = bo;
-	pages = kvmalloc_array(map->npages, sizeof(*pages), GFP_KERNEL_ACCOUNT);
+	map->bo_offset = offset;
+	pages = kvmalloc_array(bo->base.size >> PAGE_SHIFT, sizeof(*pages), GFP_KERNEL_ACCOUNT);
 	if (!pages) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -435,7 +443,7 @@ int zex_vm_bind_bo(struct zex_vm *vm, struct zex_bo *bo, u64 va, bool writable, 
 	ret = zex_bo_pin_pages(bo, pages);
 	if (ret)
 		goto err_free;
-	ret = zex_vm_insert(vm, map, pages, id);
+	ret = zex_vm_insert(vm, map, pages + (offset >> PAGE_SHIFT), id);
 	if (ret) {
 		zex_bo_unpin_pages(bo);
 		goto err_free;
@@ -496,7 +504,8 @@ int zex_vm_walk_bos(struct zex_vm *vm, u64 va, u64 len, zex_vm_bo_fn fn, void *c
 		struct zex_mapping *map = container_of(it, struct zex_mapping, node);
 		u64 start = max(va, it->start), end = min(last, it->last);
 
-		ret = fn(map->bo, start, start - map->addr, end - start + 1, map->writable, ctx);
+		ret = fn(map->bo, start, start - map->addr + map->bo_offset, end - start + 1,
+			 map->writable, ctx);
 	}
 	up_read(&vm->lock);
 	return ret;

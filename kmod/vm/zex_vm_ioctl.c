@@ -66,12 +66,13 @@ int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	struct drm_zex_vm_bind *args = data;
 	bool writable = !(args->flags & DRM_ZEX_VM_BIND_READ_ONLY);
 	struct zex_bo *bo;
-	u64 end;
+	u64 end, range;
 	int ret;
 
 	if (zex_ioctl_check(drm, args->flags & ~DRM_ZEX_VM_BIND_READ_ONLY) ||
-	    zex_ioctl_check(drm, args->pad || args->reserved[0] || args->reserved[1]) ||
-	    zex_ioctl_check(drm, !PAGE_ALIGNED(args->va)))
+	    zex_ioctl_check(drm, args->pad) ||
+	    zex_ioctl_check(drm, !PAGE_ALIGNED(args->va)) ||
+	    zex_ioctl_check(drm, !PAGE_ALIGNED(args->offset) || !PAGE_ALIGNED(args->range)))
 		return -EINVAL;
 	bo = zex_bo_lookup(file, args->handle);
 	if (zex_ioctl_check(drm, !bo))
@@ -80,13 +81,21 @@ int zex_vm_bind_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		ret = -EACCES;
 		goto err_put;
 	}
-	end = args->va + bo->base.size;
+	/* The range inside the object: from @offset, @range bytes or the rest. */
+	if (zex_ioctl_check(drm, args->offset >= bo->base.size) ||
+	    zex_ioctl_check(drm, args->range > bo->base.size - args->offset)) {
+		ret = -EINVAL;
+		goto err_put;
+	}
+	range = args->range ?: bo->base.size - args->offset;
+	end = args->va + range;
 	if (zex_ioctl_check(drm, end < args->va || (end - 1) >> ZEX_PT_VA_BITS)) {
 		ret = -EINVAL;
 		goto err_put;
 	}
 	/* The lookup's reference becomes the binding's. */
-	ret = zex_vm_bind_bo(zex_file_vm(file), bo, args->va, writable, &args->id);
+	ret = zex_vm_bind_bo(zex_file_vm(file), bo, args->va, args->offset, range, writable,
+			     &args->id);
 	if (zex_ioctl_check(drm, ret))
 		goto err_put;
 	return 0;

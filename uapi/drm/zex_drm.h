@@ -561,12 +561,16 @@ struct drm_zex_vm_unbind {
 /**
  * struct drm_zex_vm_bind - argument of DRM_IOCTL_ZEX_VM_BIND
  *
- * Maps a whole buffer object at device VA @va of this file's address space,
- * in the same page tables as userptr imports; the device sees the object's
- * bytes in its layout's order, as its mmap() does. The binding holds the
- * object and pins its pages until DRM_IOCTL_ZEX_VM_UNBIND. Errors: -EINVAL
- * unknown @flags, non-zero pad or reserved, @va not page-aligned or the
- * range beyond the 48-bit device VA; -ENOENT unknown @handle; -EACCES a
+ * Maps a buffer object, or the range of @range bytes from @offset in it, at
+ * device VA @va of this file's address space, in the same page tables as
+ * userptr imports; the device sees the object's bytes in its layout's
+ * order, as its mmap() does (byte @offset at @va). @offset and @range of 0
+ * map the whole object (as before the fields had names); @range 0 with an
+ * @offset maps the rest of the object. The binding holds the object and
+ * pins all its pages until DRM_IOCTL_ZEX_VM_UNBIND. Errors: -EINVAL
+ * unknown @flags, non-zero pad, @va, @offset or @range not page-aligned,
+ * the range not inside the object, or it beyond the 48-bit device VA;
+ * -ENOENT unknown @handle; -EACCES a
  * read-only object without %DRM_ZEX_VM_BIND_READ_ONLY; -EBUSY the range
  * overlaps a mapping of other pages; -ENOSPC the file holds
  * vm_max_mappings imports and binds; -ENOMEM, also at the caller's memory
@@ -583,8 +587,10 @@ struct drm_zex_vm_bind {
 	__u32 id;
 	/** @pad: must be 0. */
 	__u32 pad;
-	/** @reserved: must be 0. */
-	__u64 reserved[2];
+	/** @offset: page-aligned, the first byte of the object mapped. */
+	__u64 offset;
+	/** @range: page-aligned bytes mapped, or 0: to the object's end. */
+	__u64 range;
 };
 
 /**
