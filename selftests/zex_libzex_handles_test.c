@@ -15,8 +15,9 @@
  * freed memory) is refused; IPC handles whose bytes name an fd libzex does
  * not hold (its own device fd, an fd of a real export under a wrong id) are
  * refused by put and open, and that fd stays open; destroyed command queues,
- * command lists, event pools, events and fences are refused, also once new
- * ones exist, and a handle of one type is none of another; threads
+ * command lists, event pools, events, fences and physical memory are
+ * refused, also once new ones exist, and a handle of one type is none of
+ * another; threads
  * destroying and misusing contexts and execution handles at once agree.
  */
 
@@ -225,14 +226,22 @@ TEST(ipc_handles_naming_fds_libzex_does_not_hold_close_nothing)
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(c));
 }
 
-/* The execution handles of one context: queue, lists, event pool and event, fence. */
+/*
+ * The execution handles of one context: queue, lists, event pool and event,
+ * fence; and physical memory mapped at a reserved range.
+ */
 struct exec_handles {
+	ze_context_handle_t c;
 	ze_command_queue_handle_t q;
 	ze_command_list_handle_t list, imm;
 	ze_event_pool_handle_t pool;
 	ze_event_handle_t ev;
 	ze_fence_handle_t fence;
+	ze_physical_mem_handle_t phys;
+	void *va;
 };
+
+#define PHYS_SIZE	(64u << 10)
 
 static int exec_new(ze_context_handle_t c, ze_device_handle_t dev, struct exec_handles *h)
 {
@@ -243,8 +252,15 @@ static int exec_new(ze_context_handle_t c, ze_device_handle_t dev, struct exec_h
 				    .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = 1 };
 	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC };
 	ze_fence_desc_t fd = { .stype = ZE_STRUCTURE_TYPE_FENCE_DESC };
+	ze_physical_mem_desc_t md = { .stype = ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC,
+				      .size = PHYS_SIZE };
 
-	return zeCommandQueueCreate(c, dev, &qd, &h->q) ||
+	h->c = c;
+	return zePhysicalMemCreate(c, dev, &md, &h->phys) ||
+	       zeVirtualMemReserve(c, NULL, PHYS_SIZE, &h->va) ||
+	       zeVirtualMemMap(c, h->va, PHYS_SIZE, h->phys, 0,
+			       ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE) ||
+	       zeCommandQueueCreate(c, dev, &qd, &h->q) ||
 	       zeCommandListCreate(c, dev, &ld, &h->list) ||
 	       zeCommandListCreateImmediate(c, dev, &qd, &h->imm) ||
 	       zeEventPoolCreate(c, &pd, 0, NULL, &h->pool) ||
@@ -252,10 +268,14 @@ static int exec_new(ze_context_handle_t c, ze_device_handle_t dev, struct exec_h
 	       zeFenceCreate(h->q, &fd, &h->fence) ? -1 : 0;
 }
 
-/* Used once: a signal through each list, run and waited for. */
+/* Used once: a signal through each list, run and waited for; a fill of the mapping. */
 static int exec_use(struct exec_handles *h)
 {
+	uint8_t seven = 7;
+
 	return zeCommandListAppendSignalEvent(h->list, h->ev) ||
+	       zeCommandListAppendMemoryFill(h->imm, h->va, &seven, 1, PHYS_SIZE, NULL, 0,
+					     NULL) ||
 	       zeCommandListClose(h->list) ||
 	       zeCommandQueueExecuteCommandLists(h->q, 1, &h->list, h->fence) ||
 	       zeFenceHostSynchronize(h->fence, UINT64_MAX) ||
@@ -263,14 +283,17 @@ static int exec_use(struct exec_handles *h)
 	       zeEventHostReset(h->ev) ||
 	       zeCommandListAppendSignalEvent(h->imm, h->ev) ||
 	       zeCommandListHostSynchronize(h->imm, UINT64_MAX) ||
-	       zeEventQueryStatus(h->ev) ? -1 : 0;
+	       zeEventQueryStatus(h->ev) ||
+	       ((uint8_t *)h->va)[PHYS_SIZE - 1] != seven ? -1 : 0;
 }
 
 static int exec_destroy(struct exec_handles *h)
 {
 	return zeFenceDestroy(h->fence) | zeEventDestroy(h->ev) | zeEventPoolDestroy(h->pool) |
 	       zeCommandListDestroy(h->imm) | zeCommandListDestroy(h->list) |
-	       zeCommandQueueDestroy(h->q) ? -1 : 0;
+	       zeCommandQueueDestroy(h->q) | zeVirtualMemUnmap(h->c, h->va, PHYS_SIZE) |
+	       zePhysicalMemDestroy(h->c, h->phys) | zeVirtualMemFree(h->c, h->va, PHYS_SIZE) ?
+	       -1 : 0;
 }
 
 /* Every call on a destroyed execution handle: refused, nothing read. */
@@ -296,6 +319,11 @@ static int exec_refused(struct exec_handles *h)
 	bad += zeEventPoolDestroy(h->pool) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	bad += zeFenceQueryStatus(h->fence) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	bad += zeFenceDestroy(h->fence) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	bad += zePhysicalMemDestroy(h->c, h->phys) != ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	/* The range was freed: a stale handle is refused before the range is looked at. */
+	bad += zeVirtualMemMap(h->c, h->va, PHYS_SIZE, h->phys, 0,
+			       ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE) !=
+	       ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	return bad;
 }
 

@@ -3,7 +3,8 @@
  * DOC: alloc_table_test.c - host unit test of the allocation table
  *
  * Lookups by interior pointers and edges, overlap refusal, adjacency,
- * removal only by exact base, references outliving removal, and eight
+ * removal only by exact base, references outliving removal, ranges
+ * covered by one entry or by entries side by side (not across a gap), and eight
  * threads inserting, finding and removing at once (under ASan, UBSan).
  */
 #include <errno.h>
@@ -80,6 +81,30 @@ TEST(overlaps_refused_adjacency_allowed)
 	EXPECT_EQ(0, zex_alloc_table_insert(&t, mk(0xe000, 0x2000)));
 	zex_alloc_table_fini(&t);
 	EXPECT_EQ(3, released);
+}
+
+TEST(ranges_covered_by_entries_side_by_side)
+{
+	struct zex_alloc_table t;
+
+	zex_alloc_table_init(&t);
+	/* [0x10000, 0x12000) [0x12000, 0x13000) gap [0x14000, 0x15000) */
+	ASSERT_EQ(0, zex_alloc_table_insert(&t, mk(0x10000, 0x2000)));
+	ASSERT_EQ(0, zex_alloc_table_insert(&t, mk(0x12000, 0x1000)));
+	ASSERT_EQ(0, zex_alloc_table_insert(&t, mk(0x14000, 0x1000)));
+	EXPECT_TRUE(zex_alloc_table_covers(&t, (void *)0x10000, 0x2000));
+	EXPECT_TRUE(zex_alloc_table_covers(&t, (void *)0x11000, 0x2000));
+	EXPECT_TRUE(zex_alloc_table_covers(&t, (void *)0x10000, 0x3000));
+	EXPECT_TRUE(zex_alloc_table_covers(&t, (void *)0x12fff, 0));
+	EXPECT_FALSE(zex_alloc_table_covers(&t, (void *)0x10000, 0x3001));
+	EXPECT_FALSE(zex_alloc_table_covers(&t, (void *)0x12000, 0x3000));
+	EXPECT_FALSE(zex_alloc_table_covers(&t, (void *)0x13000, 0x10));
+	EXPECT_FALSE(zex_alloc_table_covers(&t, (void *)0xf000, 0x2000));
+	EXPECT_TRUE(zex_alloc_table_covers(&t, (void *)0x14fff, 1));
+	EXPECT_FALSE(zex_alloc_table_covers(&t, (void *)0x14fff, 2));
+	/* A range that wraps is covered by nothing. */
+	EXPECT_FALSE(zex_alloc_table_covers(&t, (void *)0x14000, UINT64_MAX));
+	zex_alloc_table_fini(&t);
 }
 
 TEST(remove_by_exact_base_and_references_outlive_it)

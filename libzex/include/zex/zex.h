@@ -94,6 +94,8 @@ ZEX_PUBLIC int zex_bo_create(struct zex_device *dev, uint64_t size, uint32_t pla
 ZEX_PUBLIC int zex_bo_close(struct zex_device *dev, uint32_t handle);
 ZEX_PUBLIC int zex_bo_map(struct zex_device *dev, uint32_t handle, uint64_t size,
 	       uint64_t alignment, void **ptr);
+ZEX_PUBLIC int zex_bo_map_at(struct zex_device *dev, uint32_t handle, void *addr,
+			     uint64_t offset, uint64_t size, int prot);
 ZEX_PUBLIC int zex_bo_export(struct zex_device *dev, uint32_t handle, int *fds,
 		  uint32_t *num_fds);
 ZEX_PUBLIC int zex_bo_import(struct zex_device *dev, const int *fds, uint32_t num_fds,

@@ -52,6 +52,24 @@ typedef struct _ze_external_memmap_sysmem_ext_desc_t {
 #define ZE_MEMORY_TYPE_HOST_IMPORTED ((ze_memory_type_t)4)
 #endif
 
+#ifndef ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_NAME
+#define ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_NAME "ZE_extension_virtual_mem_readonly_properties"
+#define ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES ((ze_structure_type_t)0x00010015)
+/** What ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY does to the device's writes */
+typedef enum _ze_device_readonly_memory_capability_t {
+	ZE_DEVICE_READONLY_MEMORY_CAPABILITY_NONE = 0,
+	ZE_DEVICE_READONLY_MEMORY_CAPABILITY_HINT = 1,
+	ZE_DEVICE_READONLY_MEMORY_CAPABILITY_ENFORCED = 2,
+	ZE_DEVICE_READONLY_MEMORY_CAPABILITY_FORCE_UINT32 = 0x7fffffff
+} ze_device_readonly_memory_capability_t;
+/** Chained on ze_device_properties_t by zeDeviceGetProperties() */
+typedef struct _ze_device_readonly_memory_ext_properties_t {
+	ze_structure_type_t stype;
+	void *pNext;
+	ze_device_readonly_memory_capability_t readonlyCapability;
+} ze_device_readonly_memory_ext_properties_t;
+#endif
+
 /*
  * The calls of API 1.5 to 1.10 that libzex implements, and their types, for
  * builds with headers older than 1.10 (Debian 12's are 1.4). Headers that

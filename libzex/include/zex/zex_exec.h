@@ -26,6 +26,8 @@ extern "C" {
 
 ZEX_PUBLIC int zex_bo_bind(struct zex_device *dev, uint32_t handle, uint64_t va,
 			   bool read_only, uint32_t *id);
+ZEX_PUBLIC int zex_bo_bind_range(struct zex_device *dev, uint32_t handle, uint64_t va,
+				 uint64_t offset, uint64_t range, bool read_only, uint32_t *id);
 ZEX_PUBLIC int zex_bo_unbind(struct zex_device *dev, uint32_t id);
 
 ZEX_PUBLIC int zex_exec_queue_create(struct zex_device *dev, uint16_t engine_class,

@@ -107,6 +107,43 @@ int zex_bo_map(struct zex_device *dev, uint32_t handle, uint64_t size,
 	return 0;
 }
 
+/*
+ * Map bytes [@offset, @offset + @size) of the object (page-aligned) at the
+ * fixed address @addr, replacing what was mapped there, with @prot. The
+ * DRM mmap offset names an object's first page, so a range further in is
+ * mapped from the start and moved into place (the mm core keeps its page
+ * offset across the move); the part before it is unmapped again.
+ */
+int zex_bo_map_at(struct zex_device *dev, uint32_t handle, void *addr, uint64_t offset,
+		  uint64_t size, int prot)
+{
+	struct drm_zex_bo_mmap_offset m = { .handle = handle };
+	void *p;
+	int ret;
+
+	if (!size || ((uintptr_t)addr | offset | size) & 4095 || offset > UINT64_MAX - size)
+		return -EINVAL;
+	ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_BO_MMAP_OFFSET, &m);
+	if (ret)
+		return ret;
+	if (!offset) {
+		p = mmap(addr, size, prot, MAP_SHARED | MAP_FIXED, zex_device_fd(dev),
+			 (off_t)m.offset);
+		return p == MAP_FAILED ? -errno : 0;
+	}
+	p = mmap(NULL, offset + size, prot, MAP_SHARED, zex_device_fd(dev), (off_t)m.offset);
+	if (p == MAP_FAILED)
+		return -errno;
+	if (mremap((char *)p + offset, size, size, MREMAP_MAYMOVE | MREMAP_FIXED,
+		   addr) == MAP_FAILED) {
+		ret = -errno;
+		munmap(p, offset + size);
+		return ret;
+	}
+	munmap(p, offset);
+	return 0;
+}
+
 int zex_bo_export(struct zex_device *dev, uint32_t handle, int *fds,
 		  uint32_t *num_fds)
 {

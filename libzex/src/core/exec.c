@@ -49,8 +49,20 @@ static int64_t deadline_of(int64_t timeout_ns)
 int zex_bo_bind(struct zex_device *dev, uint32_t handle, uint64_t va, bool read_only,
 		uint32_t *id)
 {
+	return zex_bo_bind_range(dev, handle, va, 0, 0, read_only, id);
+}
+
+/*
+ * @range bytes of the object from byte @offset (both page-aligned) at @va;
+ * a @range of 0 binds the rest of the object. The kernel pins the whole
+ * object however little of it is bound.
+ */
+int zex_bo_bind_range(struct zex_device *dev, uint32_t handle, uint64_t va, uint64_t offset,
+		      uint64_t range, bool read_only, uint32_t *id)
+{
 	struct drm_zex_vm_bind b = {
-		.handle = handle, .va = va, .flags = read_only ? DRM_ZEX_VM_BIND_READ_ONLY : 0,
+		.handle = handle, .va = va, .offset = offset, .range = range,
+		.flags = read_only ? DRM_ZEX_VM_BIND_READ_ONLY : 0,
 	};
 	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_VM_BIND, &b);
 

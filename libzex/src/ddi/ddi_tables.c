@@ -506,20 +506,6 @@ zex_unsupported_zeSamplerDestroy(ze_sampler_handle_t a0)
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zePhysicalMemCreate(ze_context_handle_t a0, ze_device_handle_t a1, ze_physical_mem_desc_t* a2, ze_physical_mem_handle_t* a3)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zePhysicalMemCreate");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zePhysicalMemDestroy(ze_context_handle_t a0, ze_physical_mem_handle_t a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zePhysicalMemDestroy");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeMemFreeExt(ze_context_handle_t a0, const ze_memory_free_ext_desc_t* a1, void* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -531,55 +517,6 @@ zex_unsupported_zeMemGetPitchFor2dImage(ze_context_handle_t a0, ze_device_handle
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zeMemGetPitchFor2dImage: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeVirtualMemReserve(ze_context_handle_t a0, const void* a1, size_t a2, void** a3)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeVirtualMemReserve");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeVirtualMemFree(ze_context_handle_t a0, const void* a1, size_t a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeVirtualMemFree");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeVirtualMemQueryPageSize(ze_context_handle_t a0, ze_device_handle_t a1, size_t a2, size_t* a3)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeVirtualMemQueryPageSize");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeVirtualMemMap(ze_context_handle_t a0, const void* a1, size_t a2, ze_physical_mem_handle_t a3, size_t a4, ze_memory_access_attribute_t a5)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeVirtualMemMap");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeVirtualMemUnmap(ze_context_handle_t a0, const void* a1, size_t a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeVirtualMemUnmap");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeVirtualMemSetAccessAttribute(ze_context_handle_t a0, const void* a1, size_t a2, ze_memory_access_attribute_t a3)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeVirtualMemSetAccessAttribute");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeVirtualMemGetAccessAttribute(ze_context_handle_t a0, const void* a1, size_t a2, ze_memory_access_attribute_t* a3, size_t* a4)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeVirtualMemGetAccessAttribute");
 }
 
 static ze_result_t ZE_APICALL
@@ -2463,8 +2400,8 @@ static const struct zex_ze_sampler_dditable zex_ze_sampler_dditable = {
 static const uint8_t zex_ze_sampler_dditable_since[] = { 4, 4 };
 
 static const struct zex_ze_physical_mem_dditable zex_ze_physical_mem_dditable = {
-	.pfnCreate = zex_unsupported_zePhysicalMemCreate,
-	.pfnDestroy = zex_unsupported_zePhysicalMemDestroy,
+	.pfnCreate = zePhysicalMemCreate,
+	.pfnDestroy = zePhysicalMemDestroy,
 };
 
 static const uint8_t zex_ze_physical_mem_dditable_since[] = { 4, 4 };
@@ -2487,13 +2424,13 @@ static const struct zex_ze_mem_dditable zex_ze_mem_dditable = {
 static const uint8_t zex_ze_mem_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 9 };
 
 static const struct zex_ze_virtual_mem_dditable zex_ze_virtual_mem_dditable = {
-	.pfnReserve = zex_unsupported_zeVirtualMemReserve,
-	.pfnFree = zex_unsupported_zeVirtualMemFree,
-	.pfnQueryPageSize = zex_unsupported_zeVirtualMemQueryPageSize,
-	.pfnMap = zex_unsupported_zeVirtualMemMap,
-	.pfnUnmap = zex_unsupported_zeVirtualMemUnmap,
-	.pfnSetAccessAttribute = zex_unsupported_zeVirtualMemSetAccessAttribute,
-	.pfnGetAccessAttribute = zex_unsupported_zeVirtualMemGetAccessAttribute,
+	.pfnReserve = zeVirtualMemReserve,
+	.pfnFree = zeVirtualMemFree,
+	.pfnQueryPageSize = zeVirtualMemQueryPageSize,
+	.pfnMap = zeVirtualMemMap,
+	.pfnUnmap = zeVirtualMemUnmap,
+	.pfnSetAccessAttribute = zeVirtualMemSetAccessAttribute,
+	.pfnGetAccessAttribute = zeVirtualMemGetAccessAttribute,
 };
 
 static const uint8_t zex_ze_virtual_mem_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4 };

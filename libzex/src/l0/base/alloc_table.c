@@ -111,6 +111,42 @@ struct zex_alloc *zex_alloc_table_find(struct zex_alloc_table *t, const void *pt
 }
 
 /**
+ * zex_alloc_table_covers - whether entries cover [@ptr, @ptr + @len) without a gap
+ *
+ * One entry, or several that follow each other (mappings side by side in
+ * a reserved range). A @len of 0 asks about the byte at @ptr.
+ */
+bool zex_alloc_table_covers(struct zex_alloc_table *t, const void *ptr, uint64_t len)
+{
+	uintptr_t addr = (uintptr_t)ptr, last;
+	bool covered = false;
+	size_t at;
+
+	if (len && addr + (len - 1) < addr)
+		return false;
+	last = len ? addr + (len - 1) : addr;
+	pthread_mutex_lock(&t->lock);
+	at = upper_bound(t, addr);
+	while (at > 0 && at <= t->count) {
+		const struct zex_alloc *a = t->entries[at - 1];
+
+		if (addr - a->base >= a->size)
+			break;
+		if (last - a->base < a->size) {
+			covered = true;
+			break;
+		}
+		/* The next entry must start right after this one. */
+		addr = a->base + a->size;
+		if (at == t->count || t->entries[at]->base != addr)
+			break;
+		at++;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return covered;
+}
+
+/**
  * zex_alloc_table_find_if - the first entry @match accepts, with a reference, or NULL
  *
  * A walk of every entry, under the table's lock: for rare lookups by

@@ -42,6 +42,9 @@ typedef void (*zex_alloc_release_fn)(struct zex_alloc *alloc);
  *	fds (one per piece, or NULL), how many holders they have, the
  *	export's id, and whether the allocation's properties handed one out.
  * @atomics: the caller's atomic access attribute of the allocation.
+ * @object_offset, @object_size: where @base is in the memory object behind
+ *	it and that object's size, for an allocation that maps part of one
+ *	(0, 0: the allocation is the whole object).
  */
 struct zex_alloc {
 	uintptr_t base;
@@ -61,6 +64,8 @@ struct zex_alloc {
 	uint64_t ipc_id;
 	bool ipc_exported_fd;
 	atomic_uint atomics;
+	uint64_t object_offset;
+	uint64_t object_size;
 };
 
 struct zex_alloc_table {
@@ -73,6 +78,7 @@ void zex_alloc_table_init(struct zex_alloc_table *t);
 void zex_alloc_table_fini(struct zex_alloc_table *t);
 int zex_alloc_table_insert(struct zex_alloc_table *t, struct zex_alloc *a);
 struct zex_alloc *zex_alloc_table_find(struct zex_alloc_table *t, const void *ptr);
+bool zex_alloc_table_covers(struct zex_alloc_table *t, const void *ptr, uint64_t len);
 struct zex_alloc *zex_alloc_table_find_if(struct zex_alloc_table *t,
 					  bool (*match)(const struct zex_alloc *a,
 							const void *arg),

@@ -185,6 +185,46 @@ struct zex_l0_event {
 	struct zex_l0_event_slot *slot;
 };
 
+/**
+ * struct zex_l0_physical_mem - a physical memory object (zePhysicalMemCreate)
+ * @obj: the handle.
+ * @drv: the driver.
+ * @device: the device whose memory it is; NULL for host memory.
+ * @handle: device memory: its buffer object.
+ * @memfd: host memory: its memfd; -1 for device memory.
+ * @size: the size the application asked for.
+ * @object_size: the buffer object's size (@size, or more when colouring
+ *	rounds it up); @size for host memory.
+ * @mappings: how many mappings of it exist (l0_virtual.c, under its lock).
+ */
+struct zex_l0_physical_mem {
+	struct zex_l0_object obj;
+	struct zex_l0_driver *drv;
+	struct zex_l0_device *device;
+	uint32_t handle;
+	int memfd;
+	uint64_t size;
+	uint64_t object_size;
+	uint32_t mappings;
+};
+
+struct zex_l0_vmapping;
+
+/**
+ * struct zex_l0_virtual - reserved address ranges and their mappings
+ * @lock: everything below.
+ * @reservations: [start, end) pairs, sorted, disjoint; @num_reserved pairs.
+ * @maps: the mappings, sorted by address; @num_maps of them.
+ * @cap_reserved, @cap_maps: room in the arrays.
+ */
+struct zex_l0_virtual {
+	pthread_mutex_t lock;
+	uintptr_t (*reservations)[2];
+	size_t num_reserved, cap_reserved;
+	struct zex_l0_vmapping **maps;
+	size_t num_maps, cap_maps;
+};
+
 /* The pools of each object type (l0_handles.c). */
 extern struct zex_object_pool zex_l0_contexts;
 extern struct zex_object_pool zex_l0_cmdqueues;
@@ -192,6 +232,7 @@ extern struct zex_object_pool zex_l0_cmdlists;
 extern struct zex_object_pool zex_l0_fences;
 extern struct zex_object_pool zex_l0_event_pools;
 extern struct zex_object_pool zex_l0_events;
+extern struct zex_object_pool zex_l0_physical_mems;
 
 struct zex_l0_driver {
 	ze_handle_t ddi;
@@ -205,6 +246,7 @@ struct zex_l0_driver {
 	pthread_mutex_t ipc_lock;	/* every allocation's ipc_* fields */
 	pthread_mutex_t waker_lock;	/* @waker */
 	struct zex_l0_cmdqueue *waker;	/* runs the jobs that wake waiters */
+	struct zex_l0_virtual virt;	/* zeVirtualMem* (l0_virtual.c) */
 };
 
 /** What an allocation table entry is; one bit each, for removal masks. */
@@ -215,6 +257,8 @@ enum zex_alloc_kind {
 	ZEX_ALLOC_HOST_IMPORTED = 8,	/* zeMemAllocHost + external memmap */
 	ZEX_ALLOC_SHARED = 16,		/* zeMemAllocShared */
 	ZEX_ALLOC_EVENTS = 32,		/* an event pool's slots */
+	ZEX_ALLOC_VIRTUAL_DEVICE = 64,	/* zeVirtualMemMap of device memory */
+	ZEX_ALLOC_VIRTUAL_HOST = 128,	/* zeVirtualMemMap of host memory */
 };
 
 struct zex_l0_driver *zex_l0_driver_get(void);
@@ -269,9 +313,13 @@ struct zex_l0_cmdlist *zex_l0_cmdlist(ze_command_list_handle_t h);
 struct zex_l0_fence *zex_l0_fence(ze_fence_handle_t h);
 struct zex_l0_event_pool *zex_l0_event_pool(ze_event_pool_handle_t h);
 struct zex_l0_event *zex_l0_event(ze_event_handle_t h);
+struct zex_l0_physical_mem *zex_l0_physical_mem(ze_physical_mem_handle_t h);
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		   uint64_t alignment, enum zex_alloc_kind kind,
 		   struct zex_l0_device *device, void **pptr);
+int zex_l0_device_bo_create(struct zex_l0_driver *drv, const struct zex_l0_device *dev,
+			    uint64_t size, uint32_t *handle, uint64_t *real_size);
+ze_result_t zex_l0_bo_create_result(int err);
 ze_result_t zex_l0_fail(ze_result_t res, const char *why);
 ze_result_t zex_l0_release_alloc(ze_context_handle_t hContext, const void *ptr,
 				 int kinds);

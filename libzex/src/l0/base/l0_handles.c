@@ -28,6 +28,7 @@
 enum {
 	ZEL_HANDLE_DRIVER, ZEL_HANDLE_DEVICE, ZEL_HANDLE_CONTEXT, ZEL_HANDLE_COMMAND_QUEUE,
 	ZEL_HANDLE_COMMAND_LIST, ZEL_HANDLE_FENCE, ZEL_HANDLE_EVENT_POOL, ZEL_HANDLE_EVENT,
+	ZEL_HANDLE_PHYSICAL_MEM = 13,
 };
 
 struct zex_object_pool zex_l0_contexts = ZEX_OBJECT_POOL(struct zex_l0_context);
@@ -36,6 +37,7 @@ struct zex_object_pool zex_l0_cmdlists = ZEX_OBJECT_POOL(struct zex_l0_cmdlist);
 struct zex_object_pool zex_l0_fences = ZEX_OBJECT_POOL(struct zex_l0_fence);
 struct zex_object_pool zex_l0_event_pools = ZEX_OBJECT_POOL(struct zex_l0_event_pool);
 struct zex_object_pool zex_l0_events = ZEX_OBJECT_POOL(struct zex_l0_event);
+struct zex_object_pool zex_l0_physical_mems = ZEX_OBJECT_POOL(struct zex_l0_physical_mem);
 
 typedef ze_result_t (*zex_translate_fn)(int type, void *in, void **out);
 
@@ -86,6 +88,8 @@ static bool zex_is_ours(const void *h, int type)
 		return zex_object_pool_find(&zex_l0_event_pools, h) != NULL;
 	case ZEL_HANDLE_EVENT:
 		return zex_object_pool_find(&zex_l0_events, h) != NULL;
+	case ZEL_HANDLE_PHYSICAL_MEM:
+		return zex_object_pool_find(&zex_l0_physical_mems, h) != NULL;
 	default:
 		return false;
 	}
@@ -143,4 +147,9 @@ struct zex_l0_event_pool *zex_l0_event_pool(ze_event_pool_handle_t h)
 struct zex_l0_event *zex_l0_event(ze_event_handle_t h)
 {
 	return zex_unwrap(h, ZEL_HANDLE_EVENT);
+}
+
+struct zex_l0_physical_mem *zex_l0_physical_mem(ze_physical_mem_handle_t h)
+{
+	return zex_unwrap(h, ZEL_HANDLE_PHYSICAL_MEM);
 }

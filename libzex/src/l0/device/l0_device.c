@@ -149,6 +149,7 @@ zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *pDevic
 {
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
 	ze_device_properties_t *p = pDeviceProperties;
+	ze_base_properties_t *ext;
 	uint32_t tiles;
 	bool sub;
 
@@ -186,6 +187,11 @@ zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *pDevic
 	p->uuid.id[2] = ZEX_DEVICE_ID & 0xff;
 	p->uuid.id[3] = ZEX_DEVICE_ID >> 8;
 	p->uuid.id[4] = dev->tile >= 0 ? (uint8_t)dev->tile : 0xff;
+	/* Read-only virtual memory is enforced: the device faults on a write. */
+	for (ext = p->pNext; ext; ext = ext->pNext)
+		if (ext->stype == ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES)
+			((ze_device_readonly_memory_ext_properties_t *)ext)->readonlyCapability =
+				ZE_DEVICE_READONLY_MEMORY_CAPABILITY_ENFORCED;
 	memset(p->name, 0, sizeof(p->name));
 	if (dev->tile >= 0)
 		snprintf(p->name, sizeof(p->name), "zex emulated GPU tile %d", dev->tile);

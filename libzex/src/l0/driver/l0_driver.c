@@ -13,12 +13,13 @@
  * handle made here starts with libzex's DDI header.
  *
  * zeInitDrivers() (API 1.10) is zeInit() for GPU drivers. The driver
- * lists three extensions: the DDI handles 1.0 (with the SUPPORTED flag in
+ * lists four extensions: the DDI handles 1.0 (with the SUPPORTED flag in
  * the properties chained on zeDriverGetProperties; 1.1 adds the runtime
  * API's tables, of API 1.14), the multiple IPC handles, whose functions
  * zeDriverGetExtensionFunctionAddress returns (src/ddi/ddi_extensions.c,
- * beside the other lists of entry points), and the external memory
- * mapping of zeMemAllocHost.
+ * beside the other lists of entry points), the external memory
+ * mapping of zeMemAllocHost, and the read-only virtual memory properties
+ * chained on zeDeviceGetProperties (read-only is enforced).
  */
 
 #include <pthread.h>
@@ -76,6 +77,7 @@ static void zex_l0_init(void)
 	zex_alloc_table_init(&drv->allocs);
 	pthread_mutex_init(&drv->ipc_lock, NULL);
 	pthread_mutex_init(&drv->waker_lock, NULL);
+	pthread_mutex_init(&drv->virt.lock, NULL);
 	zex_l0_handles_register(drv);
 	zex_init_result = ZE_RESULT_SUCCESS;
 }
@@ -191,6 +193,7 @@ static const struct {
 	{ ZE_DRIVER_DDI_HANDLES_EXT_NAME, ZE_DRIVER_DDI_HANDLES_EXT_VERSION_1_0 },
 	{ ZEX_MEM_IPC_HANDLES_NAME, ZEX_MEM_IPC_HANDLES_VERSION_1_0 },
 	{ ZE_EXTERNAL_MEMORY_MAPPING_EXT_NAME, ZE_MAKE_VERSION(1, 0) },
+	{ ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_NAME, ZE_MAKE_VERSION(1, 0) },
 };
 
 #define ZEX_NUM_EXTENSIONS (sizeof(zex_extensions) / sizeof(zex_extensions[0]))

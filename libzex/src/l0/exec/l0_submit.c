@@ -56,17 +56,13 @@ static void imports_release(struct zex_l0_driver *drv, struct imports *im)
 	*im = (struct imports){ 0 };
 }
 
-/* Whether [addr, addr + len) lies inside one allocation of the driver. */
+/*
+ * Whether [addr, addr + len) lies in the driver's allocations: one, or
+ * mappings side by side in a reserved range.
+ */
 static bool mapped_by_libzex(struct zex_l0_driver *drv, uintptr_t addr, uint64_t len)
 {
-	struct zex_alloc *a = zex_alloc_table_find(&drv->allocs, (const void *)addr);
-	bool inside;
-
-	if (!a)
-		return false;
-	inside = len <= a->size - (addr - a->base);
-	zex_alloc_put(a);
-	return inside;
+	return zex_alloc_table_covers(&drv->allocs, (const void *)addr, len);
 }
 
 /* Make [addr, addr + len) reachable by the device for this submission. */

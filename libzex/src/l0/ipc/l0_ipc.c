@@ -28,6 +28,10 @@
  * number: the open then takes the dma-buf from the exporter with
  * pidfd_getfd() (ipc/ipc_fd.c), imports it and closes what it took.
  *
+ * A mapping of a physical memory object (zeVirtualMemMap) at the object's
+ * first byte exports the object: the handle's size is the object's, and
+ * an open maps all of it.
+ *
  * Single-handle zeMemGetIpcHandle()/zeMemOpenIpcHandle() work when the
  * allocation is one piece and refuse a larger one with
  * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE (use zexMemGetIpcHandles()).
@@ -55,7 +59,7 @@ static void fill_handles(const struct zex_alloc *a, ze_ipc_mem_handle_t *h)
 			.magic = ZEX_IPC_MAGIC,
 			.export_id = a->ipc_id,
 			.base = a->base,
-			.size = a->size,
+			.size = a->object_size ? a->object_size : a->size,
 			.granularity = a->granularity,
 			.piece = i,
 			.num_pieces = a->num_pieces,
@@ -82,7 +86,7 @@ zexMemGetIpcHandles(ze_context_handle_t hContext, const void *ptr,
 	if (!ptr || !numIpcHandles)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	a = zex_alloc_table_find(&ctx->drv->allocs, ptr);
-	if (!a || a->kind != ZEX_ALLOC_DEVICE || a->num_pieces > ZEX_IPC_MAX_HANDLES) {
+	if (!a || !zex_alloc_exportable(a) || a->num_pieces > ZEX_IPC_MAX_HANDLES) {
 		res = ZE_RESULT_ERROR_INVALID_ARGUMENT;
 		goto out;
 	}
@@ -319,10 +323,10 @@ zeMemGetFileDescriptorFromIpcHandleExp(ze_context_handle_t hContext,
 	return ZE_RESULT_SUCCESS;
 }
 
-/* A one-piece device allocation whose exported fd is *@arg. */
+/* One piece of exportable device memory whose exported fd is *@arg. */
 static bool exports_fd(const struct zex_alloc *a, const void *arg)
 {
-	return a->kind == ZEX_ALLOC_DEVICE && a->num_pieces == 1 && a->ipc_fds &&
+	return zex_alloc_exportable(a) && a->num_pieces == 1 && a->ipc_fds &&
 	       a->ipc_fds[0] == *(const int *)arg;
 }
 

@@ -7,7 +7,7 @@
  * DOC: alloc_export.c - an allocation's dma-buf fds: made once, shared, closed last
  *
  * The first IPC get (or export-fd property query) of a device allocation
- * exports it, one dma-buf fd per piece, and keeps the fds on the
+ * (or of a mapping of a physical object from its first byte) exports it, one dma-buf fd per piece, and keeps the fds on the
  * allocation with a count of their holders and an export id that names
  * this export in handles. Later gets share them; the last put, or
  * zeMemFree(), closes them. Every field is under the driver's ipc_lock.
@@ -22,6 +22,19 @@
 
 /* Export ids: distinct within the process, and unlikely across processes. */
 static _Atomic uint64_t zex_next_export_id;
+
+/**
+ * zex_alloc_exportable - whether @a is device memory that exports as a whole
+ *
+ * A device allocation, or a mapping of a physical memory object from the
+ * object's first byte: its export is the whole object (an open maps all
+ * of it, as the specification says of handles of physical memory).
+ */
+bool zex_alloc_exportable(const struct zex_alloc *a)
+{
+	return a->kind == ZEX_ALLOC_DEVICE ||
+	       (a->kind == ZEX_ALLOC_VIRTUAL_DEVICE && !a->object_offset);
+}
 
 
 /**
@@ -86,7 +99,7 @@ int zex_alloc_export_fd(struct zex_l0_driver *drv, struct zex_alloc *a, int *fd)
 {
 	int ret = 0;
 
-	if (a->kind != ZEX_ALLOC_DEVICE || a->num_pieces != 1)
+	if (!zex_alloc_exportable(a) || a->num_pieces != 1)
 		return -EINVAL;
 	pthread_mutex_lock(&drv->ipc_lock);
 	if (!a->ipc_exported_fd) {

@@ -279,7 +279,11 @@ zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 	switch (a->kind) {
 	case ZEX_ALLOC_DEVICE:
 	case ZEX_ALLOC_IPC:
+	case ZEX_ALLOC_VIRTUAL_DEVICE:
 		pMemAllocProperties->type = ZE_MEMORY_TYPE_DEVICE;
+		break;
+	case ZEX_ALLOC_VIRTUAL_HOST:
+		pMemAllocProperties->type = ZE_MEMORY_TYPE_HOST;
 		break;
 	case ZEX_ALLOC_SHARED:
 		pMemAllocProperties->type = ZE_MEMORY_TYPE_SHARED;

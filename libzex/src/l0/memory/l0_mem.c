@@ -13,7 +13,8 @@
  * memory. On the root device with implicit scaling it is coloured across
  * the tiles, following the debug keys: EnableImplicitScaling=0 places it
  * on tile 0, MultiStoragePolicy and MultiStorageGranularity override the
- * device's colouring.
+ * device's colouring (zex_l0_device_bo_create(), which physical memory
+ * objects use too).
  */
 
 #include <errno.h>
@@ -92,32 +93,19 @@ err_close:
 	return ret;
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContext,
-						     const ze_device_mem_alloc_desc_t *device_desc,
-						     size_t size, size_t alignment,
-						     ze_device_handle_t hDevice, void **pptr)
+/**
+ * zex_l0_device_bo_create - a new buffer object of @dev's memory
+ *
+ * On a tile, one piece in that tile's memory. On the root device with
+ * implicit scaling, coloured across the tiles as the device colours, or
+ * as MultiStoragePolicy and MultiStorageGranularity say.
+ * Return: 0 or the kernel's -errno.
+ */
+int zex_l0_device_bo_create(struct zex_l0_driver *drv, const struct zex_l0_device *dev,
+			    uint64_t size, uint32_t *handle, uint64_t *real_size)
 {
-	struct zex_l0_context *ctx = zex_l0_context(hContext);
-	struct zex_l0_device *dev = zex_l0_device(hDevice);
 	struct zex_colouring_override colour = { .size = sizeof(colour), .policy = -1 };
-	struct zex_l0_driver *drv;
-	uint32_t placement, handle;
-	uint64_t real_size;
-	int ret;
-
-	if (!ctx || !dev)
-		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (!device_desc || !pptr)
-		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (device_desc->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC)
-		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	if (device_desc->flags & ~(ze_device_mem_alloc_flags_t)0x7)
-		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-	if (!size)
-		return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
-	if (alignment & (alignment - 1))
-		return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
-	drv = ctx->drv;
+	uint32_t placement;
 
 	if (dev->tile >= 0) {
 		placement = (uint32_t)dev->tile;
@@ -136,15 +124,53 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContex
 				(uint32_t)(drv->topo.multi_storage_granularity >> 10);
 		}
 	}
+	return zex_bo_create(drv->dev, size, placement, &colour, handle, real_size);
+}
 
-	ret = zex_bo_create(drv->dev, size, placement, &colour, &handle, &real_size);
-	if (ret == -ENOSPC)
+/** zex_l0_bo_create_result - the result code of zex_l0_device_bo_create()'s -errno */
+ze_result_t zex_l0_bo_create_result(int err)
+{
+	switch (err) {
+	case 0:
+		return ZE_RESULT_SUCCESS;
+	case -ENOSPC:
 		return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
-	if (ret == -E2BIG || ret == -EINVAL)
+	case -E2BIG:
+	case -EINVAL:
 		return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
-	if (ret)
+	default:
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	ret = zex_l0_map_new(drv, handle, real_size, alignment, ZEX_ALLOC_DEVICE, dev,
+	}
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContext,
+						     const ze_device_mem_alloc_desc_t *device_desc,
+						     size_t size, size_t alignment,
+						     ze_device_handle_t hDevice, void **pptr)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
+	uint32_t handle;
+	uint64_t real_size;
+	int ret;
+
+	if (!ctx || !dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!device_desc || !pptr)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (device_desc->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	if (device_desc->flags & ~(ze_device_mem_alloc_flags_t)0x7)
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	if (!size)
+		return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+	if (alignment & (alignment - 1))
+		return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
+
+	ret = zex_l0_device_bo_create(ctx->drv, dev, size, &handle, &real_size);
+	if (ret)
+		return zex_l0_bo_create_result(ret);
+	ret = zex_l0_map_new(ctx->drv, handle, real_size, alignment, ZEX_ALLOC_DEVICE, dev,
 			     pptr);
 	return ret ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
 }
