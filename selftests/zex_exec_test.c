@@ -16,7 +16,9 @@
  * wait on a word and the store that ends it; a faulting
  * job and a job that outlives the timeout end with their errors, ban their
  * queue alone; a root-device queue's split copies give the bytes a tile
- * queue gives, for every colouring policy; the limits hold. Nothing waits
+ * queue gives, for every colouring policy; a free engine runs the ready
+ * job of the highest priority first, and high priority needs
+ * CAP_SYS_NICE; the limits hold. Nothing waits
  * for a delay: a job is held back by a WAIT command on a flag the test
  * sets, and every assertion waits for the event it checks.
  */
@@ -599,6 +601,70 @@ TEST_F(exec, root_queue_copies_match_a_tile_queue)
 		ASSERT_NE(NULL, self->mem);
 		self->flag = (uint64_t *)(self->mem + 63 * PAGE);
 	}
+}
+
+/*
+ * While the engine runs a job (held by a WAIT), jobs of a low, a normal and
+ * a high priority queue on it are submitted in that order; once it is
+ * free it runs them highest priority first, whatever the order of
+ * submission (each stamps the device clock).
+ */
+TEST_F(exec, priorities_choose_the_next_job)
+{
+	static const uint16_t prio[3] = {
+		DRM_ZEX_EXEC_QUEUE_PRIORITY_LOW, DRM_ZEX_EXEC_QUEUE_PRIORITY_NORMAL,
+		DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH,
+	};
+	uint64_t *ts = (uint64_t *)self->mem, *fence = ts + 8;
+	struct drm_zex_command hold = cmd_wait(&self->flag[1], DRM_ZEX_COMPARE_EQ, 1);
+	uint32_t q[3];
+	int i;
+
+	ASSERT_EQ(0, exec(self->fd, self->q, &hold, 1, NULL, 0));
+	for (i = 0; i < 3; i++) {
+		struct drm_zex_command stamp = cmd_timestamp(&ts[i]);
+		struct drm_zex_sync s = sync_user_fence(&fence[i], 1);
+
+		ASSERT_EQ(0, queue_create_prio(self->fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, prio[i],
+					       &q[i]));
+		ASSERT_EQ(0, exec(self->fd, q[i], &stamp, 1, &s, 1));
+	}
+	self->flag[1] = 1;
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, wait_ufence(self->fd, &fence[i], DRM_ZEX_COMPARE_EQ, 1, FOREVER,
+					 NULL));
+	EXPECT_LT(ts[2], ts[1]);
+	EXPECT_LT(ts[1], ts[0]);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(0, queue_destroy(self->fd, q[i]));
+}
+
+/* High priority needs CAP_SYS_NICE; an unknown priority is refused. */
+TEST_F(exec, high_priority_needs_cap_sys_nice)
+{
+	uint32_t id;
+	pid_t pid;
+	int status;
+
+	EXPECT_EQ(-EINVAL, queue_create_prio(self->fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, 3, &id));
+	ASSERT_EQ(0, queue_create_prio(self->fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0,
+				       DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH, &id));
+	EXPECT_EQ(0, queue_destroy(self->fd, id));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* A render-group user: the node is open, no capabilities. */
+		if (setresuid(65534, 65534, 65534))
+			_exit(2);
+		if (queue_create_prio(self->fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0,
+				      DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH, &id) != -EPERM)
+			_exit(1);
+		_exit(queue_create_prio(self->fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0,
+					DRM_ZEX_EXEC_QUEUE_PRIORITY_LOW, &id) ? 3 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 TEST_F(exec, bad_arguments_are_refused)

@@ -730,7 +730,7 @@ static void op_exec_queue_create(void)
 	struct drm_zex_exec_queue_create c = {
 		.engine_class = below(3), .engine_instance = below(5),
 		.device = one_in(4) ? DRM_ZEX_DEVICE_ROOT : below(9),
-		.flags = fuzz_flags(0), .pad = one_in(32),
+		.flags = fuzz_flags(0), .priority = one_in(4) ? below(4) : 0,
 	};
 
 	call(a_drm(), DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);

@@ -32,7 +32,8 @@
  *   in drm_sched_job_init(); 6.1 has none of them (its scheduler is a
  *   thread).
  *   zex_drm_sched_init_args() and zex_drm_sched_job_init() fill the
- *   difference in.
+ *   difference in. The priorities are numbered the other way round, and
+ *   the lowest is LOW on 6.12, MIN on 6.1 (ZEX_SCHED_PRIORITY_LOW).
  */
 
 #ifndef _ZEX_COMPAT_H_
@@ -131,6 +132,16 @@ static inline void zex_drm_sched_init_args(struct drm_sched_init_args *args,
 	args->submit_wq = submit_wq;
 #endif
 }
+
+/*
+ * The scheduler's lowest priority for jobs: 6.12 names it LOW (and counts
+ * priorities down from KERNEL), 6.1 MIN (counting up).
+ */
+#if KERNEL_VERSION(6, 8, 0) <= LINUX_VERSION_CODE
+#define ZEX_SCHED_PRIORITY_LOW	DRM_SCHED_PRIORITY_LOW
+#else
+#define ZEX_SCHED_PRIORITY_LOW	DRM_SCHED_PRIORITY_MIN
+#endif
 
 /** zex_drm_sched_job_init - drm_sched_job_init() for a job of one credit */
 static inline int zex_drm_sched_job_init(struct drm_sched_job *job,

@@ -15,16 +15,21 @@
  * dependencies have signalled); a fatal signal, or the process exiting,
  * cuts that wait short, the jobs left then ending with an error too.
  *
+ * A queue's priority is its scheduler entity's: normal, low, or high with
+ * CAP_SYS_NICE (as xe asks), mapped to the scheduler's own numbering.
+ *
  * Unplugging the device bans every queue of every file with -ENODEV.
  * A queue's ban and references are zex_exec_state.c's.
  */
 
+#include <linux/capability.h>
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
 #include <drm/drm_print.h>
 
+#include "../common/zex_compat.h"
 #include "../device/zex_device.h"
 #include "../vm/zex_vm.h"
 #include "zex_exec.h"
@@ -112,8 +117,22 @@ void zex_exec_file_unplug(struct zex_exec_file *xfile)
 	mutex_unlock(&xfile->lock);
 }
 
-/* A queue on @ring in the address space @vm, which it holds. */
-static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct zex_vm *vm)
+/* The scheduler's priority of &enum drm_zex_exec_queue_priority @priority. */
+static enum drm_sched_priority zex_sched_priority(u16 priority)
+{
+	switch (priority) {
+	case DRM_ZEX_EXEC_QUEUE_PRIORITY_LOW:
+		return ZEX_SCHED_PRIORITY_LOW;
+	case DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH:
+		return DRM_SCHED_PRIORITY_HIGH;
+	default:
+		return DRM_SCHED_PRIORITY_NORMAL;
+	}
+}
+
+/* A queue on @ring at @priority in the address space @vm, which it holds. */
+static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct zex_vm *vm,
+						 u16 priority)
 {
 	struct drm_gpu_scheduler *sched = &ring->sched;
 	struct zex_exec_queue *q;
@@ -126,7 +145,7 @@ static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct z
 	q->ring = ring;
 	mutex_init(&q->submit_lock);
 	spin_lock_init(&q->state_lock);
-	ret = drm_sched_entity_init(&q->entity, DRM_SCHED_PRIORITY_NORMAL, &sched, 1, NULL);
+	ret = drm_sched_entity_init(&q->entity, zex_sched_priority(priority), &sched, 1, NULL);
 	if (ret) {
 		mutex_destroy(&q->submit_lock);
 		kfree(q);
@@ -147,10 +166,14 @@ int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_f
 	int ret;
 
 	if (zex_ioctl_check(drm, args->extensions) ||
-	    zex_ioctl_check(drm, args->pad) ||
+	    zex_ioctl_check(drm, args->priority > DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH) ||
 	    zex_ioctl_check(drm, args->flags) ||
 	    zex_ioctl_check(drm, args->reserved[0] || args->reserved[1]))
 		return -EINVAL;
+	/* As xe: a priority above normal can hold back other users' work. */
+	if (zex_ioctl_check(drm, args->priority == DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH &&
+				 !capable(CAP_SYS_NICE)))
+		return -EPERM;
 	ring = zex_exec_ring_find(zdev->exec, &zdev->topo, args->engine_class,
 				  args->engine_instance, args->device);
 	if (zex_ioctl_check(drm, !ring))
@@ -161,7 +184,7 @@ int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_f
 		ret = -EMFILE;
 		goto out;
 	}
-	q = zex_exec_queue_new(ring, to_zex_file(file)->vm);
+	q = zex_exec_queue_new(ring, to_zex_file(file)->vm, args->priority);
 	if (IS_ERR(q)) {
 		ret = PTR_ERR(q);
 		goto out;

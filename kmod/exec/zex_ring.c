@@ -38,8 +38,12 @@
 
 /* The engines of a tile, rings in this order: compute ones, then copy ones. */
 #define ZEX_RINGS_PER_TILE	(ZEX_TILE_COMPUTE_ENGINES + ZEX_TILE_COPY_ENGINES)
-/* Jobs a ring holds at once (the scheduler's credits). */
-#define ZEX_RING_DEPTH		64
+/*
+ * Jobs a ring holds at once (the scheduler's credits): one, the job the
+ * engine runs. The others wait in the scheduler, which gives the engine,
+ * once free, a ready job of the highest priority that has one.
+ */
+#define ZEX_RING_DEPTH		1
 
 /**
  * struct zex_hw_fence - a ring's fence: the job has run

@@ -693,14 +693,33 @@ struct drm_zex_user_extension {
 };
 
 /**
+ * enum drm_zex_exec_queue_priority - which queue's job an engine runs next
+ * @DRM_ZEX_EXEC_QUEUE_PRIORITY_NORMAL: the default (0).
+ * @DRM_ZEX_EXEC_QUEUE_PRIORITY_LOW: after every normal and high job ready.
+ * @DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH: before every normal and low job
+ *	ready; needs CAP_SYS_NICE, since it can hold back other users' work.
+ *
+ * An engine runs one job at a time; when it is free, the DRM GPU scheduler
+ * gives it a ready job of the highest priority that has one (jobs of one
+ * priority in turn). A running job is not preempted.
+ */
+enum drm_zex_exec_queue_priority {
+	DRM_ZEX_EXEC_QUEUE_PRIORITY_NORMAL = 0,
+	DRM_ZEX_EXEC_QUEUE_PRIORITY_LOW = 1,
+	DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH = 2,
+};
+
+/**
  * struct drm_zex_exec_queue_create - argument of DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE
  *
  * A queue on one engine of the list DRM_ZEX_QUERY_ENGINES returns: the
- * engine whose @engine_class, @engine_instance and @device match. A queue
- * of an engine that spans several tiles (the root device's, with implicit
- * scaling) splits each copy and fill between the tiles. Errors: -EINVAL
- * no such engine, non-zero @flags, @pad or @reserved; -EMFILE the file has
- * &drm_zex_query_device.max_exec_queues queues; -ENOMEM.
+ * engine whose @engine_class, @engine_instance and @device match, at
+ * @priority. A queue of an engine that spans several tiles (the root
+ * device's, with implicit scaling) splits each copy and fill between the
+ * tiles. Errors: -EINVAL no such engine, an unknown @priority, non-zero
+ * @flags or @reserved; -EPERM %DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH without
+ * CAP_SYS_NICE; -EMFILE the file has &drm_zex_query_device.max_exec_queues
+ * queues; -ENOMEM. (@priority was a pad that had to be 0: normal.)
  */
 struct drm_zex_exec_queue_create {
 	/** @extensions: must be 0. */
@@ -711,8 +730,8 @@ struct drm_zex_exec_queue_create {
 	__u16 engine_instance;
 	/** @device: a tile index, or %DRM_ZEX_DEVICE_ROOT. */
 	__u16 device;
-	/** @pad: must be 0. */
-	__u16 pad;
+	/** @priority: &enum drm_zex_exec_queue_priority (0: normal). */
+	__u16 priority;
 	/** @flags: must be 0. */
 	__u32 flags;
 	/** @exec_queue_id: out: the queue, never 0. */
