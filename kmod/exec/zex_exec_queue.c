@@ -172,7 +172,7 @@ int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_f
 		return -EINVAL;
 	/* As xe: a priority above normal can hold back other users' work. */
 	if (zex_ioctl_check(drm, args->priority == DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH &&
-				 !capable(CAP_SYS_NICE)))
+			    !capable(CAP_SYS_NICE)))
 		return -EPERM;
 	ring = zex_exec_ring_find(zdev->exec, &zdev->topo, args->engine_class,
 				  args->engine_instance, args->device);
