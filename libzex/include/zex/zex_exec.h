@@ -32,6 +32,9 @@ ZEX_PUBLIC int zex_bo_unbind(struct zex_device *dev, uint32_t id);
 
 ZEX_PUBLIC int zex_exec_queue_create(struct zex_device *dev, uint16_t engine_class,
 				     uint16_t engine_instance, uint16_t device, uint32_t *id);
+ZEX_PUBLIC int zex_exec_queue_create_priority(struct zex_device *dev, uint16_t engine_class,
+					      uint16_t engine_instance, uint16_t device,
+					      uint16_t priority, uint32_t *id);
 ZEX_PUBLIC int zex_exec_queue_destroy(struct zex_device *dev, uint32_t id);
 ZEX_PUBLIC int zex_exec_queue_state(struct zex_device *dev, uint32_t id,
 				    struct drm_zex_exec_queue_get_state *state);

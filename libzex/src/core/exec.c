@@ -81,8 +81,18 @@ int zex_bo_unbind(struct zex_device *dev, uint32_t id)
 int zex_exec_queue_create(struct zex_device *dev, uint16_t engine_class,
 			  uint16_t engine_instance, uint16_t device, uint32_t *id)
 {
+	return zex_exec_queue_create_priority(dev, engine_class, engine_instance, device,
+					      DRM_ZEX_EXEC_QUEUE_PRIORITY_NORMAL, id);
+}
+
+/* A queue at &enum drm_zex_exec_queue_priority @priority (high: CAP_SYS_NICE). */
+int zex_exec_queue_create_priority(struct zex_device *dev, uint16_t engine_class,
+				   uint16_t engine_instance, uint16_t device, uint16_t priority,
+				   uint32_t *id)
+{
 	struct drm_zex_exec_queue_create c = {
 		.engine_class = engine_class, .engine_instance = engine_instance, .device = device,
+		.priority = priority,
 	};
 	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
 

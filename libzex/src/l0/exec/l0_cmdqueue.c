@@ -9,8 +9,11 @@
  * A command queue is one kernel exec queue on the engine its group ordinal
  * and index name (l0_submit.c). Executing lists submits their commands in
  * order, the last job signalling the point a fence given with them waits
- * for; a synchronous queue waits for it before returning. Priorities are
- * accepted: zex's scheduler runs every queue at one priority.
+ * for; a synchronous queue waits for it before returning. A queue's
+ * priority is its kernel queue's (l0_submit.c): a free engine runs the
+ * ready job of the highest priority first; root-device queues under
+ * implicit scaling run at normal priority, and so does a high-priority
+ * queue of a process without CAP_SYS_NICE.
  */
 
 #include <stdlib.h>

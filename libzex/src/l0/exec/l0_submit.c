@@ -286,6 +286,33 @@ ze_result_t zex_l0_queue_wait(struct zex_l0_cmdqueue *q, uint64_t point, uint64_
 	return ZE_RESULT_SUCCESS;
 }
 
+/*
+ * The kernel's queue for @group's engine @index at @priority. A root-device
+ * queue under implicit scaling (its engine spans the tiles) runs at normal
+ * priority, as compute-runtime's do; high priority needs CAP_SYS_NICE, and
+ * without it the queue runs at normal priority (a priority is a hint).
+ */
+static int exec_queue_create(struct zex_l0_driver *drv, const struct zex_l0_queue_group *group,
+			     uint16_t index, ze_command_queue_priority_t priority, uint32_t *id)
+{
+	uint16_t prio = DRM_ZEX_EXEC_QUEUE_PRIORITY_NORMAL;
+	int ret;
+
+	if (group->device != ZEX_DEVICE_ROOT) {
+		if (priority == ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_LOW)
+			prio = DRM_ZEX_EXEC_QUEUE_PRIORITY_LOW;
+		else if (priority == ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH)
+			prio = DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH;
+	}
+	ret = zex_exec_queue_create_priority(drv->dev, group->engine_class, index, group->device,
+					     prio, id);
+	if (ret == -EPERM)
+		ret = zex_exec_queue_create_priority(drv->dev, group->engine_class, index,
+						     group->device,
+						     DRM_ZEX_EXEC_QUEUE_PRIORITY_NORMAL, id);
+	return ret;
+}
+
 /**
  * zex_l0_queue_init - a queue on the engine @desc names
  * @q: zeroed.
@@ -319,9 +346,8 @@ ze_result_t zex_l0_queue_init(struct zex_l0_cmdqueue *q, struct zex_l0_driver *d
 	if (!ret)
 		ret = zex_syncobj_create(drv->dev, &q->timeline);
 	if (!ret)
-		ret = zex_exec_queue_create(drv->dev, groups[desc->ordinal].engine_class,
-					    (uint16_t)desc->index, groups[desc->ordinal].device,
-					    &q->exec_queue);
+		ret = exec_queue_create(drv, &groups[desc->ordinal], (uint16_t)desc->index,
+					desc->priority, &q->exec_queue);
 	if (ret) {
 		zex_l0_queue_fini(q);
 		return ret == -EMFILE ? zex_l0_fail(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
