@@ -11,6 +11,7 @@
  * with zexIpcHandlesSend/Recv and zexMemOpenIpcHandles in both directions,
  * handles copied as bytes opened through the exporter (pidfd_getfd),
  * single-handle IPC on one-piece allocations and its refusal otherwise,
+ * host memory shared with another process through its memfd,
  * zexMemPutIpcHandles, the debug keys (each in a fresh process, since
  * zeInit reads them once), result codes for bad arguments, and 16 threads
  * allocating, exporting, opening and freeing at once.
@@ -218,6 +219,85 @@ TEST(handles_copied_as_bytes_open_through_the_exporter)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_TRUE(zex_same(p, size, 6));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zexMemPutIpcHandles(l.ctx, n, h));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
+	close(sv[0]);
+}
+
+/*
+ * Host memory libzex allocated travels as its memfd: the other process
+ * maps the same pages (host memory there too, and the device reaches it:
+ * a fill through an immediate list lands where the exporter sees it);
+ * it is no dma-buf, so the export-fd property refuses it.
+ */
+TEST(host_memory_ipc_shares_the_pages)
+{
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
+	ze_external_memory_export_fd_t fd = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD,
+		.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF,
+	};
+	ze_memory_allocation_properties_t props = {
+		.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, .pNext = &fd,
+	};
+	size_t size = 5 * 4096;
+	ze_ipc_mem_handle_t h;
+	int sv[2], status;
+	struct l0 l;
+	pid_t pid;
+	char c;
+	void *p;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		ze_command_queue_desc_t qd = {
+			.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+			.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+		};
+		ze_memory_allocation_properties_t mp = {
+			.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES,
+		};
+		ze_command_list_handle_t list;
+		ze_ipc_mem_handle_t got;
+		uint8_t nine = 9;
+		int ok;
+		void *q;
+
+		close(sv[0]);
+		if (read(sv[1], &got, sizeof(got)) != sizeof(got) || l0_open(&l))
+			_exit(10);
+		if (zeMemOpenIpcHandle(l.ctx, l.root, got, 0, &q))
+			_exit(11);
+		ok = zex_same(q, size, 7);
+		ok &= zeMemGetAllocProperties(l.ctx, q, &mp, NULL) == ZE_RESULT_SUCCESS &&
+		      mp.type == ZE_MEMORY_TYPE_HOST;
+		ok &= zeCommandListCreateImmediate(l.ctx, l.root, &qd, &list) ==
+		      ZE_RESULT_SUCCESS &&
+		      zeCommandListAppendMemoryFill(list, (uint8_t *)q + 4096, &nine, 1, 4096,
+						    NULL, 0, NULL) == ZE_RESULT_SUCCESS &&
+		      zeCommandListDestroy(list) == ZE_RESULT_SUCCESS;
+		((uint8_t *)q)[0] = 0xee;
+		ok &= zeMemCloseIpcHandle(l.ctx, q) == ZE_RESULT_SUCCESS;
+		ok &= zeMemCloseIpcHandle(l.ctx, q) == ZE_RESULT_ERROR_INVALID_ARGUMENT;
+		ok &= write(sv[1], "d", 1) == 1;
+		_exit(ok ? 0 : 12);
+	}
+	close(sv[1]);
+	ASSERT_EQ(0, l0_open(&l));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(l.ctx, &hd, size, 0, &p));
+	zex_fill(p, size, 7);
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+		  zeMemGetAllocProperties(l.ctx, p, &props, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(l.ctx, p, &h));
+	ASSERT_EQ(sizeof(h), write(sv[0], &h, sizeof(h)));
+	ASSERT_EQ(1, read(sv[0], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0xee, ((uint8_t *)p)[0]);
+	EXPECT_EQ(9, ((uint8_t *)p)[4096]);
+	EXPECT_EQ(9, ((uint8_t *)p)[2 * 4096 - 1]);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemPutIpcHandle(l.ctx, h));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
 	close(sv[0]);
 }

@@ -18,6 +18,7 @@
  * address space (debugfs counts the mapping) and leaving it at zeMemFree.
  */
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -238,6 +239,9 @@ TEST(shared_memory_is_mapped_for_the_device)
 	memset(s, 3, 5 * PG);
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(ctx, s));
 	EXPECT_EQ(before, device_mappings());
+	/* libzex's memory goes with it: nothing is mapped there any more. */
+	EXPECT_EQ(-1, msync(s, PG, MS_ASYNC));
+	EXPECT_EQ(ENOMEM, errno);
 	/* Bad arguments. */
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 		  zeMemAllocShared(ctx, NULL, &hd, PG, 0, NULL, &s));

@@ -450,4 +450,4 @@ TEST_F(vm, read_only_is_enforced_says_the_device)
 	EXPECT_EQ(ZE_DEVICE_READONLY_MEMORY_CAPABILITY_ENFORCED, ro.readonlyCapability);
 }
 
-TEST_HARNESS_MAIN
+ZEX_SELFTEST_MAIN

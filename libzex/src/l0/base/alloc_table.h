@@ -42,6 +42,8 @@ typedef void (*zex_alloc_release_fn)(struct zex_alloc *alloc);
  *	fds (one per piece, or NULL), how many holders they have, the
  *	export's id, and whether the allocation's properties handed one out.
  * @atomics: the caller's atomic access attribute of the allocation.
+ * @memfd: the memfd of host or shared memory libzex allocated (kinds
+ *	HOST and SHARED without an application's memory); unused otherwise.
  * @object_offset, @object_size: where @base is in the memory object behind
  *	it and that object's size, for an allocation that maps part of one
  *	(0, 0: the allocation is the whole object).
@@ -64,6 +66,7 @@ struct zex_alloc {
 	uint64_t ipc_id;
 	bool ipc_exported_fd;
 	atomic_uint atomics;
+	int memfd;
 	uint64_t object_offset;
 	uint64_t object_size;
 };

@@ -259,6 +259,7 @@ enum zex_alloc_kind {
 	ZEX_ALLOC_EVENTS = 32,		/* an event pool's slots */
 	ZEX_ALLOC_VIRTUAL_DEVICE = 64,	/* zeVirtualMemMap of device memory */
 	ZEX_ALLOC_VIRTUAL_HOST = 128,	/* zeVirtualMemMap of host memory */
+	ZEX_ALLOC_IPC_HOST = 256,	/* zeMemOpenIpcHandle of host memory */
 };
 
 struct zex_l0_driver *zex_l0_driver_get(void);
@@ -317,6 +318,8 @@ struct zex_l0_physical_mem *zex_l0_physical_mem(ze_physical_mem_handle_t h);
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		   uint64_t alignment, enum zex_alloc_kind kind,
 		   struct zex_l0_device *device, void **pptr);
+int zex_l0_host_map_fd(struct zex_l0_driver *drv, int fd, uint64_t size,
+		       struct zex_l0_device *device, void **pptr);
 int zex_l0_device_bo_create(struct zex_l0_driver *drv, const struct zex_l0_device *dev,
 			    uint64_t size, uint32_t *handle, uint64_t *real_size);
 ze_result_t zex_l0_bo_create_result(int err);

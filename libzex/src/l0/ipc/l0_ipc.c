@@ -28,6 +28,10 @@
  * number: the open then takes the dma-buf from the exporter with
  * pidfd_getfd() (ipc/ipc_fd.c), imports it and closes what it took.
  *
+ * Host memory libzex allocated is a memfd: its handle carries the memfd
+ * (memory type HOST) and an open maps the same pages shared and imports
+ * them for the device.
+ *
  * A mapping of a physical memory object (zeVirtualMemMap) at the object's
  * first byte exports the object: the handle's size is the object's, and
  * an open maps all of it.
@@ -63,7 +67,8 @@ static void fill_handles(const struct zex_alloc *a, ze_ipc_mem_handle_t *h)
 			.granularity = a->granularity,
 			.piece = i,
 			.num_pieces = a->num_pieces,
-			.memory_type = ZE_MEMORY_TYPE_DEVICE,
+			.memory_type = a->kind == ZEX_ALLOC_HOST ? ZE_MEMORY_TYPE_HOST :
+								  ZE_MEMORY_TYPE_DEVICE,
 			.interleaved = (uint16_t)a->interleaved,
 			.pid = (uint32_t)getpid(),
 			.dmabuf_id = zex_ipc_fd_id(a->ipc_fds[i]),
@@ -86,7 +91,7 @@ zexMemGetIpcHandles(ze_context_handle_t hContext, const void *ptr,
 	if (!ptr || !numIpcHandles)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	a = zex_alloc_table_find(&ctx->drv->allocs, ptr);
-	if (!a || !zex_alloc_exportable(a) || a->num_pieces > ZEX_IPC_MAX_HANDLES) {
+	if (!a || !zex_alloc_ipc_exportable(a) || a->num_pieces > ZEX_IPC_MAX_HANDLES) {
 		res = ZE_RESULT_ERROR_INVALID_ARGUMENT;
 		goto out;
 	}
@@ -207,6 +212,30 @@ zexMemPutIpcHandles(ze_context_handle_t hContext, uint32_t numIpcHandles,
 	return ZE_RESULT_SUCCESS;
 }
 
+/* Host memory: one handle carrying the exporter's memfd, mapped here. */
+static ze_result_t open_host(struct zex_l0_context *ctx, struct zex_l0_device *dev,
+			     const struct zex_ipc_handle_data *d, void **pptr)
+{
+	bool owned;
+	int fd, ret;
+
+	if (d->num_pieces != 1 || d->piece)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	fd = zex_ipc_fd_resolve(d->fd, d->pid, d->dmabuf_id, &owned);
+	if (fd == -EPERM)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: the exporter's fd may not be taken (pidfd_getfd: EPERM)");
+	if (fd < 0)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	ret = zex_l0_host_map_fd(ctx->drv, fd, d->size, dev, pptr);
+	/* The mapping holds the pages; an fd taken here is closed. */
+	if (owned)
+		close(fd);
+	if (ret == -EINVAL)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	return ret ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zexMemOpenIpcHandles(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 		     uint32_t numIpcHandles, ze_ipc_mem_handle_t *pIpcHandles,
@@ -232,6 +261,8 @@ zexMemOpenIpcHandles(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 	if (!numIpcHandles || numIpcHandles > ZEX_IPC_MAX_HANDLES ||
 	    !zex_ipc_handle_get(&pIpcHandles[0], &first) || first.num_pieces != numIpcHandles)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	if (first.memory_type == ZE_MEMORY_TYPE_HOST)
+		return open_host(ctx, dev, &first, pptr);
 	for (i = 0; i < numIpcHandles; i++) {
 		/* Every handle: device memory, piece i of the same export. */
 		if (!zex_ipc_handle_get(&pIpcHandles[i], &d) || d.piece != i ||
@@ -304,7 +335,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemOpenIpcHandle(ze_context_handle_t hCont
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemCloseIpcHandle(ze_context_handle_t hContext,
 							const void *ptr)
 {
-	return zex_l0_release_alloc(hContext, ptr, ZEX_ALLOC_IPC);
+	return zex_l0_release_alloc(hContext, ptr, ZEX_ALLOC_IPC | ZEX_ALLOC_IPC_HOST);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL

@@ -7,13 +7,17 @@
  * DOC: alloc_export.c - an allocation's dma-buf fds: made once, shared, closed last
  *
  * The first IPC get (or export-fd property query) of a device allocation
- * (or of a mapping of a physical object from its first byte) exports it, one dma-buf fd per piece, and keeps the fds on the
- * allocation with a count of their holders and an export id that names
- * this export in handles. Later gets share them; the last put, or
- * zeMemFree(), closes them. Every field is under the driver's ipc_lock.
+ * (or of a mapping of a physical object from its first byte) exports it,
+ * one dma-buf fd per piece; host memory libzex allocated exports a
+ * duplicate of its memfd instead (IPC handles only: it is no dma-buf). The
+ * fds stay on the allocation with a count of their holders and an export
+ * id that names this export in handles. Later gets share them; the last
+ * put, or zeMemFree(), closes them. Every field is under the driver's
+ * ipc_lock.
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -34,6 +38,17 @@ bool zex_alloc_exportable(const struct zex_alloc *a)
 {
 	return a->kind == ZEX_ALLOC_DEVICE ||
 	       (a->kind == ZEX_ALLOC_VIRTUAL_DEVICE && !a->object_offset);
+}
+
+/**
+ * zex_alloc_ipc_exportable - whether IPC handles can name @a
+ *
+ * Exportable device memory (its dma-bufs), or host memory libzex
+ * allocated (its memfd).
+ */
+bool zex_alloc_ipc_exportable(const struct zex_alloc *a)
+{
+	return zex_alloc_exportable(a) || a->kind == ZEX_ALLOC_HOST;
 }
 
 
@@ -71,7 +86,14 @@ int zex_alloc_export_get_locked(struct zex_l0_driver *drv, struct zex_alloc *a)
 	fds = calloc(n, sizeof(*fds));
 	if (!fds)
 		return -ENOMEM;
-	if (zex_bo_export(drv->dev, a->handle, fds, &n) || n != a->num_pieces) {
+	if (a->kind == ZEX_ALLOC_HOST) {
+		/* Host memory travels as its memfd. */
+		fds[0] = fcntl(a->memfd, F_DUPFD_CLOEXEC, 0);
+		if (fds[0] < 0) {
+			free(fds);
+			return -ENOMEM;
+		}
+	} else if (zex_bo_export(drv->dev, a->handle, fds, &n) || n != a->num_pieces) {
 		free(fds);
 		return -ENOMEM;
 	}

@@ -16,6 +16,7 @@ struct zex_alloc;
 struct zex_l0_driver;
 
 bool zex_alloc_exportable(const struct zex_alloc *a);
+bool zex_alloc_ipc_exportable(const struct zex_alloc *a);
 int zex_alloc_export_get_locked(struct zex_l0_driver *drv, struct zex_alloc *a);
 void zex_alloc_export_release(struct zex_alloc *a);
 int zex_alloc_export_fd(struct zex_l0_driver *drv, struct zex_alloc *a, int *fd);

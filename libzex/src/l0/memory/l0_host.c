@@ -14,7 +14,10 @@
  * ze_external_memmap_sysmem_ext_desc_t in pNext the application's own
  * memory is imported and returned unchanged (ZE_MEMORY_TYPE_HOST_IMPORTED;
  * the application keeps ownership, zeMemFree only unmaps it from the
- * device). Without it libzex allocates the memory itself.
+ * device). Without it libzex allocates the memory itself: a memfd's
+ * pages (shmem, charged to the caller's memory cgroup), mapped shared, so
+ * that an IPC handle of a host allocation can carry the memfd to another
+ * process (l0_ipc.c), which maps the same pages.
  *
  * Which import: memory libzex allocated never changes under it, so it is
  * pinned (charged to RLIMIT_MEMLOCK). The application's own memory is
@@ -33,6 +36,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "l0/base/l0.h"
@@ -47,9 +51,13 @@ static void zex_host_release(struct zex_alloc *a)
 {
 	struct zex_l0_driver *drv = a->owner;
 
+	zex_alloc_export_release(a);
 	zex_userptr_release(drv->dev, a->handle);
-	if (a->kind == ZEX_ALLOC_HOST)
+	/* The application's memory stays the application's. */
+	if (a->kind != ZEX_ALLOC_HOST_IMPORTED) {
 		munmap((void *)a->base, a->size);
+		close(a->memfd);
+	}
 	free(a);
 }
 
@@ -78,10 +86,11 @@ static ze_result_t import_result(int ret)
 }
 
 /*
- * @size bytes of fresh anonymous memory at a multiple of @alignment (a power
- * of two): over-map by the alignment and trim both ends. NULL on failure.
+ * @size bytes of memfd @fd mapped shared at a multiple of @alignment (a
+ * power of two): reserve more by the alignment, map over its aligned part
+ * and trim both ends. NULL on failure.
  */
-static void *map_aligned(size_t size, size_t alignment)
+static void *map_aligned(int fd, size_t size, size_t alignment)
 {
 	uintptr_t base, aligned;
 	size_t span;
@@ -91,14 +100,21 @@ static void *map_aligned(size_t size, size_t alignment)
 		alignment = 0;
 	if (size > SIZE_MAX - alignment)
 		return NULL;
+	if (!alignment) {
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		return p == MAP_FAILED ? NULL : p;
+	}
 	span = size + alignment;
-	p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	if (!alignment)
-		return p;
 	base = (uintptr_t)p;
 	aligned = (base + alignment - 1) & ~(uintptr_t)(alignment - 1);
+	if (mmap((void *)aligned, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+		 0) == MAP_FAILED) {
+		munmap(p, span);
+		return NULL;
+	}
 	if (aligned > base)
 		munmap(p, aligned - base);
 	if (base + span > aligned + size)
@@ -119,8 +135,8 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	struct zex_alloc *a;
 	bool read_only;
+	int ret, memfd = -1;
 	void *mem;
-	int ret;
 
 	if (host_desc->stype != ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
@@ -149,9 +165,14 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 		if (size > SIZE_MAX - page)
 			return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
 		size = (size + page - 1) & ~(page - 1);
-		mem = map_aligned(size, alignment);
-		if (!mem)
+		memfd = memfd_create("zex-host-memory", MFD_CLOEXEC);
+		if (memfd < 0)
 			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		mem = ftruncate(memfd, (off_t)size) ? NULL : map_aligned(memfd, size, alignment);
+		if (!mem) {
+			close(memfd);
+			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		}
 	}
 
 	a = calloc(1, sizeof(*a));
@@ -159,6 +180,8 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 		ret = -ENOMEM;
 		goto err;
 	}
+	a->memfd = memfd;
+	a->num_pieces = 1;
 	ret = map ? zex_userptr_import_mirror(ctx->drv->dev, mem, size, read_only, &a->handle) :
 		    -EOPNOTSUPP;
 	if (ret == -EOPNOTSUPP)
@@ -182,9 +205,73 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 
 err:
 	free(a);
-	if (!map)
+	if (!map) {
 		munmap(mem, size);
+		close(memfd);
+	}
 	return import_result(ret);
+}
+
+static void zex_host_fd_release(struct zex_alloc *a)
+{
+	struct zex_l0_driver *drv = a->owner;
+
+	zex_userptr_release(drv->dev, a->handle);
+	munmap((void *)a->base, a->size);
+	free(a);
+}
+
+/**
+ * zex_l0_host_map_fd - map another process's host memory (its memfd) here
+ * @drv: the driver.
+ * @fd: the memfd; the caller keeps it (the mapping holds the pages).
+ * @size: the allocation's size, page-aligned.
+ * @device: the device it was opened for.
+ * @pptr: receives the address.
+ *
+ * The pages are mapped shared and imported pinned (charged to
+ * RLIMIT_MEMLOCK) at their address, entered in the table as
+ * ZEX_ALLOC_IPC_HOST. Return: 0, or -errno (-EINVAL for a size the fd
+ * does not have).
+ */
+int zex_l0_host_map_fd(struct zex_l0_driver *drv, int fd, uint64_t size,
+		       struct zex_l0_device *device, void **pptr)
+{
+	struct zex_alloc *a;
+	struct stat st;
+	void *mem;
+	int ret;
+
+	if (!size || size & 4095 || fstat(fd, &st) || (uint64_t)st.st_size < size)
+		return -EINVAL;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (mem == MAP_FAILED) {
+		free(a);
+		return -ENOMEM;
+	}
+	ret = zex_userptr_import(drv->dev, mem, size, false, &a->handle);
+	if (ret)
+		goto err;
+	a->base = (uintptr_t)mem;
+	a->size = size;
+	a->kind = ZEX_ALLOC_IPC_HOST;
+	a->device = device;
+	a->owner = drv;
+	a->release = zex_host_fd_release;
+	ret = zex_alloc_table_insert(&drv->allocs, a);
+	if (ret) {
+		zex_userptr_release(drv->dev, a->handle);
+		goto err;
+	}
+	*pptr = mem;
+	return 0;
+err:
+	munmap(mem, size);
+	free(a);
+	return ret;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocHost(ze_context_handle_t hContext,
@@ -289,6 +376,7 @@ zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 		pMemAllocProperties->type = ZE_MEMORY_TYPE_SHARED;
 		break;
 	case ZEX_ALLOC_HOST:
+	case ZEX_ALLOC_IPC_HOST:
 		pMemAllocProperties->type = ZE_MEMORY_TYPE_HOST;
 		break;
 	default:
