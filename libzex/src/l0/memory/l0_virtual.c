@@ -352,6 +352,40 @@ static ze_result_t range_check(const void *ptr, size_t size)
 	return ZE_RESULT_SUCCESS;
 }
 
+/*
+ * What every call on a reserved range does first: the context and the
+ * range checked, the lock taken, the range inside one reservation and,
+ * with @split, its ends made boundaries between mappings. On success the
+ * lock is held and *@pdrv set; on failure it is not held.
+ */
+static ze_result_t range_begin(ze_context_handle_t hContext, const void *ptr, size_t size,
+			       bool split, struct zex_l0_driver **pdrv)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	uintptr_t start = (uintptr_t)ptr, end = start + size;
+	struct zex_l0_driver *drv;
+	ze_result_t res;
+
+	if (!ctx)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	res = range_check(ptr, size);
+	if (res)
+		return res;
+	drv = ctx->drv;
+	pthread_mutex_lock(&drv->virt.lock);
+	if (!reserved(&drv->virt, start, end))
+		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				  "the range is not inside one reservation");
+	else if (split && (split_at(drv, start) || split_at(drv, end)))
+		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	if (res) {
+		pthread_mutex_unlock(&drv->virt.lock);
+		return res;
+	}
+	*pdrv = drv;
+	return ZE_RESULT_SUCCESS;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemQueryPageSize(ze_context_handle_t hContext,
 							      ze_device_handle_t hDevice,
 							      size_t size, size_t *pagesize)
@@ -447,31 +481,19 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemReserve(ze_context_handle_t hCon
 ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemFree(ze_context_handle_t hContext,
 						     const void *ptr, size_t size)
 {
-	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	uintptr_t start = (uintptr_t)ptr, end = start + size;
 	struct zex_l0_driver *drv;
 	ze_result_t res;
 
-	if (!ctx)
-		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	res = range_check(ptr, size);
+	res = range_begin(hContext, ptr, size, true, &drv);
 	if (res)
 		return res;
-	drv = ctx->drv;
-	pthread_mutex_lock(&drv->virt.lock);
-	if (!reserved(&drv->virt, start, end)) {
-		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				  "the range is not inside one reservation");
-		goto out;
-	}
-	if (split_at(drv, start) || split_at(drv, end) ||
-	    reservation_cut(&drv->virt, start, end)) {
+	if (reservation_cut(&drv->virt, start, end)) {
 		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		goto out;
+	} else {
+		unmap_inside(drv, start, end);
+		munmap((void *)start, size);
 	}
-	unmap_inside(drv, start, end);
-	munmap((void *)start, size);
-out:
 	pthread_mutex_unlock(&drv->virt.lock);
 	return res;
 }
@@ -645,29 +667,17 @@ err:
 ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemUnmap(ze_context_handle_t hContext,
 						      const void *ptr, size_t size)
 {
-	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	uintptr_t start = (uintptr_t)ptr, end = start + size;
 	struct zex_l0_driver *drv;
 	ze_result_t res;
 
-	if (!ctx)
-		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	res = range_check(ptr, size);
+	res = range_begin(hContext, ptr, size, true, &drv);
 	if (res)
 		return res;
-	drv = ctx->drv;
-	pthread_mutex_lock(&drv->virt.lock);
-	if (!reserved(&drv->virt, start, end)) {
-		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				  "the range is not inside one reservation");
-	} else if (split_at(drv, start) || split_at(drv, end)) {
+	/* Pages of the range that no mapping held stay as they were. */
+	unmap_inside(drv, start, end);
+	if (rereserve(start, size))
 		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	} else {
-		/* Pages of the range that no mapping held stay as they were. */
-		unmap_inside(drv, start, end);
-		if (rereserve(start, size))
-			res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	}
 	pthread_mutex_unlock(&drv->virt.lock);
 	return res;
 }
@@ -676,32 +686,19 @@ ZE_APIEXPORT ze_result_t ZE_APICALL
 zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const void *ptr, size_t size,
 			       ze_memory_access_attribute_t access)
 {
-	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	uintptr_t start = (uintptr_t)ptr, end = start + size;
 	struct zex_l0_driver *drv;
 	struct zex_l0_virtual *v;
 	ze_result_t res;
 	size_t at;
 
-	if (!ctx)
-		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	res = range_check(ptr, size);
+	if (zex_l0_context(hContext) && access > ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY &&
+	    !range_check(ptr, size))
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	res = range_begin(hContext, ptr, size, true, &drv);
 	if (res)
 		return res;
-	if (access > ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY)
-		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-	drv = ctx->drv;
 	v = &drv->virt;
-	pthread_mutex_lock(&v->lock);
-	if (!reserved(v, start, end)) {
-		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				  "the range is not inside one reservation");
-		goto out;
-	}
-	if (split_at(drv, start) || split_at(drv, end)) {
-		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		goto out;
-	}
 	for (at = map_from(v, start); at < v->num_maps && v->maps[at]->base < end; at++) {
 		struct zex_l0_vmapping *m = v->maps[at];
 
@@ -713,7 +710,6 @@ zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const void *ptr, si
 		    view_attach(drv, m))
 			res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	}
-out:
 	pthread_mutex_unlock(&v->lock);
 	return res;
 }
@@ -722,27 +718,21 @@ ZE_APIEXPORT ze_result_t ZE_APICALL
 zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const void *ptr, size_t size,
 			       ze_memory_access_attribute_t *access, size_t *outSize)
 {
-	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	uintptr_t start = (uintptr_t)ptr, end = start + size, addr;
 	ze_memory_access_attribute_t first = ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
+	struct zex_l0_driver *drv;
 	struct zex_l0_virtual *v;
 	ze_result_t res;
 	size_t at;
 
-	if (!ctx)
+	if (!zex_l0_context(hContext))
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!access || !outSize)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	res = range_check(ptr, size);
+	res = range_begin(hContext, ptr, size, false, &drv);
 	if (res)
 		return res;
-	v = &ctx->drv->virt;
-	pthread_mutex_lock(&v->lock);
-	if (!reserved(v, start, end)) {
-		pthread_mutex_unlock(&v->lock);
-		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				   "the range is not inside one reservation");
-	}
+	v = &drv->virt;
 	/* The run of pages from @ptr with the first page's attribute. */
 	at = map_from(v, start);
 	if (at < v->num_maps && v->maps[at]->base <= start)
