@@ -607,7 +607,9 @@ TEST_F(exec, root_queue_copies_match_a_tile_queue)
  * While the engine runs a job (held by a WAIT), jobs of a low, a normal and
  * a high priority queue on it are submitted in that order; once it is
  * free it runs them highest priority first, whatever the order of
- * submission (each stamps the device clock).
+ * submission. Each job records the mark the job before it left, then
+ * leaves its own: the marks say the order without a clock (a coarse clock
+ * can give several jobs one timestamp).
  */
 TEST_F(exec, priorities_choose_the_next_job)
 {
@@ -615,26 +617,32 @@ TEST_F(exec, priorities_choose_the_next_job)
 		DRM_ZEX_EXEC_QUEUE_PRIORITY_LOW, DRM_ZEX_EXEC_QUEUE_PRIORITY_NORMAL,
 		DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH,
 	};
-	uint64_t *ts = (uint64_t *)self->mem, *fence = ts + 8;
-	struct drm_zex_command hold = cmd_wait(&self->flag[1], DRM_ZEX_COMPARE_EQ, 1);
+	uint64_t *mark = (uint64_t *)self->mem, *seen = mark + 1, *fence = mark + 8;
+	struct drm_zex_command hold[] = {
+		cmd_wait(&self->flag[1], DRM_ZEX_COMPARE_EQ, 1), cmd_store(mark, 10),
+	};
 	uint32_t q[3];
 	int i;
 
-	ASSERT_EQ(0, exec(self->fd, self->q, &hold, 1, NULL, 0));
+	ASSERT_EQ(0, exec(self->fd, self->q, hold, 2, NULL, 0));
 	for (i = 0; i < 3; i++) {
-		struct drm_zex_command stamp = cmd_timestamp(&ts[i]);
+		struct drm_zex_command job[] = {
+			cmd_copy(mark, &seen[i], 8), cmd_store(mark, (uint64_t)i + 1),
+		};
 		struct drm_zex_sync s = sync_user_fence(&fence[i], 1);
 
 		ASSERT_EQ(0, queue_create_prio(self->fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, prio[i],
 					       &q[i]));
-		ASSERT_EQ(0, exec(self->fd, q[i], &stamp, 1, &s, 1));
+		ASSERT_EQ(0, exec(self->fd, q[i], job, 2, &s, 1));
 	}
 	self->flag[1] = 1;
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, wait_ufence(self->fd, &fence[i], DRM_ZEX_COMPARE_EQ, 1, FOREVER,
 					 NULL));
-	EXPECT_LT(ts[2], ts[1]);
-	EXPECT_LT(ts[1], ts[0]);
+	/* The holder, then high, normal, low. */
+	EXPECT_EQ(10, seen[2]);
+	EXPECT_EQ(3, seen[1]);
+	EXPECT_EQ(2, seen[0]);
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(0, queue_destroy(self->fd, q[i]));
 }
