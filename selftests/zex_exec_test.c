@@ -604,8 +604,9 @@ TEST_F(exec, root_queue_copies_match_a_tile_queue)
 }
 
 /*
- * While the engine runs a job (held by a WAIT), jobs of a low, a normal and
- * a high priority queue on it are submitted in that order; once it is
+ * While the engine runs a job (held by a WAIT, once it said it runs), jobs
+ * of a low, a normal and a high priority queue on it are submitted in that
+ * order; once it is
  * free it runs them highest priority first, whatever the order of
  * submission. Each job records the mark the job before it left, then
  * leaves its own: the marks say the order without a clock (a coarse clock
@@ -618,13 +619,17 @@ TEST_F(exec, priorities_choose_the_next_job)
 		DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH,
 	};
 	uint64_t *mark = (uint64_t *)self->mem, *seen = mark + 1, *fence = mark + 8;
+	uint64_t *running = mark + 16;
 	struct drm_zex_command hold[] = {
-		cmd_wait(&self->flag[1], DRM_ZEX_COMPARE_EQ, 1), cmd_store(mark, 10),
+		cmd_store(running, 1), cmd_wait(&self->flag[1], DRM_ZEX_COMPARE_EQ, 1),
+		cmd_store(mark, 10),
 	};
 	uint32_t q[3];
 	int i;
 
-	ASSERT_EQ(0, exec(self->fd, self->q, hold, 2, NULL, 0));
+	/* The holder runs (its first store says so) before the others come. */
+	ASSERT_EQ(0, exec(self->fd, self->q, hold, 3, NULL, 0));
+	ASSERT_EQ(0, wait_ufence(self->fd, running, DRM_ZEX_COMPARE_EQ, 1, FOREVER, NULL));
 	for (i = 0; i < 3; i++) {
 		struct drm_zex_command job[] = {
 			cmd_copy(mark, &seen[i], 8), cmd_store(mark, (uint64_t)i + 1),
