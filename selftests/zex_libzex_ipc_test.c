@@ -11,7 +11,8 @@
  * with zexIpcHandlesSend/Recv and zexMemOpenIpcHandles in both directions,
  * handles copied as bytes opened through the exporter (pidfd_getfd),
  * single-handle IPC on one-piece allocations and its refusal otherwise,
- * host memory shared with another process through its memfd,
+ * host memory shared with another process through its memfd, a dma-buf
+ * imported as device, host and physical memory,
  * zexMemPutIpcHandles, the debug keys (each in a fresh process, since
  * zeInit reads them once), result codes for bad arguments, and 16 threads
  * allocating, exporting, opening and freeing at once.
@@ -20,6 +21,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -300,6 +302,85 @@ TEST(host_memory_ipc_shares_the_pages)
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemPutIpcHandle(l.ctx, h));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
 	close(sv[0]);
+}
+
+/*
+ * A device allocation's dma-buf imported back as device, host and physical
+ * memory: each sees the same bytes and writes through to the others; an
+ * import of another type, of an fd that is no zex dma-buf, or larger than
+ * the dma-buf is refused.
+ */
+TEST(dma_bufs_import_as_device_host_and_physical_memory)
+{
+	ze_device_external_memory_properties_t ep = {
+		.stype = ZE_STRUCTURE_TYPE_DEVICE_EXTERNAL_MEMORY_PROPERTIES,
+	};
+	ze_external_memory_export_fd_t ex = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD,
+		.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF, .fd = -1,
+	};
+	ze_memory_allocation_properties_t props = {
+		.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, .pNext = &ex,
+	};
+	ze_external_memory_import_fd_t im = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD,
+		.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF,
+	};
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
+					  .pNext = &im };
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC,
+					.pNext = &im };
+	ze_physical_mem_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC,
+				      .pNext = &im, .size = K64 };
+	ze_physical_mem_handle_t phys;
+	uint8_t *p, *d, *h, *v = NULL;
+	struct l0 l;
+	int memfd;
+
+	ASSERT_EQ(0, l0_open(&l));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetExternalMemoryProperties(l.root, &ep));
+	EXPECT_EQ(ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF, ep.memoryAllocationImportTypes);
+	p = alloc(&l, l.root, K64);	/* one piece: one dma-buf */
+	ASSERT_NE(NULL, p);
+	zex_fill(p, K64, 3);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(l.ctx, p, &props, NULL));
+	im.fd = (uint32_t)ex.fd;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(l.ctx, &dd, K64, 0, l.root, (void **)&d));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(l.ctx, &hd, K64, 0, (void **)&h));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zePhysicalMemCreate(l.ctx, l.root, &pd, &phys));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemReserve(l.ctx, NULL, K64, (void **)&v));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemMap(l.ctx, v, K64, phys, 0,
+						     ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
+	EXPECT_NE(p, d);
+	EXPECT_TRUE(zex_same(d, K64, 3));
+	EXPECT_TRUE(zex_same(h, K64, 3));
+	EXPECT_TRUE(zex_same(v, K64, 3));
+	d[7] = 0x71;
+	EXPECT_EQ(0x71, p[7]);
+	EXPECT_EQ(0x71, h[7]);
+	EXPECT_EQ(0x71, v[7]);
+	/* Refused: another type, an fd of no zex dma-buf, more than it holds. */
+	im.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+		  zeMemAllocDevice(l.ctx, &dd, K64, 0, l.root, (void **)&v));
+	im.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
+	memfd = memfd_create("not-a-dma-buf", MFD_CLOEXEC);
+	ASSERT_LE(0, memfd);
+	im.fd = (uint32_t)memfd;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeMemAllocDevice(l.ctx, &dd, K64, 0, l.root, (void **)&v));
+	close(memfd);
+	im.fd = (uint32_t)ex.fd;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeMemAllocDevice(l.ctx, &dd, 2 * K64, 0, l.root, (void **)&v));
+	pd.size = 2 * K64;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zePhysicalMemCreate(l.ctx, l.root, &pd, &phys));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, d));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, h));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemFree(l.ctx, v, K64));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zePhysicalMemDestroy(l.ctx, phys));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(l.ctx));
 }
 
 TEST(single_handle_ipc)

@@ -355,7 +355,8 @@ zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCount,
 
 /*
  * Device memory is exported as a dma-buf (ze_external_memory_export_fd_t
- * on its properties); imports go through IPC handles; there are no images.
+ * on its properties) and a zex dma-buf imported as device, host or
+ * physical memory (ze_external_memory_import_fd_t); there are no images.
  */
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
@@ -369,7 +370,7 @@ zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	if (p->stype != ZE_STRUCTURE_TYPE_DEVICE_EXTERNAL_MEMORY_PROPERTIES)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	p->memoryAllocationImportTypes = 0;
+	p->memoryAllocationImportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
 	p->memoryAllocationExportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
 	p->imageImportTypes = 0;
 	p->imageExportTypes = 0;

@@ -44,11 +44,11 @@ bool zex_alloc_exportable(const struct zex_alloc *a)
  * zex_alloc_ipc_exportable - whether IPC handles can name @a
  *
  * Exportable device memory (its dma-bufs), or host memory libzex
- * allocated (its memfd).
+ * allocated (its memfd; not a dma-buf imported as host memory).
  */
 bool zex_alloc_ipc_exportable(const struct zex_alloc *a)
 {
-	return zex_alloc_exportable(a) || a->kind == ZEX_ALLOC_HOST;
+	return zex_alloc_exportable(a) || (a->kind == ZEX_ALLOC_HOST && a->memfd >= 0);
 }
 
 
@@ -86,7 +86,7 @@ int zex_alloc_export_get_locked(struct zex_l0_driver *drv, struct zex_alloc *a)
 	fds = calloc(n, sizeof(*fds));
 	if (!fds)
 		return -ENOMEM;
-	if (a->kind == ZEX_ALLOC_HOST) {
+	if (a->kind == ZEX_ALLOC_HOST && a->memfd >= 0) {
 		/* Host memory travels as its memfd. */
 		fds[0] = fcntl(a->memfd, F_DUPFD_CLOEXEC, 0);
 		if (fds[0] < 0) {

@@ -14,7 +14,9 @@
  * ze_external_memmap_sysmem_ext_desc_t in pNext the application's own
  * memory is imported and returned unchanged (ZE_MEMORY_TYPE_HOST_IMPORTED;
  * the application keeps ownership, zeMemFree only unmaps it from the
- * device). Without it libzex allocates the memory itself: a memfd's
+ * device). With ze_external_memory_import_fd_t it is the zex dma-buf
+ * named there, mapped whole (l0_mem.c). Otherwise libzex allocates the
+ * memory itself: a memfd's
  * pages (shmem, charged to the caller's memory cgroup), mapped shared, so
  * that an IPC handle of a host allocation can carry the memfd to another
  * process (l0_ipc.c), which maps the same pages.
@@ -56,7 +58,8 @@ static void zex_host_release(struct zex_alloc *a)
 	/* The application's memory stays the application's. */
 	if (a->kind != ZEX_ALLOC_HOST_IMPORTED) {
 		munmap((void *)a->base, a->size);
-		close(a->memfd);
+		if (a->memfd >= 0)
+			close(a->memfd);
 	}
 	free(a);
 }
@@ -150,6 +153,14 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 	if (alignment & (alignment - 1))
 		return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
 
+	if (kind == ZEX_ALLOC_HOST) {
+		/* A dma-buf imported as host memory: mapped like device memory. */
+		ze_result_t res = zex_l0_map_import(ctx->drv, host_desc->pNext, size, alignment,
+						    ZEX_ALLOC_HOST, NULL, pptr);
+
+		if (res != ZE_RESULT_NOT_READY)
+			return res;
+	}
 	map = kind == ZEX_ALLOC_HOST ? find_memmap(host_desc->pNext) : NULL;
 	if (map) {
 		if (!map->pSystemMemory)

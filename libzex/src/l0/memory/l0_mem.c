@@ -14,7 +14,9 @@
  * the tiles, following the debug keys: EnableImplicitScaling=0 places it
  * on tile 0, MultiStoragePolicy and MultiStorageGranularity override the
  * device's colouring (zex_l0_device_bo_create(), which physical memory
- * objects use too).
+ * objects use too). With ze_external_memory_import_fd_t in the
+ * descriptor's chain the allocation is the dma-buf it names (a zex
+ * device's), imported and mapped whole.
  */
 
 #include <errno.h>
@@ -70,6 +72,7 @@ int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		goto err_free;
 	}
 	a->interleaved = interleaved;
+	a->memfd = -1;
 	a->base = (uintptr_t)p;
 	a->size = size;
 	a->handle = handle;
@@ -127,6 +130,69 @@ int zex_l0_device_bo_create(struct zex_l0_driver *drv, const struct zex_l0_devic
 	return zex_bo_create(drv->dev, size, placement, &colour, handle, real_size);
 }
 
+/**
+ * zex_l0_import_fd - the dma-buf a ze_external_memory_import_fd_t in @pNext names
+ * @drv: the driver.
+ * @pNext: a descriptor's extension chain.
+ * @handle: receives the imported buffer object.
+ * @size: receives its size.
+ *
+ * Return: ZE_RESULT_NOT_READY when the chain imports nothing (the caller
+ * allocates), ZE_RESULT_SUCCESS with the object, or the result code:
+ * another type than DMA_BUF is UNSUPPORTED_ENUMERATION; an fd that is no
+ * dma-buf of a zex device (the kernel's -EINVAL, -EXDEV) INVALID_ARGUMENT.
+ */
+ze_result_t zex_l0_import_fd(struct zex_l0_driver *drv, const void *pNext, uint32_t *handle,
+			     uint64_t *size)
+{
+	const ze_external_memory_import_fd_t *imp = NULL;
+	const ze_base_desc_t *d;
+	int ret;
+
+	for (d = pNext; d; d = d->pNext)
+		if (d->stype == ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD)
+			imp = (const ze_external_memory_import_fd_t *)d;
+	if (!imp)
+		return ZE_RESULT_NOT_READY;
+	if (imp->flags != ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF)
+		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+				   "libzex imports dma-bufs only");
+	ret = zex_bo_import(drv->dev, &imp->fd, 1, false, 0, handle, size);
+	if (ret == -ENOMEM)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	if (ret)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "the fd is no dma-buf of a zex device");
+	return ZE_RESULT_SUCCESS;
+}
+
+/**
+ * zex_l0_map_import - map the dma-buf @pNext imports, or say there is none
+ *
+ * Return: ZE_RESULT_NOT_READY when nothing is imported; else the result,
+ * with *@pptr the object's address (its whole size is mapped; @size must
+ * fit in it).
+ */
+ze_result_t zex_l0_map_import(struct zex_l0_driver *drv, const void *pNext, uint64_t size,
+			      uint64_t alignment, enum zex_alloc_kind kind,
+			      struct zex_l0_device *device, void **pptr)
+{
+	uint64_t real_size;
+	uint32_t handle;
+	ze_result_t res;
+
+	res = zex_l0_import_fd(drv, pNext, &handle, &real_size);
+	if (res)
+		return res;
+	if (size > real_size) {
+		zex_bo_close(drv->dev, handle);
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "the dma-buf is smaller than the allocation");
+	}
+	return zex_l0_map_new(drv, handle, real_size, alignment, kind, device, pptr) ?
+		       ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
+}
+
 /** zex_l0_bo_create_result - the result code of zex_l0_device_bo_create()'s -errno */
 ze_result_t zex_l0_bo_create_result(int err)
 {
@@ -152,6 +218,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContex
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
 	uint32_t handle;
 	uint64_t real_size;
+	ze_result_t res;
 	int ret;
 
 	if (!ctx || !dev)
@@ -167,6 +234,10 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContex
 	if (alignment & (alignment - 1))
 		return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
 
+	res = zex_l0_map_import(ctx->drv, device_desc->pNext, size, alignment, ZEX_ALLOC_DEVICE,
+				dev, pptr);
+	if (res != ZE_RESULT_NOT_READY)
+		return res;
 	ret = zex_l0_device_bo_create(ctx->drv, dev, size, &handle, &real_size);
 	if (ret)
 		return zex_l0_bo_create_result(ret);

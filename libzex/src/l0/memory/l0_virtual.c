@@ -11,7 +11,8 @@
  * sides, the same addresses are the device's. zePhysicalMemCreate() makes
  * memory without an address: device memory is a buffer object of the
  * device (coloured across the tiles on the root device, as
- * zeMemAllocDevice()'s), host memory a memfd. zeVirtualMemMap() maps a
+ * zeMemAllocDevice()'s, or a zex dma-buf imported with
+ * ze_external_memory_import_fd_t), host memory a memfd. zeVirtualMemMap() maps a
  * page-aligned range of one at a range of a reservation: on the host, the
  * object's pages (the buffer object's mmap moved into place, or the
  * memfd's); on the device, a bind of that range of the buffer object, or an
@@ -27,11 +28,12 @@
  * zeMemGetAllocProperties() knows it. A mapping of device memory from the
  * object's first byte gives IPC handles of the whole object (l0_ipc.c).
  *
- * Pages are the host's: addresses, sizes and offsets are multiples of
- * 4 KiB. zeVirtualMemQueryPageSize() advises 64 KiB below 2 MiB and 2 MiB
- * from there (the device page table's large leaf), or the root device's
- * colouring granularity where that is larger, so that a physical object of
- * that size is not rounded up; a size of 0 asks for the smallest advice.
+ * Pages are the host's and the device's: addresses, sizes and offsets are
+ * multiples of 4 KiB. zeVirtualMemQueryPageSize() advises 4 KiB, the root
+ * device's colouring granularity for a size it spreads over the tiles (so
+ * that a physical object of a multiple of the advice is not rounded up),
+ * and 2 MiB (the device page table's large leaf) from 2 MiB up; a size of
+ * 0 asks for the smallest advice.
  * zePhysicalMemDestroy() refuses an object still mapped
  * (ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE).
  */
@@ -392,7 +394,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemQueryPageSize(ze_context_handle_
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
-	uint64_t page = size >= SZ_2M ? SZ_2M : SZ_64K, gran;
+	uint64_t page = PAGE, gran;
 	struct zex_l0_driver *drv;
 
 	if (!ctx || !dev)
@@ -401,12 +403,15 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemQueryPageSize(ze_context_handle_
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	drv = ctx->drv;
 	if (dev->tile < 0 && zex_l0_root_tile(drv) < 0) {
+		/* Spread over the tiles, an object is a multiple of the granularity. */
 		gran = drv->keys.multi_storage_granularity_kb >= 0 ?
 			       (uint64_t)drv->keys.multi_storage_granularity_kb << 10 :
 			       drv->topo.multi_storage_granularity;
-		if (gran > page)
+		if (size / drv->topo.num_tiles >= gran)
 			page = gran;
 	}
+	if (size >= SZ_2M && page < SZ_2M)
+		page = SZ_2M;
 	*pagesize = page;
 	return ZE_RESULT_SUCCESS;
 }
@@ -540,9 +545,21 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemCreate(ze_context_handle_t hCon
 		}
 		object_size = desc->size;
 	} else {
-		ret = zex_l0_device_bo_create(ctx->drv, dev, desc->size, &handle, &object_size);
-		if (ret)
-			return zex_l0_bo_create_result(ret);
+		/* A dma-buf imported as physical memory, or new memory. */
+		ze_result_t res = zex_l0_import_fd(ctx->drv, desc->pNext, &handle, &object_size);
+
+		if (res == ZE_RESULT_SUCCESS && desc->size > object_size) {
+			zex_bo_close(ctx->drv->dev, handle);
+			return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+					   "the dma-buf is smaller than the physical memory");
+		}
+		if (res == ZE_RESULT_NOT_READY) {
+			ret = zex_l0_device_bo_create(ctx->drv, dev, desc->size, &handle,
+						      &object_size);
+			res = zex_l0_bo_create_result(ret);
+		}
+		if (res)
+			return res;
 	}
 	p = zex_object_pool_get(&zex_l0_physical_mems);
 	if (!p) {
