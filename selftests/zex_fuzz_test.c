@@ -435,6 +435,9 @@ static void op_vm_bind(void)
 	struct drm_zex_vm_bind b = {
 		.handle = P.handle[h], .flags = fuzz_flags(DRM_ZEX_VM_BIND_READ_ONLY),
 		.va = one_in(8) ? rnd() : DEV_VA + below(256) * 65536ull,
+		/* A range of the object: mostly whole, else pages in or past it, or noise. */
+		.offset = one_in(4) ? (one_in(4) ? rnd() : below(16) * 4096ull) : 0,
+		.range = one_in(4) ? (one_in(4) ? rnd() : below(16) * 4096ull) : 0,
 	};
 
 	if (!call(fd, DRM_IOCTL_ZEX_VM_BIND, &b)) {
