@@ -45,6 +45,7 @@ ZEX_ABI_OFF(drm_zex_bo_mmap_offset, offset, 8);
 ZEX_ABI_SIZE(drm_zex_user_extension, 16);
 ZEX_ABI_SIZE(drm_zex_exec_queue_create, 40);
 ZEX_ABI_OFF(drm_zex_exec_queue_create, engine_class, 8);
+ZEX_ABI_OFF(drm_zex_exec_queue_create, priority, 14);
 ZEX_ABI_OFF(drm_zex_exec_queue_create, flags, 16);
 ZEX_ABI_OFF(drm_zex_exec_queue_create, exec_queue_id, 20);
 ZEX_ABI_SIZE(drm_zex_exec_queue_destroy, 32);
@@ -93,6 +94,8 @@ static_assert(DRM_IOCTL_ZEX_COPY == DRM_IOWR(0x48, struct drm_zex_copy), "copy n
 ZEX_ABI_SIZE(drm_zex_vm_bind, 40);
 ZEX_ABI_OFF(drm_zex_vm_bind, va, 8);
 ZEX_ABI_OFF(drm_zex_vm_bind, id, 16);
+ZEX_ABI_OFF(drm_zex_vm_bind, offset, 24);
+ZEX_ABI_OFF(drm_zex_vm_bind, range, 32);
 static_assert(DRM_IOCTL_ZEX_VM_BIND == DRM_IOWR(0x49, struct drm_zex_vm_bind), "bind nr");
 ZEX_ABI_SIZE(drm_zex_hostrpc_control, 768);
 ZEX_ABI_OFF(drm_zex_hostrpc_control, nslots, 8);
