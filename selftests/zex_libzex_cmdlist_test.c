@@ -13,7 +13,8 @@
  * heap and stack (which libzex imports for the job), fills of every
  * pattern size, region copies, global timestamps; lists longer than one
  * kernel job keep their order; regular lists run through an immediate
- * one; every refused call with its result code;
+ * one; queue priorities order a tile's engine (root-device queues under
+ * implicit scaling stay normal); every refused call with its result code;
  * kernels and modules refused, and the last error saying why.
  */
 
@@ -232,6 +233,109 @@ TEST_F(l0, a_long_list_keeps_its_order)
 		EXPECT_EQ((uint8_t)1999, back[i]);
 	zeCommandListDestroy(l);
 	zeCommandQueueDestroy(q);
+}
+
+/*
+ * Priorities on one engine (group 0, queue 0 of @dev): a holder list, once
+ * it says it runs, waits for the host; lists of a low, a normal and a high
+ * priority queue are then executed in that order. Each records in @seen
+ * the mark the list before it left on the engine (the holder's is 10),
+ * then leaves its own (low 1, normal 2, high 3). Return: 0 or -1.
+ */
+static int run_priorities(struct _test_data_l0 *self, ze_device_handle_t dev, uint64_t seen[3])
+{
+	static const ze_command_queue_priority_t prio[3] = {
+		ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_LOW, ZE_COMMAND_QUEUE_PRIORITY_NORMAL,
+		ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH,
+	};
+	ze_event_pool_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+				    .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = 2 };
+	ze_event_desc_t ed[2] = { { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC, .index = 0 },
+				  { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC, .index = 1 } };
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
+	ze_command_list_desc_t ld = { .stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC };
+	ze_command_queue_handle_t q[4] = { 0 };
+	ze_command_list_handle_t l[4] = { 0 };
+	ze_event_handle_t running = NULL, go = NULL;
+	ze_event_pool_handle_t pool = NULL;
+	uint64_t ten = 10, *m = NULL;
+	int i, bad = 0;
+
+	if (zeEventPoolCreate(self->ctx, &pd, 0, NULL, &pool) ||
+	    zeEventCreate(pool, &ed[0], &running) || zeEventCreate(pool, &ed[1], &go) ||
+	    zeMemAllocHost(self->ctx, &hd, 4096, 0, (void **)&m))
+		return -1;
+	memset(m, 0, 4096);
+	for (i = 0; i < 4; i++) {
+		ze_command_queue_desc_t qd = {
+			.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+			.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+			.priority = i ? prio[i - 1] : ZE_COMMAND_QUEUE_PRIORITY_NORMAL,
+		};
+		uint64_t mine = (uint64_t)i;
+
+		bad |= zeCommandQueueCreate(self->ctx, dev, &qd, &q[i]) ||
+		       zeCommandListCreate(self->ctx, dev, &ld, &l[i]);
+		if (bad)
+			break;
+		if (!i)
+			bad |= zeCommandListAppendSignalEvent(l[0], running) ||
+			       zeCommandListAppendWaitOnEvents(l[0], 1, &go) ||
+			       zeCommandListAppendMemoryFill(l[0], m, &ten, 8, 8, NULL, 0, NULL);
+		else
+			bad |= zeCommandListAppendMemoryCopy(l[i], &m[i], m, 8, NULL, 0, NULL) ||
+			       zeCommandListAppendMemoryFill(l[i], m, &mine, 8, 8, NULL, 0, NULL);
+		bad |= zeCommandListClose(l[i]) ||
+		       zeCommandQueueExecuteCommandLists(q[i], 1, &l[i], NULL);
+		/* The holder runs before the others come. */
+		if (!i)
+			bad |= zeEventHostSynchronize(running, UINT64_MAX);
+	}
+	bad |= zeEventHostSignal(go);
+	for (i = 0; i < 4; i++) {
+		if (q[i])
+			bad |= zeCommandQueueSynchronize(q[i], UINT64_MAX) ||
+			       zeCommandQueueDestroy(q[i]);
+		if (l[i])
+			zeCommandListDestroy(l[i]);
+	}
+	memcpy(seen, &m[1], 3 * sizeof(*seen));
+	zeMemFree(self->ctx, m);
+	zeEventDestroy(running);
+	zeEventDestroy(go);
+	zeEventPoolDestroy(pool);
+	return bad ? -1 : 0;
+}
+
+/*
+ * A tile's engine runs the high priority list first, then normal, then low;
+ * the root device's queues under implicit scaling all run at normal
+ * priority (as compute-runtime's), in the order they were executed.
+ */
+TEST_F(l0, queue_priorities_order_a_tiles_engine)
+{
+	ze_device_handle_t tile;
+	uint32_t n = 1;
+	uint64_t seen[3];
+
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetSubDevices(self->dev, &n, &tile));
+	if (n) {
+		ASSERT_EQ(0, run_priorities(self, tile, seen));
+		EXPECT_EQ(10, seen[2]);
+		EXPECT_EQ(3, seen[1]);
+		EXPECT_EQ(2, seen[0]);
+	}
+	ASSERT_EQ(0, run_priorities(self, self->dev, seen));
+	if (self->groups[0].numQueues == 1) {
+		/* Implicit scaling: one root compute queue, no priorities. */
+		EXPECT_EQ(10, seen[0]);
+		EXPECT_EQ(1, seen[1]);
+		EXPECT_EQ(2, seen[2]);
+	} else {
+		EXPECT_EQ(10, seen[2]);
+		EXPECT_EQ(3, seen[1]);
+		EXPECT_EQ(2, seen[0]);
+	}
 }
 
 TEST_F(l0, region_copies_and_timestamps)
