@@ -64,6 +64,22 @@ static void zex_host_release(struct zex_alloc *a)
 	free(a);
 }
 
+/*
+ * Enter @a (its range, kind, device, memfd and import id set) in the
+ * table, to go with zex_host_release(); on failure its import goes.
+ */
+static int host_enter(struct zex_l0_driver *drv, struct zex_alloc *a)
+{
+	int ret;
+
+	a->owner = drv;
+	a->release = zex_host_release;
+	ret = zex_alloc_table_insert(&drv->allocs, a);
+	if (ret)
+		zex_userptr_release(drv->dev, a->handle);
+	return ret;
+}
+
 static const ze_external_memmap_sysmem_ext_desc_t *find_memmap(const void *pNext)
 {
 	const ze_base_desc_t *d;
@@ -203,11 +219,8 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 	a->size = size;
 	a->kind = kind;
 	a->device = device;
-	a->owner = ctx->drv;
-	a->release = zex_host_release;
-	ret = zex_alloc_table_insert(&ctx->drv->allocs, a);
+	ret = host_enter(ctx->drv, a);
 	if (ret) {
-		zex_userptr_release(ctx->drv->dev, a->handle);
 		ret = ret == -EEXIST ? -EINVAL : ret;
 		goto err;
 	}
@@ -221,15 +234,6 @@ err:
 		close(memfd);
 	}
 	return import_result(ret);
-}
-
-static void zex_host_fd_release(struct zex_alloc *a)
-{
-	struct zex_l0_driver *drv = a->owner;
-
-	zex_userptr_release(drv->dev, a->handle);
-	munmap((void *)a->base, a->size);
-	free(a);
 }
 
 /**
@@ -270,13 +274,10 @@ int zex_l0_host_map_fd(struct zex_l0_driver *drv, int fd, uint64_t size,
 	a->size = size;
 	a->kind = ZEX_ALLOC_IPC_HOST;
 	a->device = device;
-	a->owner = drv;
-	a->release = zex_host_fd_release;
-	ret = zex_alloc_table_insert(&drv->allocs, a);
-	if (ret) {
-		zex_userptr_release(drv->dev, a->handle);
+	a->memfd = -1;		/* the exporter's: not this allocation's to close */
+	ret = host_enter(drv, a);
+	if (ret)
 		goto err;
-	}
 	*pptr = mem;
 	return 0;
 err:
