@@ -83,15 +83,6 @@ static int hr_wait(int fd, uint32_t slot, uint32_t value, int64_t timeout)
 	return zex_ioctl(fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w);
 }
 
-static int hr_wait_turn(int fd, uint32_t slot, int64_t timeout)
-{
-	struct drm_zex_hostrpc_wait w = {
-		.slot = slot, .flags = DRM_ZEX_HOSTRPC_WAIT_HOST_TURN, .timeout_ns = timeout,
-	};
-
-	return zex_ioctl(fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w);
-}
-
 static int hr_ring(int fd)
 {
 	return zex_ioctl(fd, DRM_ZEX_HOSTRPC_IOCTL_RING, NULL);
@@ -103,21 +94,6 @@ static long long hr_read(int fd)
 	ssize_t n = read(fd, &v, sizeof(v));
 
 	return n == sizeof(v) ? (long long)v : -errno;
-}
-
-static void set_bit64(volatile __u64 *map, uint32_t slot)
-{
-	__atomic_fetch_or(&map[slot / 64], 1ull << (slot % 64), __ATOMIC_SEQ_CST);
-}
-
-static void clear_bit64(volatile __u64 *map, uint32_t slot)
-{
-	__atomic_fetch_and(&map[slot / 64], ~(1ull << (slot % 64)), __ATOMIC_SEQ_CST);
-}
-
-static bool test_bit64(volatile __u64 *map, uint32_t slot)
-{
-	return __atomic_load_n(&map[slot / 64], __ATOMIC_SEQ_CST) & (1ull << (slot % 64));
 }
 
 /* The ring a peer makes: take the other side's arming, then ring. */
@@ -250,12 +226,12 @@ TEST_F(hostrpc, each_side_maps_its_own_private_words)
 	EXPECT_EQ(host.info.view_id, host.priv->owner[1]);
 	EXPECT_EQ(dev.info.view_id, dev.priv->owner[1]);
 	/* Control page and slot pages are shared by every view. */
-	dev.ctl->g[0] = 2;
+	dev.ctl->request[1] = 2;
 	dev.slots[4096 + 7] = 0xa5;
-	EXPECT_EQ(2u, host.ctl->g[0]);
+	EXPECT_EQ(2u, host.ctl->request[1]);
 	EXPECT_EQ(0xa5, host.slots[4096 + 7]);
-	host.ctl->h[0] = 2;
-	EXPECT_EQ(2u, dev2.ctl->h[0]);
+	host.ctl->answer[1] = 2;
+	EXPECT_EQ(2u, dev2.ctl->answer[1]);
 	hr_view_close(&dev2);
 	hr_view_close(&dev);
 	hr_view_close(&host);
@@ -463,17 +439,14 @@ TEST_F(hostrpc, wait_checks_every_field)
 	ASSERT_EQ(0, hr_create(self->drm, 4, 0, &c));
 	ASSERT_EQ(0, hr_open_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &o));
 	EXPECT_EQ(-EINVAL, hr_wait(o.fd, 4, 1, soon));
-	EXPECT_EQ(-EINVAL, hr_wait(o.fd, 0, 2, soon));
 	EXPECT_EQ(-EINVAL, hr_wait(o.fd, 0, 1, -1));
 	EXPECT_EQ(-EINVAL, hr_wait(c.fd, 1, 0, soon));
 	EXPECT_EQ(-EINVAL, hr_wait(c.fd, 0, 1, soon));
-	/* The host-turn wait: device views only, with @value 0. */
-	w = (struct drm_zex_hostrpc_wait){ .flags = DRM_ZEX_HOSTRPC_WAIT_HOST_TURN,
-					   .timeout_ns = soon };
+	/* Any answer value is a value to wait to move from. */
+	EXPECT_EQ(0, hr_wait(o.fd, 0, 0xfffffff0u, soon));
+	/* No flags, on either side. */
+	w = (struct drm_zex_hostrpc_wait){ .flags = 1, .timeout_ns = soon };
 	EXPECT_EQ(-EINVAL, zex_ioctl(c.fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w));
-	w.value = 1;
-	EXPECT_EQ(-EINVAL, zex_ioctl(o.fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w));
-	w = (struct drm_zex_hostrpc_wait){ .flags = 2, .timeout_ns = soon };
 	EXPECT_EQ(-EINVAL, zex_ioctl(o.fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w));
 	w = (struct drm_zex_hostrpc_wait){ .pad = 1, .timeout_ns = soon };
 	EXPECT_EQ(-EINVAL, zex_ioctl(c.fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &w));
@@ -495,76 +468,20 @@ TEST_F(hostrpc, wait_arms_rechecks_and_times_out)
 	EXPECT_EQ(-ETIME, hr_wait(c.fd, 0, 0, zex_now_ns() + 20000000));
 	EXPECT_EQ(1u, host.ctl->host_armed);
 	EXPECT_EQ(-ETIME, hr_wait(c.fd, 0, 0, 0));	/* already passed */
-	/* Work published (slot 69, the second word): the re-check sees it. */
-	set_bit64(dev.ctl->g, 69);
+	/* Work published (slot 69, the second group): the re-check sees it. */
+	dev.ctl->request[69] = 1;
+	__atomic_store_n(&dev.ctl->summary[1], 1, __ATOMIC_SEQ_CST);
 	EXPECT_EQ(0, hr_wait(c.fd, 0, 0, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
 	EXPECT_EQ(0, hr_wait(c.fd, 0, 0, 0));
-	/* The device waits for H of slot 69: armed, then satisfied. */
-	EXPECT_EQ(-ETIME, hr_wait(dev.fd, 69, 1, zex_now_ns() + 20000000));
+	/* The device waits for slot 69's answer to move from 0: armed, then satisfied. */
+	EXPECT_EQ(-ETIME, hr_wait(dev.fd, 69, 0, zex_now_ns() + 20000000));
 	EXPECT_EQ(1u, dev.ctl->device_armed);
-	EXPECT_EQ(0, hr_wait(dev.fd, 69, 0, 0));
-	set_bit64(host.ctl->h, 69);
-	EXPECT_EQ(0, hr_wait(dev.fd, 69, 1, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
-	/* G == H again: no work for the host. */
+	EXPECT_EQ(0, hr_wait(dev.fd, 69, 5, 0));
+	__atomic_store_n(&host.ctl->answer[69], 1, __ATOMIC_SEQ_CST);
+	EXPECT_EQ(0, hr_wait(dev.fd, 69, 0, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
+	/* A server took the summary flag: no work for the host. */
+	host.ctl->summary[1] = 0;
 	EXPECT_EQ(-ETIME, hr_wait(c.fd, 0, 0, 0));
-
-	/*
-	 * The host-turn wait ends when G equals H, whatever H is: here
-	 * G == H == 1 (answered), then the device releases (G 0, H 1: the
-	 * host's turn, so it waits), then the host clears H.
-	 */
-	EXPECT_EQ(0, hr_wait_turn(dev.fd, 69, 0));
-	clear_bit64(dev.ctl->g, 69);
-	dev.ctl->device_armed = 0;
-	EXPECT_EQ(-ETIME, hr_wait_turn(dev.fd, 69, zex_now_ns() + 20000000));
-	EXPECT_EQ(1u, dev.ctl->device_armed);
-	clear_bit64(host.ctl->h, 69);
-	EXPECT_EQ(0, hr_wait_turn(dev.fd, 69, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
-	/* Published again (G 1, H 0): the host's turn once more. */
-	set_bit64(dev.ctl->g, 69);
-	EXPECT_EQ(-ETIME, hr_wait_turn(dev.fd, 69, zex_now_ns() + 20000000));
-	set_bit64(host.ctl->h, 69);
-	EXPECT_EQ(0, hr_wait_turn(dev.fd, 69, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
-	hr_view_close(&dev);
-	hr_view_close(&host);
-}
-
-struct turn_later {
-	struct view *host;
-	uint32_t slot;
-};
-
-/* The host clears H once the device armed, then rings as it must. */
-static void *clear_later(void *arg)
-{
-	struct turn_later *t = arg;
-
-	while (!__atomic_load_n(&t->host->ctl->device_armed, __ATOMIC_SEQ_CST))
-		sched_yield();
-	clear_bit64(t->host->ctl->h, t->slot);
-	ring_if_armed(t->host->fd, &t->host->ctl->device_armed);
-	return NULL;
-}
-
-/*
- * A device waiting for the host's move on a released slot (G 0, H 1) is
- * woken by the ring that follows the host's clear: no deadline.
- */
-TEST_F(hostrpc, a_host_turn_waiter_is_woken_by_the_hosts_move)
-{
-	struct drm_zex_hostrpc_create c;
-	struct view host, dev;
-	struct turn_later t = { .host = &host, .slot = 3 };
-	pthread_t th;
-
-	ASSERT_EQ(0, hr_create(self->drm, 4, 0, &c));
-	ASSERT_EQ(0, hr_view_map(c.fd, &host));
-	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &dev));
-	set_bit64(host.ctl->h, 3);
-	ASSERT_EQ(0, pthread_create(&th, NULL, clear_later, &t));
-	EXPECT_EQ(0, hr_wait_turn(dev.fd, 3, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
-	pthread_join(th, NULL);
-	/* device_armed may be 1 again: see a_device_waiter_is_woken_by_the_hosts_ring. */
 	hr_view_close(&dev);
 	hr_view_close(&host);
 }
@@ -585,7 +502,7 @@ static void *answer_later(void *arg)
 
 	while (!__atomic_load_n(&a->host->ctl->device_armed, __ATOMIC_SEQ_CST))
 		sched_yield();
-	set_bit64(a->host->ctl->h, a->slot);
+	__atomic_store_n(&a->host->ctl->answer[a->slot], 1, __ATOMIC_SEQ_CST);
 	ring_if_armed(a->host->fd, &a->host->ctl->device_armed);
 	return NULL;
 }
@@ -603,7 +520,7 @@ TEST_F(hostrpc, a_device_waiter_is_woken_by_the_hosts_ring)
 	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &dev));
 	ASSERT_EQ(0, pthread_create(&t, NULL, answer_later, &a));
 	/* No deadline: a lost wakeup hangs, and the harness fails the test. */
-	EXPECT_EQ(0, hr_wait(dev.fd, 1, 1, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
+	EXPECT_EQ(0, hr_wait(dev.fd, 1, 0, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
 	pthread_join(t, NULL);
 	ASSERT_EQ(0, zex_ioctl(dev.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
 	EXPECT_EQ(1u, info.device_rings);
@@ -644,9 +561,9 @@ TEST_F(hostrpc, the_last_host_view_kills_the_channel)
 	close(o2.fd);
 	ASSERT_EQ(0, zex_ioctl(dev.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
 	EXPECT_EQ(0u, info.flags);
-	/* A device blocked waiting for H is woken by the death, with -EPIPE. */
+	/* A device blocked waiting for an answer is woken by the death, with -EPIPE. */
 	ASSERT_EQ(0, pthread_create(&t, NULL, close_later, &host));
-	EXPECT_EQ(-EPIPE, hr_wait(dev.fd, 0, 1, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
+	EXPECT_EQ(-EPIPE, hr_wait(dev.fd, 0, 0, DRM_ZEX_HOSTRPC_WAIT_FOREVER));
 	pthread_join(t, NULL);
 	EXPECT_EQ(DRM_ZEX_HOSTRPC_DEAD_HOST, dev.ctl->dead);
 	ASSERT_EQ(0, zex_ioctl(dev.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
@@ -698,6 +615,8 @@ TEST_F(hostrpc, a_dead_host_views_t_words_are_released)
 	EXPECT_EQ(a.info.view_id, a.priv->owner[0]);
 	EXPECT_EQ(0u, a.priv->owner[1]);
 	EXPECT_EQ(0u, a.priv->owner[3]);
+	/* Their group is flagged again, so a live server looks at them. */
+	EXPECT_EQ(1u, a.ctl->summary[0]);
 	hr_view_close(&a);
 }
 
@@ -713,43 +632,39 @@ TEST_F(hostrpc, a_dead_device_views_slots_are_finished_and_freed)
 	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &live));
 	ASSERT_EQ(0, hr_add_view(c.fd, DRM_ZEX_HOSTRPC_ROLE_DEVICE, &dead));
 	id = dead.info.view_id;
-	/* The dying view holds: slot 0 published, slot 1 acquired only,
-	 * slot 2 an async call already answered, slot 3 the live view's. */
+	/* The dying view holds: slot 0 published (request 1, not answered),
+	 * slot 1 acquired only, slot 2 an async call (request 4) the host
+	 * has not answered yet, slot 3 the live view's. */
 	dead.priv->owner[0] = id;
-	set_bit64(dead.ctl->g, 0);
+	host.ctl->request[0] = 1;
 	dead.priv->owner[1] = id;
 	dead.priv->owner[2] = id | DRM_ZEX_HOSTRPC_OWNER_ASYNC;
-	set_bit64(dead.priv->async, 2);
-	set_bit64(dead.ctl->g, 2);
-	set_bit64(host.ctl->h, 2);
+	host.ctl->request[2] = 4;
+	host.ctl->answer[2] = 3;
 	live.priv->owner[3] = live.info.view_id;
-	host.ctl->host_armed = 1;
 	hr_view_close(&dead);
 
-	/* Slot 1 is free at once; slot 2 released (G cleared, host rung). */
+	/* Slot 1 is free at once; 0 and 2 wait for the host. */
 	ASSERT_EQ(0, zex_ioctl(c.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
 	EXPECT_EQ(1u, info.reaped);
 	EXPECT_EQ(2u, info.orphans);
-	EXPECT_EQ(1u, info.host_rings);
 	EXPECT_EQ(0u, live.priv->owner[1]);
 	EXPECT_EQ(DRM_ZEX_HOSTRPC_OWNER_ORPHAN, live.priv->owner[0]);
 	EXPECT_EQ(DRM_ZEX_HOSTRPC_OWNER_ORPHAN, live.priv->owner[2]);
 	EXPECT_EQ(live.info.view_id, live.priv->owner[3]);
-	EXPECT_FALSE(test_bit64(host.ctl->g, 2));
-	EXPECT_TRUE(test_bit64(host.ctl->g, 0));
 	EXPECT_EQ(1u, host.ctl->device_armed);
 
-	/* The host answers slot 0 and clears slot 2, ringing as it must. */
-	set_bit64(host.ctl->h, 0);
-	clear_bit64(host.ctl->h, 2);
+	/* The host answers slot 2, ringing as it must: it comes back. */
+	__atomic_store_n(&host.ctl->answer[2], 4, __ATOMIC_SEQ_CST);
 	EXPECT_TRUE(ring_if_armed(c.fd, &host.ctl->device_armed));
-	EXPECT_TRUE(EVENTUALLY(!test_bit64(host.ctl->g, 0)));
 	EXPECT_TRUE(EVENTUALLY(live.priv->owner[2] == 0));
-	EXPECT_FALSE(test_bit64(live.priv->async, 2));
-	/* The host clears slot 0: the last orphan comes back. */
-	clear_bit64(host.ctl->h, 0);
+	EXPECT_EQ(4u, live.priv->mirror[2]);
+	EXPECT_EQ(DRM_ZEX_HOSTRPC_OWNER_ORPHAN, live.priv->owner[0]);
+	/* Then slot 0: the last orphan comes back. */
+	__atomic_store_n(&host.ctl->answer[0], 1, __ATOMIC_SEQ_CST);
 	EXPECT_TRUE(ring_if_armed(c.fd, &host.ctl->device_armed));
 	EXPECT_TRUE(EVENTUALLY(live.priv->owner[0] == 0));
+	EXPECT_EQ(1u, live.priv->mirror[0]);
 	ASSERT_EQ(0, zex_ioctl(c.fd, DRM_ZEX_HOSTRPC_IOCTL_INFO, &info));
 	EXPECT_EQ(3u, info.reaped);
 	EXPECT_EQ(0u, info.orphans);
@@ -781,7 +696,7 @@ TEST_F(hostrpc, every_close_order_frees_the_channel)
 		ASSERT_EQ(0, hr_view_map(o.fd, &v[2]));
 		/* Something in flight, so the reaper has work. */
 		v[1].priv->owner[0] = v[1].info.view_id;
-		set_bit64(v[1].ctl->g, 0);
+		v[1].ctl->request[0] = 1;
 		EXPECT_EQ(before + 1, zex_sysfs_u64(LIVE_CHANNELS));
 		for (k = 0; k < 3; k++) {
 			/* Half the time the fd goes before the mapping. */

@@ -91,11 +91,6 @@ static void operate(struct zex_hostrpc_page *p, void *ctx)
 	r->served++;
 }
 
-static void clear(struct zex_hostrpc_page *p, void *ctx)
-{
-	memset(p, 0, sizeof(*p));
-}
-
 static void use(struct zex_hostrpc_page *p, void *ctx)
 {
 	struct call *c = ctx;
@@ -133,7 +128,7 @@ static void *server_main(void *arg)
 	}
 	while (!s->rig->stop) {
 		struct pollfd pfd = { .fd = s->mode == SERVE_EVENTFD ? efd : fd, .events = POLLIN };
-		int ret = zex_hostrpc_serve(s->view, operate, clear, s->rig);
+		int ret = zex_hostrpc_serve(s->view, operate, s->rig);
 
 		if (ret < 0)
 			s->rig->errors++;
@@ -594,7 +589,7 @@ TEST(views_refuse_the_other_sides_calls)
 	EXPECT_EQ(-EINVAL, zex_hostrpc_call_async(r.host, 0, fill, &c));
 	EXPECT_EQ(-EINVAL, zex_hostrpc_collect(r.host));
 	EXPECT_EQ(-EINVAL, zex_hostrpc_set_spin(r.host, 1));
-	EXPECT_EQ(-EINVAL, zex_hostrpc_serve(dv, operate, clear, &r));
+	EXPECT_EQ(-EINVAL, zex_hostrpc_serve(dv, operate, &r));
 	EXPECT_EQ(-EINVAL, zex_hostrpc_arm(dv));
 	EXPECT_EQ(-EINVAL, zex_hostrpc_wait(dv, 0));
 	EXPECT_EQ(-EPERM, zex_hostrpc_open_view(dv, ZEX_HOSTRPC_HOST, &other));

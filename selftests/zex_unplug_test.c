@@ -326,7 +326,7 @@ static void *wait_forever(void *arg)
 {
 	struct waiter *w = arg;
 	struct drm_zex_hostrpc_wait wt = {
-		.slot = 0, .value = 1, .timeout_ns = DRM_ZEX_HOSTRPC_WAIT_FOREVER,
+		.slot = 0, .value = 0, .timeout_ns = DRM_ZEX_HOSTRPC_WAIT_FOREVER,
 	};
 
 	w->ret = ioctl(w->fd, DRM_ZEX_HOSTRPC_IOCTL_WAIT, &wt) ? -errno : 0;

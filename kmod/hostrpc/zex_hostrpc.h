@@ -7,8 +7,9 @@
  * DOC: zex_hostrpc.h - the hostrpc channel inside the kernel
  *
  * A &struct zex_hostrpc_channel owns the shared memory of one channel: the
- * control page (G, H, the doorbell flags), the two sides' private words
- * (W for the device side, T for the host side) and the slot pages. Each
+ * shared words (doorbell flags, summary flags, request and answer words),
+ * the two sides' private words (W and the mirrors for the device side, T
+ * for the host side) and the slot pages. Each
  * open file on it is a &struct zex_hostrpc_view of one side; the channel
  * lives as long as its views (an mmap holds its view's file).
  *
@@ -170,7 +171,6 @@ long zex_hostrpc_create_ioctl(struct zex_hostrpc_device *hdev, struct drm_file *
 			      struct drm_zex_hostrpc_create __user *uarg);
 
 /* zex_hostrpc_doorbell.c */
-bool zex_hostrpc_test(const u64 *map, u32 slot);
 void zex_hostrpc_wake_side(struct zex_hostrpc_channel *ch,
 			   enum zex_hostrpc_side side);
 void zex_hostrpc_deliver(struct zex_hostrpc_channel *ch,

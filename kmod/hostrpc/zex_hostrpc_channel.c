@@ -13,7 +13,7 @@
  * user): a channel outlives the DRM file that made it, so a per-file count
  * would bound nothing. The ioctl copies its own arguments, so that the new
  * descriptor is installed only after the copy-out succeeded.
- * Each view is a file; mmap() of a view maps the control page, the view's
+ * Each view is a file; mmap() of a view maps the shared words, the view's
  * side's private words and the slot pages, through a fault handler that
  * picks the private words by the view's side. The channel is freed with
  * its last view, after the reaper has stopped.
@@ -189,7 +189,7 @@ zex_hostrpc_channel_create(struct drm_device *drm, u32 nslots)
 		init_waitqueue_head(&ch->side[i].wq);
 
 	atomic_inc(&zex_hostrpc_channels_live);
-	ch->control = zex_hostrpc_alloc_shared(PAGE_SIZE);
+	ch->control = zex_hostrpc_alloc_shared(DRM_ZEX_HOSTRPC_CONTROL_SIZE);
 	ch->priv[ZEX_HOSTRPC_HOST] = zex_hostrpc_alloc_shared(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
 	ch->priv[ZEX_HOSTRPC_DEVICE] = zex_hostrpc_alloc_shared(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
 	ch->slots = zex_hostrpc_alloc_shared((size_t)nslots * PAGE_SIZE);
@@ -328,17 +328,18 @@ static vm_fault_t zex_hostrpc_fault(struct vm_fault *vmf)
 {
 	struct zex_hostrpc_view *view = vmf->vma->vm_private_data;
 	struct zex_hostrpc_channel *ch = view->ch;
+	const unsigned long control_pages = DRM_ZEX_HOSTRPC_CONTROL_SIZE / PAGE_SIZE;
 	const unsigned long priv_pages = DRM_ZEX_HOSTRPC_PRIVATE_SIZE / PAGE_SIZE;
 	unsigned long pgoff = vmf->pgoff;
 	struct page *page;
 	void *kaddr;
 
-	if (pgoff == 0)
-		kaddr = ch->control;
-	else if (pgoff <= priv_pages)
-		kaddr = (void *)ch->priv[view->side] + (pgoff - 1) * PAGE_SIZE;
-	else if (pgoff - 1 - priv_pages < ch->nslots)
-		kaddr = ch->slots + (pgoff - 1 - priv_pages) * PAGE_SIZE;
+	if (pgoff < control_pages)
+		kaddr = (void *)ch->control + pgoff * PAGE_SIZE;
+	else if (pgoff - control_pages < priv_pages)
+		kaddr = (void *)ch->priv[view->side] + (pgoff - control_pages) * PAGE_SIZE;
+	else if (pgoff - control_pages - priv_pages < ch->nslots)
+		kaddr = ch->slots + (pgoff - control_pages - priv_pages) * PAGE_SIZE;
 	else
 		return VM_FAULT_SIGBUS;
 

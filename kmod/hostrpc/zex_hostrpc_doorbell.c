@@ -6,8 +6,8 @@
 /**
  * DOC: zex_hostrpc_doorbell.c - rings, the interrupt they raise, and waits
  *
- * A side that changed its bits (the device G, the host H) takes the other
- * side's arming if it is there (1 -> 0 by compare-and-swap, so at most one
+ * A side that changed its words (the device a request and its summary
+ * flag, the host an answer) takes the other side's arming if it is there (1 -> 0 by compare-and-swap, so at most one
  * ring per arming) and rings: DRM_ZEX_HOSTRPC_IOCTL_RING. The kernel
  * delivers the ring as the emulated interrupt: the receiving side's ring
  * count grows (read() returns and clears it, poll() reports it), every
@@ -16,9 +16,9 @@
  *
  * The wait ioctl arms for its caller and re-checks before each sleep,
  * inside the wait loop, after the sleeper is on the wait queue. The arming
- * store and the ringer's bit update are both fully ordered, so either the
+ * store and the ringer's word update are both fully ordered, so either the
  * ringer sees the arming (and its ring wakes the queued sleeper) or the
- * re-check sees the bit: a wakeup cannot be lost. A ring wakes only the
+ * re-check sees the word: a wakeup cannot be lost. A ring wakes only the
  * waiters whose condition then holds; as the ringer took the arming, the
  * delivery arms again for the waiters it left asleep and re-checks them
  * after that arming, so none of them is left without a ring to come. A poll()/read() user
@@ -38,18 +38,6 @@
 #include "../common/zex_kunit_export.h"
 #include "../common/zex_compat.h"
 #include "zex_hostrpc.h"
-
-/**
- * zex_hostrpc_test - read one slot's bit of a shared bitmap
- * @map: G or H in the control page.
- * @slot: the slot, below the channel's @nslots.
- *
- * Return: the bit.
- */
-bool zex_hostrpc_test(const u64 *map, u32 slot)
-{
-	return READ_ONCE(map[slot / 64]) & BIT_ULL(slot % 64);
-}
 
 static u32 *zex_hostrpc_armed(struct zex_hostrpc_channel *ch,
 			      enum zex_hostrpc_side side)
@@ -110,13 +98,13 @@ void zex_hostrpc_deliver(struct zex_hostrpc_channel *ch,
 	wake_up_all(wq);
 	/*
 	 * The ringer took the side's arming; waiters still asleep need it
-	 * back, or the next change of their bit would ring nobody. Arm for
-	 * them, fully ordered (the Dekker pair with the next ringer's bit
-	 * update), and look at their conditions once more: a bit changed
-	 * between the ringer's compare-and-swap and this arming is seen here.
+	 * back, or the next answer for them would ring nobody. Arm for them,
+	 * fully ordered (the Dekker pair with the next ringer's word update),
+	 * and look at their conditions once more: an answer stored between
+	 * the ringer's compare-and-swap and this arming is seen here.
 	 */
 	if (wq_has_sleeper(wq)) {
-		/* Fully ordered: the Dekker pair with the ringer's bit update. */
+		/* Fully ordered: the Dekker pair with the ringer's word update. */
 		smp_store_mb(*zex_hostrpc_armed(ch, to), 1);
 		wake_up_all(wq);
 	}
@@ -131,9 +119,9 @@ EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_deliver);
  * @ch: the channel.
  * @to: the side to ring.
  *
- * For the kernel acting as the device (the reaper): after changing G, take
- * the host's arming if it is there and ring. The caller's bit update must
- * be fully ordered (a value-returning atomic), as the peers' are.
+ * For the kernel acting as a side: after changing its words, take the
+ * other side's arming if it is there and ring. The caller's word update
+ * must be fully ordered, as the peers' are.
  *
  * Return: whether it rang.
  */
@@ -176,37 +164,31 @@ EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_ring);
  * zex_hostrpc_host_has_work - does some slot need the host?
  * @ch: the channel.
  *
- * Return: whether some slot's G differs from its H (a call to answer or
- * a finished one to clear).
+ * Return: whether a summary flag of the channel's slots is set (a request
+ * published and not yet looked at by a server). Flags past the last slot's
+ * are not the channel's and are ignored.
  */
 bool zex_hostrpc_host_has_work(struct zex_hostrpc_channel *ch)
 {
 	const struct drm_zex_hostrpc_control *c = ch->control;
-	u32 w, words = DIV_ROUND_UP(ch->nslots, 64);
+	u32 g, groups = DIV_ROUND_UP(ch->nslots, 64);
 
-	for (w = 0; w < words; w++) {
-		u64 todo = READ_ONCE(c->g[w]) ^ READ_ONCE(c->h[w]);
-
-		if (w == words - 1 && ch->nslots % 64)
-			todo &= BIT_ULL(ch->nslots % 64) - 1;
-		if (todo)
+	for (g = 0; g < groups; g++)
+		if (READ_ONCE(c->summary[g]))
 			return true;
-	}
 	return false;
 }
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_hostrpc_host_has_work);
 
-static bool zex_hostrpc_check_bits(struct zex_hostrpc_view *view,
-				   const struct drm_zex_hostrpc_wait *args)
+static bool zex_hostrpc_check_words(struct zex_hostrpc_view *view,
+				    const struct drm_zex_hostrpc_wait *args)
 {
 	struct zex_hostrpc_channel *ch = view->ch;
 
 	if (view->side == ZEX_HOSTRPC_HOST)
 		return zex_hostrpc_host_has_work(ch);
-	if (args->flags & DRM_ZEX_HOSTRPC_WAIT_HOST_TURN)
-		return zex_hostrpc_test(ch->control->g, args->slot) ==
-		       zex_hostrpc_test(ch->control->h, args->slot);
-	return zex_hostrpc_test(ch->control->h, args->slot) == args->value;
+	/* @slot was checked against the kernel's own nslots. */
+	return READ_ONCE(ch->control->answer[args->slot]) != args->value;
 }
 
 /* What a waiter waits for holds, or the channel ended. */
@@ -219,7 +201,7 @@ static bool zex_hostrpc_done(struct zex_hostrpc_view *view,
 		return true;
 	if (view->side == ZEX_HOSTRPC_DEVICE && READ_ONCE(ch->dead))
 		return true;
-	return zex_hostrpc_check_bits(view, args);
+	return zex_hostrpc_check_words(view, args);
 }
 
 /*
@@ -309,15 +291,11 @@ long zex_hostrpc_wait(struct zex_hostrpc_view *view,
 {
 	struct zex_hostrpc_channel *ch = view->ch;
 	bool device = view->side == ZEX_HOSTRPC_DEVICE;
-	bool turn = args->flags & DRM_ZEX_HOSTRPC_WAIT_HOST_TURN;
 	long ret = 0;
 
-	if (zex_hostrpc_check(ch, args->flags & ~DRM_ZEX_HOSTRPC_WAIT_HOST_TURN) ||
-	    zex_hostrpc_check(ch, !device && args->flags) ||
+	if (zex_hostrpc_check(ch, args->flags) ||
 	    zex_hostrpc_check(ch, args->pad) ||
 	    zex_hostrpc_check(ch, device && args->slot >= ch->nslots) ||
-	    zex_hostrpc_check(ch, device && args->value > 1) ||
-	    zex_hostrpc_check(ch, turn && args->value) ||
 	    zex_hostrpc_check(ch, !device && (args->slot || args->value)) ||
 	    zex_hostrpc_check(ch, args->timeout_ns < 0))
 		return -EINVAL;

@@ -7,26 +7,27 @@
  * DOC: zex_hostrpc_reap.c - what a dead view leaves behind
  *
  * A host view that dies holding T words (killed between taking a slot and
- * answering it) releases them: the slot's G and H are as it left them, so
- * another server takes it over (an answer half-written is written again).
+ * answering it) releases them: the slot's request is still unanswered, so
+ * another server takes it over (an answer half-written is written again),
+ * once its group's summary flag says so: the dead view's slots get their
+ * flags set again.
  *
  * A device view that dies holding W words may have calls in any state. The
  * kernel takes each such slot over (W becomes %DRM_ZEX_HOSTRPC_OWNER_ORPHAN,
  * so no device view acquires or collects it) and finishes the call as the
- * device would, by the slot's G and H:
+ * device would, by the slot's request and answer words:
  *
- * ===  ===  ==========================================================
- * G    H    the reaper
- * ===  ===  ==========================================================
- * 0    0    nothing published, or the host is done: free the slot
- * 1    0    the host has not answered: wait
- * 1    1    answered: clear G (as "use" would) and ring the host
- * 0    1    the host has not cleared H: wait
- * ===  ===  ==========================================================
+ * ===================  ==============================================
+ * words                the reaper
+ * ===================  ==============================================
+ * request == answer    nothing published, or answered: free the slot
+ *                      (its mirror set to the request first)
+ * request != answer    the host has not answered: wait
+ * ===================  ==============================================
  *
  * While orphans remain, the reaper arms the device side's doorbell and
  * re-checks, exactly as a device-side waiter does; the host's ring after
- * it changes H runs the reaper again (zex_hostrpc_deliver()).
+ * an answer runs the reaper again (zex_hostrpc_deliver()).
  */
 
 #include <linux/atomic.h>
@@ -53,7 +54,7 @@ void zex_hostrpc_release_owner(struct zex_hostrpc_view *view)
 	u32 *owner = ch->priv[view->side]->owner;
 	bool device = view->side == ZEX_HOSTRPC_DEVICE;
 	u32 to = device ? DRM_ZEX_HOSTRPC_OWNER_ORPHAN : 0;
-	unsigned int orphaned = 0;
+	unsigned int orphaned = 0, released = 0;
 	u32 slot;
 
 	mutex_lock(&ch->reap_lock);
@@ -67,6 +68,10 @@ void zex_hostrpc_release_owner(struct zex_hostrpc_view *view)
 				if (device) {
 					__set_bit(slot, ch->orphans);
 					orphaned++;
+				} else {
+					/* Servers look at the slot's group again. */
+					smp_store_mb(ch->control->summary[slot / 64], 1);
+					released++;
 				}
 				break;
 			}
@@ -75,6 +80,9 @@ void zex_hostrpc_release_owner(struct zex_hostrpc_view *view)
 	}
 	atomic_add(orphaned, &ch->norphans);
 	mutex_unlock(&ch->reap_lock);
+
+	if (released)
+		zex_hostrpc_ring_if_armed(ch, ZEX_HOSTRPC_HOST);
 
 	if (orphaned) {
 		drm_dbg(ch->drm, "hostrpc: device view %u died holding %u slots\n",
@@ -92,28 +100,21 @@ static bool zex_hostrpc_reap_pass(struct zex_hostrpc_channel *ch, bool act)
 	u32 slot;
 
 	for_each_set_bit(slot, ch->orphans, ch->nslots) {
-		bool g = zex_hostrpc_test(c->g, slot);
-		bool h = zex_hostrpc_test(c->h, slot);
-		u64 bit = BIT_ULL(slot % 64);
+		/* Acquire: the host's answer, and the page, before the free. */
+		u32 request = smp_load_acquire(&c->request[slot]);
 
-		if (g != h)
+		if (request != smp_load_acquire(&c->answer[slot]))
 			continue;	/* the host's turn */
 		movable = true;
 		if (!act)
 			continue;
-		if (g) {
-			/* Answered: release it as the device would. */
-			atomic64_fetch_andnot(bit, (atomic64_t *)&c->g[slot / 64]);
-			zex_hostrpc_ring_if_armed(ch, ZEX_HOSTRPC_HOST);
-		} else {
-			/* Done: back to the pool, hint first, then W. */
-			atomic64_fetch_andnot(bit, (atomic64_t *)&dev->async[slot / 64]);
-			/* Release: an acquirer's CAS sees a finished slot. */
-			smp_store_release(&dev->owner[slot], 0);
-			__clear_bit(slot, ch->orphans);
-			atomic_dec(&ch->norphans);
-			ch->reaped++;
-		}
+		/* Done: back to the pool, the mirror first, then W. */
+		WRITE_ONCE(dev->mirror[slot], request);
+		/* Release: an acquirer's CAS sees a finished slot. */
+		smp_store_release(&dev->owner[slot], 0);
+		__clear_bit(slot, ch->orphans);
+		atomic_dec(&ch->norphans);
+		ch->reaped++;
 	}
 	return movable;
 }

@@ -128,27 +128,31 @@ static void zex_test_hostrpc_wait_arms_only_to_sleep(struct kunit *test)
 	struct zex_hostrpc_view *host = zex_test_view(test, ch, ZEX_HOSTRPC_HOST);
 	struct zex_hostrpc_view *dev = zex_test_view(test, ch, ZEX_HOSTRPC_DEVICE);
 	struct drm_zex_hostrpc_wait now = { .timeout_ns = 0 };
-	struct drm_zex_hostrpc_wait dev_h1 = { .slot = 69, .value = 1 };
+	struct drm_zex_hostrpc_wait dev_moved = { .slot = 69, .value = 7 };
 
 	/* Work is there: no arming, no sleep. */
-	ch->control->g[1] = BIT_ULL(5);
+	ch->control->summary[1] = 1;
 	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(host, &now), 0);
 	KUNIT_EXPECT_EQ(test, ch->control->host_armed, 0u);
 	/* None: armed, and the timeout passed. */
-	ch->control->g[1] = 0;
+	ch->control->summary[1] = 0;
 	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(host, &now), -ETIME);
 	KUNIT_EXPECT_EQ(test, ch->control->host_armed, 1u);
-	/* The device side the same way, for H of one slot. */
-	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(dev, &dev_h1), -ETIME);
+	/* The device side the same way, for one slot's answer to move. */
+	ch->control->answer[69] = 7;
+	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(dev, &dev_moved), -ETIME);
 	KUNIT_EXPECT_EQ(test, ch->control->device_armed, 1u);
 	ch->control->device_armed = 0;
-	ch->control->h[1] = BIT_ULL(5);
-	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(dev, &dev_h1), 0);
+	ch->control->answer[69] = 8;
+	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(dev, &dev_moved), 0);
 	KUNIT_EXPECT_EQ(test, ch->control->device_armed, 0u);
 	/* Bad input. */
-	dev_h1.slot = 70;
-	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(dev, &dev_h1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(host, &dev_h1), -EINVAL);
+	dev_moved.slot = 70;
+	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(dev, &dev_moved), -EINVAL);
+	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(host, &dev_moved), -EINVAL);
+	dev_moved.slot = 0;
+	dev_moved.flags = 1;
+	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(dev, &dev_moved), -EINVAL);
 	zex_hostrpc_view_destroy(host);
 	KUNIT_EXPECT_EQ(test, zex_hostrpc_wait(dev, &now), -EPIPE);
 	zex_hostrpc_view_destroy(dev);
@@ -160,16 +164,14 @@ static void zex_test_hostrpc_work_mask(struct kunit *test)
 	struct zex_hostrpc_channel *ch = zex_test_channel(test, 65);
 
 	KUNIT_EXPECT_FALSE(test, zex_hostrpc_host_has_work(ch));
-	/* Bits past the last slot are not work, whoever set them. */
-	ch->control->g[1] = ~1ull;
-	ch->control->g[5] = ~0ull;
+	/* Flags past the last slot's group are not work, whoever set them. */
+	ch->control->summary[2] = 1;
+	ch->control->summary[31] = 1;
 	KUNIT_EXPECT_FALSE(test, zex_hostrpc_host_has_work(ch));
-	ch->control->g[1] = 1;		/* slot 64 published */
+	ch->control->summary[1] = 1;	/* slot 64 published */
 	KUNIT_EXPECT_TRUE(test, zex_hostrpc_host_has_work(ch));
-	ch->control->h[1] = 1;		/* answered */
+	ch->control->summary[1] = 0;	/* a server took the flag */
 	KUNIT_EXPECT_FALSE(test, zex_hostrpc_host_has_work(ch));
-	ch->control->g[1] = 0;		/* released: H to clear */
-	KUNIT_EXPECT_TRUE(test, zex_hostrpc_host_has_work(ch));
 	zex_hostrpc_channel_put(ch);
 }
 
@@ -181,45 +183,66 @@ static void zex_test_hostrpc_reaper_table(struct kunit *test)
 	struct zex_hostrpc_view *dead = zex_test_view(test, ch, ZEX_HOSTRPC_DEVICE);
 	struct drm_zex_hostrpc_control *c = ch->control;
 	u32 *w = ch->priv[ZEX_HOSTRPC_DEVICE]->owner;
+	u32 *m = ch->priv[ZEX_HOSTRPC_DEVICE]->mirror;
 
-	/* G,H per slot: 0:00 1:10 2:11 3:01; slot 4 is the live view's. */
+	/*
+	 * Request/answer per slot: 0: 3/3 (answered), 1: 5/4 (the host's
+	 * turn), 2: 2/1 (async, the host's turn), 3: 0/0 (taken, nothing
+	 * published, mirror ahead); slot 4 is the live view's.
+	 */
 	w[0] = dead->id;
 	w[1] = dead->id;
 	w[2] = dead->id | DRM_ZEX_HOSTRPC_OWNER_ASYNC;
 	w[3] = dead->id;
 	w[4] = live->id;
-	c->g[0] = BIT_ULL(1) | BIT_ULL(2);
-	c->h[0] = BIT_ULL(2) | BIT_ULL(3);
-	ch->priv[ZEX_HOSTRPC_DEVICE]->async[0] = BIT_ULL(2);
+	c->request[0] = 3, c->answer[0] = 3;
+	c->request[1] = 5, c->answer[1] = 4;
+	c->request[2] = 2, c->answer[2] = 1;
+	m[3] = 1;
 	zex_hostrpc_view_destroy(dead);
 
 	KUNIT_EXPECT_EQ(test, w[0], 0u);			/* freed */
+	KUNIT_EXPECT_EQ(test, m[0], 3u);
 	KUNIT_EXPECT_EQ(test, w[1], DRM_ZEX_HOSTRPC_OWNER_ORPHAN);	/* host's turn */
-	KUNIT_EXPECT_EQ(test, w[2], DRM_ZEX_HOSTRPC_OWNER_ORPHAN);	/* released */
-	KUNIT_EXPECT_EQ(test, w[3], DRM_ZEX_HOSTRPC_OWNER_ORPHAN);	/* host's turn */
+	KUNIT_EXPECT_EQ(test, w[2], DRM_ZEX_HOSTRPC_OWNER_ORPHAN);	/* host's turn */
+	KUNIT_EXPECT_EQ(test, w[3], 0u);			/* freed */
+	KUNIT_EXPECT_EQ(test, m[3], 0u);			/* mirror = request */
 	KUNIT_EXPECT_EQ(test, w[4], live->id);
-	KUNIT_EXPECT_EQ(test, c->g[0], BIT_ULL(1));
-	KUNIT_EXPECT_EQ(test, atomic_read(&ch->norphans), 3);
-	KUNIT_EXPECT_EQ(test, ch->reaped, 1ull);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ch->norphans), 2);
+	KUNIT_EXPECT_EQ(test, ch->reaped, 2ull);
 	KUNIT_EXPECT_EQ(test, c->device_armed, 1u);
 
-	/* The host moves every slot on; the reaper follows. */
-	c->h[0] = BIT_ULL(1) | BIT_ULL(2) | BIT_ULL(3);	/* 1 answered */
-	c->h[0] &= ~(BIT_ULL(2) | BIT_ULL(3));		/* 2, 3 cleared */
-	zex_hostrpc_reap(ch);
-	KUNIT_EXPECT_EQ(test, w[2], 0u);
-	KUNIT_EXPECT_EQ(test, w[3], 0u);
-	KUNIT_EXPECT_EQ(test, ch->priv[ZEX_HOSTRPC_DEVICE]->async[0], 0ull);
-	KUNIT_EXPECT_EQ(test, c->g[0], 0ull);			/* 1 released */
-	KUNIT_EXPECT_EQ(test, w[1], DRM_ZEX_HOSTRPC_OWNER_ORPHAN);
-	c->h[0] = 0;
+	/* The host answers one, then the other; the reaper follows. */
+	c->answer[1] = 5;
 	zex_hostrpc_reap(ch);
 	KUNIT_EXPECT_EQ(test, w[1], 0u);
+	KUNIT_EXPECT_EQ(test, m[1], 5u);
+	KUNIT_EXPECT_EQ(test, w[2], DRM_ZEX_HOSTRPC_OWNER_ORPHAN);
+	c->answer[2] = 2;
+	zex_hostrpc_reap(ch);
+	KUNIT_EXPECT_EQ(test, w[2], 0u);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ch->norphans), 0);
 	KUNIT_EXPECT_EQ(test, ch->reaped, 4ull);
 	KUNIT_EXPECT_EQ(test, w[4], live->id);
 
 	zex_hostrpc_view_destroy(live);
+	zex_hostrpc_view_destroy(host);
+	zex_hostrpc_channel_put(ch);
+}
+
+static void zex_test_hostrpc_dead_server_flags_its_slots(struct kunit *test)
+{
+	struct zex_hostrpc_channel *ch = zex_test_channel(test, 130);
+	struct zex_hostrpc_view *host = zex_test_view(test, ch, ZEX_HOSTRPC_HOST);
+	struct zex_hostrpc_view *dying = zex_test_view(test, ch, ZEX_HOSTRPC_HOST);
+	u32 *t = ch->priv[ZEX_HOSTRPC_HOST]->owner;
+
+	/* A server died holding slot 129 (its flag taken): look again. */
+	t[129] = dying->id;
+	zex_hostrpc_view_destroy(dying);
+	KUNIT_EXPECT_EQ(test, t[129], 0u);
+	KUNIT_EXPECT_EQ(test, ch->control->summary[2], 1u);
+	KUNIT_EXPECT_EQ(test, ch->control->summary[0], 0u);
 	zex_hostrpc_view_destroy(host);
 	zex_hostrpc_channel_put(ch);
 }
@@ -231,6 +254,7 @@ static struct kunit_case zex_hostrpc_test_cases[] = {
 	KUNIT_CASE(zex_test_hostrpc_wait_arms_only_to_sleep),
 	KUNIT_CASE(zex_test_hostrpc_work_mask),
 	KUNIT_CASE(zex_test_hostrpc_reaper_table),
+	KUNIT_CASE(zex_test_hostrpc_dead_server_flags_its_slots),
 	{}
 };
 

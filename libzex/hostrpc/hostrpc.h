@@ -6,19 +6,22 @@
 /*
  * DOC: hostrpc.h - the hostrpc protocol core (seed 003)
  *
- * Shared state (&struct hostrpc_shared): per slot a 4 KiB page and the G
- * and H bits, the two sides' "armed" flags and the "dead" flag. Private
- * state: W owner words (and the async hint bitmap) on the device side
- * (&struct hostrpc_client), T owner words on the host side
- * (&struct hostrpc_server). An owner word is 0 when free, else the
- * holder's id, taken by CAS; an asynchronous call's W also carries
- * %HOSTRPC_OWNER_ASYNC so that any device-side caller may collect it.
+ * Shared state (&struct hostrpc_shared): per slot a 4 KiB page, a request
+ * word (device writes, host reads) and an answer word (host writes, device
+ * reads); a summary flag per 64 slots; the two sides' "armed" flags and
+ * the "dead" flag. Private state: the owner words W and the mirrors of the
+ * request words on the device side (&struct hostrpc_client), the owner
+ * words T on the host side (&struct hostrpc_server). An owner word is 0
+ * when free, else the holder's id, taken by CAS; an asynchronous call's W
+ * also carries %HOSTRPC_OWNER_ASYNC so that any device-side caller may
+ * collect it once answered.
  *
  * The core only holds pointers: the zex kernel channel's mmap
- * (libzex/src/core/hostrpc_channel.c) or plain memory (the tests) supply them. The
- * state tables and the doorbell proof are in Documentation/hostrpc.rst;
- * model/hostrpc.pml names these functions. Freestanding: no libc, no
- * allocation; atomics through hostrpc_atomic.h.
+ * (libzex/src/core/hostrpc_channel.c), plain memory (the tests) or pinned
+ * host and GPU memory (cuda/) supply them. The state table and the
+ * doorbell proof are in Documentation/hostrpc.rst; model/hostrpc.pml names
+ * these functions. Freestanding: no libc, no allocation; atomics through
+ * hostrpc_atomic.h.
  */
 
 #ifndef HOSTRPC_H
@@ -27,7 +30,9 @@
 #include "hostrpc_atomic.h"
 
 #define HOSTRPC_MAX_SLOTS	2048
-#define HOSTRPC_WORDS		(HOSTRPC_MAX_SLOTS / 64)
+/* Slots per summary flag. */
+#define HOSTRPC_GROUP		64
+#define HOSTRPC_GROUPS		(HOSTRPC_MAX_SLOTS / HOSTRPC_GROUP)
 
 /* Owner words (the same values as the zex uapi's). */
 #define HOSTRPC_OWNER_ID_MASK	0x00ffffffu
@@ -46,8 +51,9 @@ typedef struct {
 
 /** What both sides see. */
 struct hostrpc_shared {
-	hr_word_t *G;			/* device writes, host reads */
-	hr_word_t *H;			/* host writes, device reads */
+	hr_u32_t *request;		/* per slot: device writes, host reads */
+	hr_u32_t *answer;		/* per slot: host writes, device reads */
+	hr_u32_t *summary;		/* per 64 slots: device sets, host clears */
 	hr_u32_t *host_armed;		/* a host thread wants a ring */
 	hr_u32_t *device_armed;		/* a device waiter wants a ring */
 	hr_u32_t *dead;			/* the host side is gone */
@@ -57,35 +63,23 @@ struct hostrpc_shared {
 
 typedef void (*hostrpc_ring_fn)(void *ctx);
 
-/**
- * enum hostrpc_wait_for - what a blocked device-side caller waits for
- * @HOSTRPC_WAIT_ANSWER: its own call's answer: @slot's H is set.
- * @HOSTRPC_WAIT_HOST_TURN: @slot is no longer the host's turn: its G equals
- *	its H (the host answered, or cleared after a release). The caller
- *	then re-reads the whole slot (owner word, G, H): the slot may have
- *	been freed, taken and published again meanwhile.
- */
-enum hostrpc_wait_for {
-	HOSTRPC_WAIT_ANSWER,
-	HOSTRPC_WAIT_HOST_TURN,
-};
-
 /*
- * Block until what @what says holds (or a device-side ring woke the caller,
- * who re-checks); HOSTRPC_DEAD when the host is gone. It must arm the
- * device side's doorbell and re-check before sleeping, as the kernel's
- * wait ioctl does.
+ * Block until @slot's answer word differs from @value (the host answered
+ * since the caller read it), or a device-side ring woke the caller, who
+ * re-checks; HOSTRPC_DEAD when the host is gone. It must arm the device
+ * side's doorbell and re-check before sleeping, as the kernel's wait
+ * ioctl does.
  */
-typedef int (*hostrpc_wait_fn)(void *ctx, uint32_t slot, enum hostrpc_wait_for what);
+typedef int (*hostrpc_wait_fn)(void *ctx, uint32_t slot, uint32_t value);
 typedef void (*hostrpc_page_fn)(hostrpc_page_t *page, void *ctx);
 
 /** The device side's view. */
 struct hostrpc_client {
 	struct hostrpc_shared sh;
 	hr_own_t *W;			/* owner words, device-private */
-	hr_hint_t *A;			/* slots holding async calls (hint) */
+	hr_own_t *M;			/* mirrors of the request words, device-private */
 	uint32_t id;			/* this caller's owner id, not 0 */
-	uint32_t spin;			/* polls of H before blocking in @wait */
+	uint32_t spin;			/* polls of an answer before blocking in @wait */
 	hostrpc_ring_fn ring;		/* the doorbell (a syscall, an MMIO write); */
 	void *ring_ctx;			/* NULL: the host side polls */
 	hostrpc_wait_fn wait;		/* NULL: always poll */
@@ -121,8 +115,7 @@ HR_FN int hostrpc_client_wait_answer(struct hostrpc_client *c, uint32_t slot);
 HR_FN void hostrpc_client_end(struct hostrpc_client *c, uint32_t slot, int ret);
 HR_FN void hostrpc_client_end_async(struct hostrpc_client *c, uint32_t slot);
 
-HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate,
-				 hostrpc_page_fn clear, void *ctx);
+HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate, void *ctx);
 HR_FN bool hostrpc_server_arm(struct hostrpc_server *s);
 
 #endif /* HOSTRPC_H */

@@ -7,10 +7,10 @@
  * DOC: hostrpc_atomic.h - the atomics hostrpc needs, per platform
  *
  * The protocol core uses nothing but these. Two kinds of word: shared
- * ones, which both sides see (G, H, the armed and dead flags: hr_word_t,
- * hr_u32_t), and private ones, which one side alone reads and writes (the
- * owner words W and T, the async hint: hr_own_t, hr_hint_t). On the CPU
- * both are C11 atomics and, in a hosted build, the wait between polls
+ * ones, which both sides see (request, answer and summary words, the armed
+ * and dead flags: hr_u32_t), and private ones, which one side alone reads
+ * and writes (the owner words W and T, the device's mirrors: hr_own_t).
+ * On the CPU both are C11 atomics and, in a hosted build, the wait between polls
  * yields the core. A CUDA build (nvcc defines __CUDACC__) takes
  * hostrpc_atomic_cuda.h instead: system-scope atomics for the shared
  * words, device-scope ones for the private words, which live in GPU
@@ -36,42 +36,33 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* A bitmap word (G, H, the async hint) and a 32-bit word (flags, W, T). */
-typedef _Atomic uint64_t hr_word_t;
+/* A word both sides see: request, answer, summary, armed and dead flags. */
 typedef _Atomic uint32_t hr_u32_t;
 
-static inline uint64_t hr_load(hr_word_t *w)
+/* A poll of the other side's word: acquire, so its page is ours to read. */
+static inline uint32_t hr_u32_load(hr_u32_t *f)
 {
-	return atomic_load_explicit(w, memory_order_acquire);
+	return atomic_load_explicit(f, memory_order_acquire);
+}
+
+/* A request or answer word, stored after the page: release. */
+static inline void hr_u32_store(hr_u32_t *f, uint32_t v)
+{
+	atomic_store_explicit(f, v, memory_order_release);
 }
 
 /*
- * Sequentially consistent: a G or H update followed by a read of an
- * "armed" flag (and "armed" set, then G and H read) is a Dekker pair,
+ * Sequentially consistent: a summary flag stored and then an "armed" flag
+ * read (and "armed" set, then the summary flags read) is a Dekker pair,
  * which needs store-load order across the two locations: seq_cst on both
  * sides gives it without a separate fence.
  */
-static inline uint64_t hr_fetch_or(hr_word_t *w, uint64_t bits)
-{
-	return atomic_fetch_or_explicit(w, bits, memory_order_seq_cst);
-}
-
-static inline uint64_t hr_fetch_and(hr_word_t *w, uint64_t bits)
-{
-	return atomic_fetch_and_explicit(w, bits, memory_order_seq_cst);
-}
-
-static inline uint64_t hr_load_sc(hr_word_t *w)
-{
-	return atomic_load_explicit(w, memory_order_seq_cst);
-}
-
-static inline uint32_t hr_u32_load(hr_u32_t *f)
+static inline uint32_t hr_u32_load_sc(hr_u32_t *f)
 {
 	return atomic_load_explicit(f, memory_order_seq_cst);
 }
 
-static inline void hr_u32_store(hr_u32_t *f, uint32_t v)
+static inline void hr_u32_store_sc(hr_u32_t *f, uint32_t v)
 {
 	atomic_store_explicit(f, v, memory_order_seq_cst);
 }
@@ -84,47 +75,32 @@ static inline bool hr_u32_cas(hr_u32_t *f, uint32_t from, uint32_t to)
 }
 
 /*
- * Private words: an owner word (W, T) and the async hint. On the CPU they
- * are the same atomics as the shared ones.
+ * A server takes a summary flag: acquire, so the requests it then reads
+ * are at least those published before the flag it took (host side only).
  */
+static inline uint32_t hr_u32_xchg(hr_u32_t *f, uint32_t v)
+{
+	return atomic_exchange_explicit(f, v, memory_order_acq_rel);
+}
+
+/* Private words, one side's alone: owner words (W, T) and mirrors. */
 typedef _Atomic uint32_t hr_own_t;
-typedef _Atomic uint64_t hr_hint_t;
 
 static inline uint32_t hr_own_load(hr_own_t *w)
 {
-	return atomic_load_explicit(w, memory_order_seq_cst);
+	return atomic_load_explicit(w, memory_order_acquire);
 }
 
 static inline void hr_own_store(hr_own_t *w, uint32_t v)
 {
-	atomic_store_explicit(w, v, memory_order_seq_cst);
+	atomic_store_explicit(w, v, memory_order_release);
 }
 
 /* The CAS that takes W or T. */
 static inline bool hr_own_cas(hr_own_t *w, uint32_t from, uint32_t to)
 {
-	return atomic_compare_exchange_strong_explicit(w, &from, to, memory_order_seq_cst,
-						       memory_order_seq_cst);
-}
-
-static inline uint64_t hr_hint_load(hr_hint_t *w)
-{
-	return atomic_load_explicit(w, memory_order_acquire);
-}
-
-static inline void hr_hint_set(hr_hint_t *w, uint64_t bits)
-{
-	atomic_fetch_or_explicit(w, bits, memory_order_seq_cst);
-}
-
-static inline void hr_hint_clear(hr_hint_t *w, uint64_t bits)
-{
-	atomic_fetch_and_explicit(w, ~bits, memory_order_seq_cst);
-}
-
-static inline uint32_t hr_ctz64(uint64_t v)
-{
-	return (uint32_t)__builtin_ctzll(v);
+	return atomic_compare_exchange_strong_explicit(w, &from, to, memory_order_acq_rel,
+						       memory_order_acquire);
 }
 
 /*

@@ -7,23 +7,21 @@
  * DOC: hostrpc_atomic_cuda.h - the atomics hostrpc needs, on a CUDA GPU
  *
  * hostrpc_atomic.h's names for device code that nvcc compiles. The shared
- * words (G, H, the armed and dead flags) are in pinned host memory that
- * the GPU reaches over PCIe: system-scope atomics, with the same orders as
- * on the CPU (seq_cst where the doorbell's Dekker pairs need it, acquire
- * for polls). The GPU is the only writer of G, so its read-modify-writes
- * of G need to be atomic only among GPU threads, which they are even
- * without native host atomics; the host only reads G and the GPU only
- * reads H. The private words (W, the async hint) are in GPU memory and
- * only GPU threads touch them: device scope, no PCIe.
+ * words (request, answer and summary words, the armed and dead flags) are
+ * in pinned host memory that the GPU reaches over PCIe: system-scope
+ * loads and stores, never a read-modify-write (this GPU has no native
+ * host atomics; the host alone exchanges summary flags, and the device
+ * half never calls that). The private words (W, the mirrors) are in GPU
+ * memory and only GPU threads touch them: device scope, no PCIe.
  *
  * Orders: the GPU half has no doorbell (a GPU makes no system call; the
  * host side polls), so HR_NO_DOORBELL compiles the ring out of the core,
- * and with it the protocol's only store-load (Dekker) pairs: G or H
- * updated, then the other side's armed flag read. What is left needs
+ * and with it the protocol's only store-load (Dekker) pairs: a summary
+ * flag stored, then the other side's armed flag read. What is left needs
  * acquire and release only, and that is what these give: a sequentially
- * consistent operation at system scope costs a MEMBAR.SYS, microseconds
- * under load, on every call. (The CPU build keeps seq_cst everywhere, as
- * the model assumes; the GPU check verifies this one.)
+ * consistent operation at system scope costs a MEMBAR.SYS on every call.
+ * (The CPU build keeps seq_cst for the Dekker pairs, as the model assumes;
+ * the GPU check verifies this one.)
  */
 
 #ifndef HOSTRPC_ATOMIC_CUDA_H
@@ -35,37 +33,14 @@
 #define HR_FN __device__
 #define HR_NO_DOORBELL 1
 
-typedef uint64_t hr_word_t;
 typedef uint32_t hr_u32_t;
 typedef uint32_t hr_own_t;
-typedef uint64_t hr_hint_t;
 
 #define HR_SYS(type, p) cuda::atomic_ref<type, cuda::thread_scope_system>(*(p))
 #define HR_DEV(type, p) cuda::atomic_ref<type, cuda::thread_scope_device>(*(p))
 #define HR_ACQ cuda::std::memory_order_acquire
 #define HR_REL cuda::std::memory_order_release
 #define HR_AR cuda::std::memory_order_acq_rel
-#define HR_SC cuda::std::memory_order_seq_cst
-
-static __device__ inline uint64_t hr_load(hr_word_t *w)
-{
-	return HR_SYS(uint64_t, w).load(HR_ACQ);
-}
-
-static __device__ inline uint64_t hr_fetch_or(hr_word_t *w, uint64_t bits)
-{
-	return HR_SYS(uint64_t, w).fetch_or(bits, HR_AR);
-}
-
-static __device__ inline uint64_t hr_fetch_and(hr_word_t *w, uint64_t bits)
-{
-	return HR_SYS(uint64_t, w).fetch_and(bits, HR_AR);
-}
-
-static __device__ inline uint64_t hr_load_sc(hr_word_t *w)
-{
-	return HR_SYS(uint64_t, w).load(HR_SC);
-}
 
 static __device__ inline uint32_t hr_u32_load(hr_u32_t *f)
 {
@@ -77,9 +52,25 @@ static __device__ inline void hr_u32_store(hr_u32_t *f, uint32_t v)
 	HR_SYS(uint32_t, f).store(v, HR_REL);
 }
 
+/* No doorbell, so no Dekker pair: acquire and release suffice. */
+static __device__ inline uint32_t hr_u32_load_sc(hr_u32_t *f)
+{
+	return HR_SYS(uint32_t, f).load(HR_ACQ);
+}
+
+static __device__ inline void hr_u32_store_sc(hr_u32_t *f, uint32_t v)
+{
+	HR_SYS(uint32_t, f).store(v, HR_REL);
+}
+
 static __device__ inline bool hr_u32_cas(hr_u32_t *f, uint32_t from, uint32_t to)
 {
 	return HR_SYS(uint32_t, f).compare_exchange_strong(from, to, HR_AR);
+}
+
+static __device__ inline uint32_t hr_u32_xchg(hr_u32_t *f, uint32_t v)
+{
+	return HR_SYS(uint32_t, f).exchange(v, HR_AR);
 }
 
 static __device__ inline uint32_t hr_own_load(hr_own_t *w)
@@ -95,27 +86,6 @@ static __device__ inline void hr_own_store(hr_own_t *w, uint32_t v)
 static __device__ inline bool hr_own_cas(hr_own_t *w, uint32_t from, uint32_t to)
 {
 	return HR_DEV(uint32_t, w).compare_exchange_strong(from, to, HR_AR);
-}
-
-/* A hint only: what is decided is read again under W (an acquire). */
-static __device__ inline uint64_t hr_hint_load(hr_hint_t *w)
-{
-	return HR_DEV(uint64_t, w).load(cuda::std::memory_order_relaxed);
-}
-
-static __device__ inline void hr_hint_set(hr_hint_t *w, uint64_t bits)
-{
-	HR_DEV(uint64_t, w).fetch_or(bits, HR_AR);
-}
-
-static __device__ inline void hr_hint_clear(hr_hint_t *w, uint64_t bits)
-{
-	HR_DEV(uint64_t, w).fetch_and(~bits, HR_AR);
-}
-
-static __device__ inline uint32_t hr_ctz64(uint64_t v)
-{
-	return (uint32_t)(__ffsll((long long)v) - 1);
 }
 
 /*

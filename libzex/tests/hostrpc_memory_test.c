@@ -64,10 +64,12 @@ TEST(attach_writes_the_header_and_reports_the_layout)
 		  *(uint64_t *)(r + ZEX_HOSTRPC_CONTROL_MAP_SIZE));
 	ASSERT_EQ(0, zex_hostrpc_layout(ch, &l));
 	EXPECT_EQ((void *)r, l.region);
-	EXPECT_EQ((void *)(r + ZEX_HOSTRPC_CONTROL_G), (void *)l.g);
-	EXPECT_EQ((void *)(r + ZEX_HOSTRPC_CONTROL_H), (void *)l.h);
+	EXPECT_EQ((void *)(r + ZEX_HOSTRPC_CONTROL_REQUEST), (void *)l.request);
+	EXPECT_EQ((void *)(r + ZEX_HOSTRPC_CONTROL_ANSWER), (void *)l.answer);
+	EXPECT_EQ((void *)(r + ZEX_HOSTRPC_CONTROL_SUMMARY), (void *)l.summary);
 	EXPECT_EQ((void *)(r + ZEX_HOSTRPC_SLOTS_AT), (void *)l.pages);
-	EXPECT_EQ(0u, l.g[0] | l.h[0] | *l.host_armed | *l.device_armed | *l.dead);
+	EXPECT_EQ(0u, l.request[NSLOTS - 1] | l.answer[NSLOTS - 1] | l.summary[0] |
+		      *l.host_armed | *l.device_armed | *l.dead);
 	/* The slot pages are the caller's: left as they were. */
 	EXPECT_EQ(0xff, (uint8_t)r[ZEX_HOSTRPC_SLOTS_AT]);
 	EXPECT_EQ((uint32_t)NSLOTS, zex_hostrpc_slots(ch));
@@ -101,7 +103,7 @@ TEST(a_view_of_memory_has_no_kernel_and_no_doorbell)
 	/* A host view: the device side's calls are refused. */
 	EXPECT_EQ(-EINVAL, zex_hostrpc_call(ch, 0, nop, nop, NULL));
 	EXPECT_EQ(-EINVAL, zex_hostrpc_collect(ch));
-	EXPECT_EQ(0, zex_hostrpc_serve(ch, nop, nop, NULL));
+	EXPECT_EQ(0, zex_hostrpc_serve(ch, nop, NULL));
 	zex_hostrpc_close(ch);
 	free(r);
 }
@@ -111,7 +113,7 @@ struct rig {
 	struct zex_hostrpc *host;
 	struct zex_hostrpc_layout l;
 	hr_own_t W[NSLOTS];
-	hr_hint_t A[HOSTRPC_WORDS];
+	hr_own_t M[NSLOTS];
 	_Atomic int stop;
 	_Atomic long wrong, served;
 };
@@ -157,13 +159,15 @@ static void *caller_main(void *arg)
 	struct rig *r = c->rig;
 	struct hostrpc_client cl = {
 		.sh = {
-			.G = (hr_word_t *)r->l.g, .H = (hr_word_t *)r->l.h,
+			.request = (hr_u32_t *)r->l.request,
+			.answer = (hr_u32_t *)r->l.answer,
+			.summary = (hr_u32_t *)r->l.summary,
 			.host_armed = (hr_u32_t *)r->l.host_armed,
 			.device_armed = (hr_u32_t *)r->l.device_armed,
 			.dead = (hr_u32_t *)r->l.dead,
 			.pages = (hostrpc_page_t *)r->l.pages, .nslots = r->l.nslots,
 		},
-		.W = r->W, .A = r->A, .id = c->id,
+		.W = r->W, .M = r->M, .id = c->id,
 	};
 
 	for (int k = 0; k < CALLS; k++) {
@@ -181,7 +185,7 @@ static void *server_main(void *arg)
 	struct rig *r = arg;
 
 	while (!r->stop)
-		if (zex_hostrpc_serve(r->host, operate, nop, r) < 0)
+		if (zex_hostrpc_serve(r->host, operate, r) < 0)
 			r->wrong++;
 	return NULL;
 }

@@ -206,12 +206,6 @@ static void operate(struct zex_hostrpc_page *p, void *ctx)
 	p->cacheline[0].element[0]++;
 }
 
-static void nop(struct zex_hostrpc_page *p, void *ctx)
-{
-	(void)p;
-	(void)ctx;
-}
-
 static void use(struct zex_hostrpc_page *p, void *ctx)
 {
 	if (p->cacheline[0].element[0] != *(uint64_t *)ctx + 1)
@@ -224,7 +218,7 @@ static void *server_main(void *arg)
 	int64_t idle = bench_now_ns();
 
 	while (!servers_stop) {
-		if (zex_hostrpc_serve(s->view, operate, nop, NULL) > 0) {
+		if (zex_hostrpc_serve(s->view, operate, NULL) > 0) {
 			idle = bench_now_ns();
 			continue;
 		}

@@ -19,9 +19,10 @@ cd "$top/libzex"
 # (the own-slot wait strands a caller in some runs: up to 300 runs, each
 # with a 10 s hang deadline; it has hung within 6 to 48 runs)
 mutants=(
-	"H_BEFORE_OPERATE|one_device_one_server|WARNING: ThreadSanitizer: data race|"
+	"ANSWER_BEFORE_OPERATE|one_device_one_server|WARNING: ThreadSanitizer: data race|"
 	"NO_RECHECK|arming_sees_work_and_rings_once|not ok 1 global.arming_sees_work_and_rings_once|"
-	"OWN_SLOT_WAITS_FOR_H|recycled_slots_strand_no_caller|# HANG: run|HOSTRPC_PRESSURE_RUNS=300 HOSTRPC_PRESSURE_DEADLINE_S=10"
+	"OWN_SLOT_WAITS_FOR_VALUE|recycled_slots_strand_no_caller|# HANG: run|HOSTRPC_PRESSURE_RUNS=300 HOSTRPC_PRESSURE_DEADLINE_S=10"
+	"SUMMARY_CLEARED_LATE|recycled_slots_strand_no_caller|# HANG: run|HOSTRPC_PRESSURE_RUNS=300 HOSTRPC_PRESSURE_DEADLINE_S=10"
 )
 
 echo "1..${#mutants[@]}"

@@ -1024,10 +1024,11 @@ struct drm_zex_wait_user_fence {
  * exactly %DRM_ZEX_HOSTRPC_MAP_SIZE(nslots) bytes long, gives:
  *
  * - at %DRM_ZEX_HOSTRPC_CONTROL_OFFSET, &struct drm_zex_hostrpc_control,
- *   the same page in every view: the G and H bitmaps and the doorbell
- *   flags;
+ *   the same pages in every view: the doorbell flags, the summary flags,
+ *   the request and answer words;
  * - at %DRM_ZEX_HOSTRPC_PRIVATE_OFFSET, &struct drm_zex_hostrpc_private of
- *   the view's side: the device side's W owner words in every device view,
+ *   the view's side: the device side's W owner words and mirrors in every
+ *   device view,
  *   the host side's T owner words in every host view. A side never maps
  *   the other's private words;
  * - at %DRM_ZEX_HOSTRPC_SLOTS_OFFSET, the N slot pages, slot i at
@@ -1059,9 +1060,10 @@ struct drm_zex_wait_user_fence {
 /** DRM_ZEX_HOSTRPC_PAGE_SIZE - one slot's page; the layout's unit. */
 #define DRM_ZEX_HOSTRPC_PAGE_SIZE	4096
 #define DRM_ZEX_HOSTRPC_CONTROL_OFFSET	0
-#define DRM_ZEX_HOSTRPC_PRIVATE_OFFSET	4096
-#define DRM_ZEX_HOSTRPC_PRIVATE_SIZE	12288
-#define DRM_ZEX_HOSTRPC_SLOTS_OFFSET	16384
+#define DRM_ZEX_HOSTRPC_CONTROL_SIZE	20480
+#define DRM_ZEX_HOSTRPC_PRIVATE_OFFSET	20480
+#define DRM_ZEX_HOSTRPC_PRIVATE_SIZE	16384
+#define DRM_ZEX_HOSTRPC_SLOTS_OFFSET	36864
 #define DRM_ZEX_HOSTRPC_MAP_SIZE(nslots) \
 	(DRM_ZEX_HOSTRPC_SLOTS_OFFSET + (__u64)(nslots) * DRM_ZEX_HOSTRPC_PAGE_SIZE)
 
@@ -1071,17 +1073,24 @@ struct drm_zex_wait_user_fence {
  * host's order: the bytes "PRXZ" on a little-endian host).
  */
 #define DRM_ZEX_HOSTRPC_MAGIC		0x5a585250u
-#define DRM_ZEX_HOSTRPC_VERSION		1
+/*
+ * Version 2: per-slot request and answer sequence words and summary flags
+ * (version 1 had G and H bitmaps, a clean-up phase and no summary).
+ */
+#define DRM_ZEX_HOSTRPC_VERSION		2
 
 /** DRM_ZEX_HOSTRPC_DEAD_HOST - &drm_zex_hostrpc_control.dead: no host view is left. */
 #define DRM_ZEX_HOSTRPC_DEAD_HOST	0x1u
 
 /**
- * struct drm_zex_hostrpc_control - the page both sides share
+ * struct drm_zex_hostrpc_control - the words both sides share
  *
- * Bit i % 64 of word i / 64 of @g and @h is slot i's G and H (native byte
- * order). The kernel keeps its own copy of @nslots and never trusts this
- * page's contents; a side that scribbles on it breaks only its own calls.
+ * Slot i is the host's turn while @request[i] differs from @answer[i]: a
+ * call stores @request[i] = the previous value + 1 after its page, then
+ * @summary[i / 64] = 1; the host answers with @answer[i] = @request[i]
+ * after the page. The kernel keeps its own copy of @nslots and never
+ * trusts these words; a side that scribbles on them breaks only its own
+ * calls.
  */
 struct drm_zex_hostrpc_control {
 	/** @magic: %DRM_ZEX_HOSTRPC_MAGIC. */
@@ -1098,8 +1107,8 @@ struct drm_zex_hostrpc_control {
 	__u64 pad1[5];
 	/**
 	 * @host_armed: 1 while a host thread wants a ring: the device side
-	 * takes it (1 -> 0 by compare-and-swap) after changing G, and rings
-	 * only when it took it. Own cache line.
+	 * takes it (1 -> 0 by compare-and-swap) after publishing a request,
+	 * and rings only when it took it. Own cache line.
 	 */
 	__u32 host_armed;
 	/** @pad2: rest of the cache line. */
@@ -1107,7 +1116,7 @@ struct drm_zex_hostrpc_control {
 	/**
 	 * @device_armed: 1 while a device-side waiter (or the kernel,
 	 * finishing a dead view's calls) wants a ring: the host side takes it
-	 * after changing H. Own cache line.
+	 * after an answer. Own cache line.
 	 */
 	__u32 device_armed;
 	/** @pad3: rest of the cache line. */
@@ -1116,10 +1125,17 @@ struct drm_zex_hostrpc_control {
 	__u32 dead;
 	/** @pad4: rest of the cache line. */
 	__u32 pad4[15];
-	/** @g: G, written by the device side only. */
-	__u64 g[DRM_ZEX_HOSTRPC_MAX_SLOTS / 64];
-	/** @h: H, written by the host side only. */
-	__u64 h[DRM_ZEX_HOSTRPC_MAX_SLOTS / 64];
+	/**
+	 * @summary: 1 in word j after a request of slots 64j..64j+63 (device
+	 * side); a server stores 0 before it looks at those slots.
+	 */
+	__u32 summary[DRM_ZEX_HOSTRPC_MAX_SLOTS / 64];
+	/** @pad5: to the next page. */
+	__u8 pad5[4096 - 256 - DRM_ZEX_HOSTRPC_MAX_SLOTS / 16];
+	/** @request: each slot's request sequence, written by the device side. */
+	__u32 request[DRM_ZEX_HOSTRPC_MAX_SLOTS];
+	/** @answer: each slot's answer sequence, written by the host side. */
+	__u32 answer[DRM_ZEX_HOSTRPC_MAX_SLOTS];
 };
 
 /** DRM_ZEX_HOSTRPC_OWNER_ORPHAN - W of a dead device view's slot the kernel finishes. */
@@ -1135,16 +1151,16 @@ struct drm_zex_hostrpc_control {
  * @owner[i] is slot i's W (device views) or T (host views): 0 when free,
  * else the holder's view id (&drm_zex_hostrpc_open_view.view_id), taken by
  * compare-and-swap from 0. A device view's asynchronous call leaves W as
- * its id | %DRM_ZEX_HOSTRPC_OWNER_ASYNC and sets bit i of @async, so that
- * any device view's garbage collection can finish it.
+ * its id | %DRM_ZEX_HOSTRPC_OWNER_ASYNC, so that any device view that
+ * finds no free slot can collect it once answered. @mirror[i] (device
+ * views) is the last request the device side published in slot i: a slot
+ * is answered when &drm_zex_hostrpc_control.answer[i] equals it.
  */
 struct drm_zex_hostrpc_private {
-	/** @async: device views: hint bitmap of slots holding async calls. */
-	__u64 async[DRM_ZEX_HOSTRPC_MAX_SLOTS / 64];
-	/** @reserved: 0. */
-	__u64 reserved[DRM_ZEX_HOSTRPC_MAX_SLOTS / 64];
 	/** @owner: W or T of each slot. */
 	__u32 owner[DRM_ZEX_HOSTRPC_MAX_SLOTS];
+	/** @mirror: device views: each slot's last request; host views: 0. */
+	__u32 mirror[DRM_ZEX_HOSTRPC_MAX_SLOTS];
 };
 
 /** DRM_ZEX_HOSTRPC_CLOEXEC - the new file descriptor is close-on-exec. */
@@ -1233,12 +1249,6 @@ struct drm_zex_hostrpc_info {
 	__u32 pad;
 };
 
-/**
- * DRM_ZEX_HOSTRPC_WAIT_HOST_TURN - &drm_zex_hostrpc_wait.flags: wait until
- * the slot's G equals its H, not for one value of H.
- */
-#define DRM_ZEX_HOSTRPC_WAIT_HOST_TURN	0x1u
-
 /** DRM_ZEX_HOSTRPC_WAIT_FOREVER - &drm_zex_hostrpc_wait.timeout_ns: no timeout. */
 #define DRM_ZEX_HOSTRPC_WAIT_FOREVER	0x7fffffffffffffffll
 
@@ -1247,21 +1257,18 @@ struct drm_zex_hostrpc_info {
  *
  * Sleep until the view's side has something to do, arming the other
  * side's doorbell and re-checking first, so no ring can be lost. A device
- * view waits until slot @slot's H equals @value; with
- * %DRM_ZEX_HOSTRPC_WAIT_HOST_TURN (@value 0) until slot @slot's G equals
- * its H, i.e. until the host made its move on a slot that was its turn
- * (the caller then re-reads the slot: it may have been reused meanwhile).
- * A host view waits until some slot's G differs from its H (@slot and
- * @value must be 0, no flags). Errors: -EINVAL @slot out of range, @value
- * above 1, unknown @flags, non-zero @pad; -ETIME @timeout_ns passed; -EPIPE
- * (device views) the channel is dead; -EINTR a signal.
+ * view waits until slot @slot's answer word differs from @value (the
+ * answer it read last: the host answered since). A host view waits until
+ * some summary flag is set (@slot and @value must be 0). Errors: -EINVAL
+ * @slot out of range, @flags or @pad not 0; -ETIME @timeout_ns passed;
+ * -EPIPE (device views) the channel is dead; -EINTR a signal.
  */
 struct drm_zex_hostrpc_wait {
 	/** @slot: device views: the slot. */
 	__u32 slot;
-	/** @value: device views: the H value to wait for, 0 or 1. */
+	/** @value: device views: wait while the slot's answer word equals it. */
 	__u32 value;
-	/** @flags: 0 or %DRM_ZEX_HOSTRPC_WAIT_HOST_TURN (device views). */
+	/** @flags: must be 0. */
 	__u32 flags;
 	/** @pad: must be 0. */
 	__u32 pad;

@@ -80,7 +80,7 @@ static void *gpu_server_main(void *arg)
 	struct gpu_channel *ch = (struct gpu_channel *)arg;
 
 	while (!ch->stop)
-		if (zex_hostrpc_serve(ch->host, ch->operate, ch->clear, ch->ctx) <= 0)
+		if (zex_hostrpc_serve(ch->host, ch->operate, ch->ctx) <= 0)
 			__builtin_ia32_pause();
 	return NULL;
 }

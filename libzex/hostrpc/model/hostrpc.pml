@@ -2,56 +2,65 @@
  * SPDX-License-Identifier: MIT
  * Copyright © 2026 The zex authors
  *
- * DOC: hostrpc.pml - the hostrpc slot protocol and doorbell, for spin
+ * DOC: hostrpc.pml - the hostrpc sequence-number protocol and doorbell, for spin
  *
- * Seed 003's protocol over NSLOTS slots, each with four bits: G (device
- * writes, host reads), W (device-private), H (host writes, device reads),
- * T (host-private); plus the doorbell: the host arms interrupts with a flag
- * in the shared region and re-checks for work before it sleeps; a device
- * that published work rings only if it can take the arming (at most one
- * ring per arming), and a ring makes the kernel wake a sleeping host.
+ * NSLOTS slots, each with a request word R (device writes, host reads), an
+ * answer word A (host writes, device reads), the device-private owner word
+ * W (free, or a holder's id, maybe marked collectable: async) and mirror M
+ * (the last request the device published, so that a collector knows the
+ * slot's state without reading R), and the host-private owner word T.
+ * A slot is the host's turn while R != A; a call publishes R = M + 1 and is
+ * answered when A == R. The words are 32-bit counters in C; here they are
+ * bits (a slot is republished only once answered, so R and A never differ
+ * by more than one, and equality is all the protocol compares), and "A
+ * moved since I read it" is the ghost moved[] (in C, A != what was read:
+ * 2^32 moves away from an ABA).
  *
- * NCLIENTS device clients make calls forever, each synchronous or
- * asynchronous (spin picks): collect, acquire, fill, publish, then for a
- * synchronous call wait for H, use, clear G; the slot is then left to the
- * collection of a later call (lazy release), as an asynchronous call's is
- * right after publishing. Collection (by any client) clears G of an
- * answered async call and frees (clears W of) a slot whose H the host has
- * cleared. NSERVERS host threads serve forever (operate on G & !H, clean
- * up !G & H, ring the device side if it is armed, else arm, re-check,
- * sleep). With -DDEVICE_SLEEPS a client waiting for H may also sleep:
- * get on the wait queue, arm the device side, re-check, sleep until a
- * host's ring (the kernel's wait ioctl). With -DCALLS=K each client makes
- * K calls and stops; a monitor then checks, once nothing can move, that
- * every client finished and no slot is left owed to the host. That is how
- * a caller stranded in a wait shows when the others have stopped calling
- * (a slot it waits on was freed, taken, published and answered by others
- * meanwhile, and only the stranded caller could collect it). Memory is
- * sequentially
- * consistent here: the C code orders the publish-then-check and
- * arm-then-check pairs with seq_cst operations.
+ * The host finds work through summary flags, one per group of GROUP slots:
+ * a publisher stores R, then its group's flag; a server clears a flag
+ * before it scans its group, and marks it again when it finds a slot that
+ * needs the host held by another server. The doorbell: the host arms with
+ * a flag and re-checks the summary flags before it sleeps; a device that
+ * published takes the arming (at most one ring per arming) and rings; a
+ * ring makes the kernel wake a sleeping host.
  *
- * Checked (tools/check/model.sh):
- *   safety   assertions (a page is never held by both sides, nor by two
- *            parties of one side; a free slot has G and H clear) and no
- *            invalid end state: no deadlock, which is how a lost wakeup
- *            shows (everyone asleep or waiting for an answer no one gives);
- *   liveness every call of every client completes and every slot left to
- *            collection is freed, under weak fairness (ltl below);
- *   mutants  each -D switch plants a known bug; spin must find each:
- *            MUTANT_CLEAR_W_BEFORE_G (the seed's ordering warning),
- *            MUTANT_NO_RECHECK (sleep without re-checking after arming),
- *            MUTANT_NO_RING_ON_RELEASE (clearing G without a ring: found
- *            by this model in the first draft of the protocol),
- *            MUTANT_PUBLISH_BEFORE_FILL (G set before the page is written),
- *            MUTANT_FREE_BEFORE_H_CLEAR (collection frees a released slot
- *            without waiting for the host's clear),
- *            MUTANT_DEVICE_NO_RECHECK (with DEVICE_SLEEPS: a client sleeps
- *            for H without re-checking after arming),
- *            MUTANT_OWN_SLOT_WAITS_FOR_H (with CALLS and ASYNC: a client
- *            whose own slot is on its way back waits for H to clear,
- *            instead of for the host's move: it misses a recycling of the
- *            slot and waits for ever).
+ * NCLIENTS device clients call forever, each call synchronous or
+ * asynchronous (spin picks): acquire, fill, publish, then for a synchronous
+ * call wait for the answer, use, free W; an asynchronous call marks W
+ * collectable right after publishing, and a later acquirer takes it over
+ * (CAS of W, then the check A == M under W) once it is answered. There is
+ * no clean-up phase: the host never touches a slot between its answer and
+ * the next request. With -DDEVICE_SLEEPS a client waiting may sleep in the
+ * kernel instead (on the wait queue, arm the device side, re-check,
+ * sleep); the kernel's delivery of a ring wakes only the sleepers whose
+ * condition holds, then, if any sleeper is left, arms the device side
+ * again on their behalf and re-checks them (the ringer took the arming).
+ * With -DCALLS=K each client makes K calls; a monitor then checks, once
+ * nothing can move, that every client finished and no request is left
+ * unanswered. Memory is sequentially consistent here: the C code orders
+ * the publish-then-check and arm-then-check pairs with seq_cst operations.
+ *
+ * Checked (tools/check/model.sh): safety (a page is never held by both
+ * sides, nor by two parties of one side; a free slot is answered; no
+ * invalid end state, which is how a lost wakeup or lost work shows),
+ * liveness (every call completes under weak fairness), and mutants that
+ * must be caught:
+ *   MUTANT_PUBLISH_BEFORE_FILL      R stored before the page is written;
+ *   MUTANT_SUMMARY_BEFORE_REQUEST   the group flag stored before R;
+ *   MUTANT_SUMMARY_CLEARED_LATE     a server clears the flag after its scan;
+ *   MUTANT_NO_REMARK                a slot held by another server is skipped
+ *                                   without marking its group again;
+ *   MUTANT_MIRROR_AFTER_FLAG        M updated after R and the async mark;
+ *   MUTANT_COLLECT_CHECK_BEFORE_TAKE  a collector checks A == M before it
+ *                                   owns W (a reuse in between goes unseen);
+ *   MUTANT_NO_RECHECK               a server sleeps without re-checking;
+ *   MUTANT_DEVICE_NO_RECHECK        a client sleeps without re-checking;
+ *   MUTANT_OWN_SLOT_WAITS_FOR_VALUE the own-slot wait waits for A == M as it
+ *                                   read M (ABA: the slot is collected and
+ *                                   reused meanwhile);
+ *   MUTANT_DELIVERY_NO_REARM        the kernel's delivery wakes only
+ *                                   satisfied sleepers and does not arm again
+ *                                   for the others.
  *
  * Each transition names the C function of libzex/hostrpc that performs it.
  */
@@ -65,23 +74,37 @@
 #ifndef NSERVERS
 #define NSERVERS 2
 #endif
+#ifndef GROUP
+#define GROUP 2		/* slots per summary flag: one flag for both */
+#endif
+#define NGROUPS ((NSLOTS + GROUP - 1) / GROUP)
 
-bit G[NSLOTS];		/* device -> host: a call is published */
-bit W[NSLOTS];		/* device-private: slot owned by a client */
-bit H[NSLOTS];		/* host -> device: the answer is ready */
-bit T[NSLOTS];		/* host-private: slot owned by a server thread */
-bit async_[NSLOTS];	/* device-private: W carries the collectable flag */
-bit armed;		/* host -> device: interrupts wanted */
-bit pending;		/* kernel: a ring not yet consumed (eventfd count) */
-bit darmed;		/* device side -> host: a device waiter wants a ring */
-bit dwoken[NCLIENTS];	/* kernel: a sleeping client was woken */
+/*
+ * W's values. In C it carries the holder's id (threads of a process share
+ * one), so a collector's CAS may see the same value again after a reuse:
+ * here every holder has the same value, the worst case.
+ */
+#define HELD 1
+#define ASYNC 2
 
-byte dev_page[NSLOTS];	/* parties of the device side touching the page */
-byte host_page[NSLOTS];	/* parties of the host side touching the page */
-bit calling[NCLIENTS];	/* a client is inside a call */
-bit left[NSLOTS];	/* ghost: a slot left to collection, not yet freed */
+bit R[NSLOTS];		/* device -> host: request sequence (parity) */
+bit A[NSLOTS];		/* host -> device: answer sequence (parity) */
+byte W[NSLOTS];		/* device-private: 0 free, HELD, or ASYNC (collectable) */
+bit M[NSLOTS];		/* device-private: mirror of R */
+bit T[NSLOTS];		/* host-private: a server holds the slot */
+bit S[NGROUPS];		/* device -> host: summary flag of a group */
+bit armed;		/* host side asleep or about to: wants a ring */
+bit pending;		/* kernel: a ring to the host not yet consumed */
+bit darmed;		/* device side wants a ring */
+bit asleep[NCLIENTS];	/* kernel: a client sleeps in the wait ioctl */
+byte wslot[NCLIENTS];	/* ghost: 1 + the slot whose A it watches, 0: none */
+bit moved[NCLIENTS];	/* ghost: A[wslot] moved since the client read it */
+
+byte dev_page[NSLOTS];
+byte host_page[NSLOTS];
+bit calling[NCLIENTS];
 #ifdef CALLS
-bit done[NCLIENTS];	/* ghost: a client made its CALLS calls */
+bit done[NCLIENTS];
 #endif
 
 inline page_device_enter(s) {
@@ -99,7 +122,7 @@ inline page_host_enter(s) {
 }
 inline page_host_leave(s) { d_step { host_page[s]-- } }
 
-/* hostrpc_doorbell_ring(): take the host's arming if it is there, ring. */
+/* hostrpc_doorbell_ring() toward the host: take its arming, ring. */
 inline ring() {
 	if
 	:: atomic { armed == 1 -> armed = 0 };
@@ -108,179 +131,187 @@ inline ring() {
 	fi
 }
 
-/* The same toward the device side: the kernel wakes every sleeper. */
-inline ring_device() {
-	if
-	:: atomic { darmed == 1 -> darmed = 0 };
-	   d_step { for (k : 0 .. NCLIENTS - 1) { dwoken[k] = 1 }; k = 0 }
-	:: else -> skip
-	fi
-}
-
 /*
- * hostrpc_client_collect(): every collectable slot that can move is taken
- * over (the CAS of W from "id | ASYNC" to the collector's id) and moved
- * on: an answered async call -> clear G, ring, collectable again; a slot
- * the host has cleared -> free. One deterministic step here: no one else
- * may touch a slot's W or G while a collector holds it, and the host does
- * not move H in these states, so the order of the slots does not matter;
- * the clear-G-then-ring sequence itself is checked step by step in the
- * synchronous release.
+ * The kernel's delivery to the device side (zex_hostrpc_deliver()): wake
+ * the sleepers whose condition (their slot's A moved) holds; if any is left
+ * asleep, arm for them and re-check them (the re-check is a second step: a
+ * move in between either sees the arming or is seen by the re-check).
  */
-inline collect() {
+inline wake_satisfied() {
 	d_step {
-		c = 0;
-		do
-		:: c == NSLOTS -> c = 0; break	/* dead locals are 0: fewer states */
-		:: c < NSLOTS ->
+		for (k : 0 .. NCLIENTS - 1) {
 			if
-			:: async_[c] == 1 && G[c] == 1 && H[c] == 1 ->
-				G[c] = 0;
-				if
-				:: armed == 1 -> armed = 0; pending = 1
-				:: else -> skip
-				fi
-			:: async_[c] == 1 && G[c] == 0 && H[c] == 0 ->
-				async_[c] = 0; W[c] = 0; left[c] = 0
-#ifdef MUTANT_FREE_BEFORE_H_CLEAR
-			:: async_[c] == 1 && G[c] == 0 && H[c] == 1 ->
-				async_[c] = 0; W[c] = 0; left[c] = 0
-#endif
+			:: asleep[k] && moved[k] -> asleep[k] = 0
 			:: else -> skip
-			fi;
-			c++
-		od
+			fi
+		};
+		k = 0
 	}
 }
 
-/*
- * wait_h(): spin until H[s] == v; with DEVICE_SLEEPS a client may instead
- * sleep in the kernel (zex_hostrpc_wait(): on the queue, arm, re-check).
- */
-inline wait_h(s, v) {
+inline ring_device() {
 #ifdef DEVICE_SLEEPS
-	do
-	:: H[s] == v -> break
-	:: H[s] != v ->
-		dwoken[id] = 0;		/* prepare_to_wait() */
-		darmed = 1;
-#ifndef MUTANT_DEVICE_NO_RECHECK
-		if
-		:: H[s] == v -> break
-		:: else -> skip
-		fi;
+	if
+	:: atomic { darmed == 1 -> darmed = 0 };
+	   wake_satisfied();
+#ifndef MUTANT_DELIVERY_NO_REARM
+	   if
+	   :: d_step { (asleep[0] || asleep[NCLIENTS - 1]) -> darmed = 1 };
+	      wake_satisfied()
+	   :: else -> skip
+	   fi
 #endif
-		dwoken[id] == 1		/* schedule() until woken */
-	od
+	:: else -> skip
+	fi
 #else
-	H[s] == v
+	skip			/* nobody on the device side sleeps */
 #endif
 }
 
 /*
- * The own-slot wait of hostrpc_client_acquire(): the slot is on its way
- * back (released, H still set), so it is the host's turn; wait for the
- * host's move (G == H), whichever it is, then re-read everything (rescan):
- * the slot may have been freed, taken and published again meanwhile. With
- * DEVICE_SLEEPS as the kernel does it for DRM_ZEX_HOSTRPC_WAIT_HOST_TURN:
- * on the queue, arm, re-check, sleep until a ring, re-check.
+ * A device-side wait until A[s] moves (wait_moved() in C: polls of A, then
+ * the kernel's wait ioctl). moved[id] was cleared when the client read A.
  */
-inline wait_host_turn(s) {
-#ifdef MUTANT_OWN_SLOT_WAITS_FOR_H
-	wait_h(s, 0)
-#else
+inline wait_moved(s) {
 #ifdef DEVICE_SLEEPS
 	do
-	:: G[s] == H[s] -> break
-	:: G[s] != H[s] ->
-		dwoken[id] = 0;		/* prepare_to_wait() */
+	:: moved[id] -> break
+	:: !moved[id] ->
+		asleep[id] = 1;		/* prepare_to_wait() */
 		darmed = 1;
+#ifndef MUTANT_DEVICE_NO_RECHECK
 		if
-		:: G[s] == H[s] -> break
+		:: moved[id] -> asleep[id] = 0; break
 		:: else -> skip
 		fi;
-		dwoken[id] == 1		/* schedule() until woken */
+#endif
+		asleep[id] == 0		/* schedule() until woken */
 	od
 #else
-	G[s] == H[s]
+	moved[id]
 #endif
-#endif
+}
+
+/* Read A[s] and start watching it move (the C code keeps the value read). */
+inline watch(s) {
+	d_step { wslot[id] = s + 1; moved[id] = 0 }
+}
+
+/* Done waiting: forget the ghost (fewer states). */
+inline unwatch() {
+	d_step { wslot[id] = 0; moved[id] = 0 }
 }
 
 proctype client(byte id)
 {
-	byte s, c, k;
+	byte s, k, w;
 #ifdef CALLS
 	byte n;
 #endif
 call:
 	calling[id] = 1;
-rescan:
-	collect();
+retry:
 	/*
-	 * hostrpc_client_acquire(): CAS W from 0 to 1, scanning from the
-	 * caller's own slot (its wave id modulo the slots); after a full
-	 * scan finds nothing, collect and scan again. The device scheduler
-	 * owes no fairness, so progress rests on this: with at least as many
-	 * slots as callers, a caller's own slot is never taken by another
-	 * synchronous caller, so it is free or on its way back (released, the
-	 * host to clear H) when it calls. On its way back, the caller waits
-	 * for the host (which is fair) instead of taking another's slot.
+	 * hostrpc_client_acquire(): the caller's own slot first (its wave id
+	 * modulo the slots). Free: take it. Collectable: take W over, then
+	 * check under W whether the host answered; if so the slot is ours,
+	 * else mark it collectable again and wait for the host's move on it
+	 * (the host is fair; the device scheduler is not), then start over.
 	 */
 	s = id % NSLOTS;
 	if
-	:: async_[s] == 1 && G[s] == 0 ->
-		wait_host_turn(s);
-		goto rescan
+	:: atomic { W[s] == 0 -> W[s] = HELD }; goto got
+#ifdef MUTANT_COLLECT_CHECK_BEFORE_TAKE
+	:: W[s] == ASYNC && A[s] == M[s] ->
+		/* planted: checked, then taken by CAS of the value seen */
+		w = W[s];
+		atomic { W[s] == w -> W[s] = HELD };
+		w = 0;
+		goto got
+#else
+	/*
+	 * Take W over, read A once under it: answered, the slot is ours;
+	 * not, mark it collectable again and wait for A to move from the value
+	 * read. One step here: while W is held nobody else touches the slot's
+	 * device words, and a host answer in between is the same as one just
+	 * before the read.
+	 */
+	:: d_step { W[s] == ASYNC && A[s] == M[s] -> W[s] = HELD }; goto got
+	:: d_step { W[s] == ASYNC && A[s] != M[s] -> wslot[id] = s + 1; moved[id] = 0 };
+		{
+#ifdef MUTANT_OWN_SLOT_WAITS_FOR_VALUE
+			w = M[s];
+			A[s] == w;		/* planted: one value of A */
+			w = 0;
+#else
+			wait_moved(s);
+#endif
+			unwatch();
+			goto retry
+		}
+#endif
 	:: else -> skip
 	fi;
+	/*
+	 * Not the own slot: any free slot, then any answered collectable one;
+	 * nothing: look again (the C code relaxes between scans).
+	 */
+	s = 0;
 	do
-	:: atomic { W[s] == 0 -> W[s] = 1 }; break
-	:: else ->
-		s = (s + 1) % NSLOTS;
+	:: s == NSLOTS -> goto retry
+	:: s < NSLOTS ->
 		if
-		:: s == id % NSLOTS -> goto rescan
+		:: atomic { W[s] == 0 -> W[s] = HELD }; goto got
+		:: d_step { W[s] == ASYNC && A[s] == M[s] -> W[s] = HELD }; goto got
 		:: else -> skip
-		fi
+		fi;
+		s++
 	od;
-	/* A slot whose W is free has G and H clear (invariant). */
-	assert(G[s] == 0 && H[s] == 0);
-	/* fill(): the page is the device's. */
-	page_device_enter(s); page_device_leave(s);
+got:
+	/* A slot we hold is answered: R == A == M (invariant). */
+	assert(R[s] == A[s] && M[s] == R[s]);
+	watch(s);	/* C: the answer to wait for is M + 1 */
 #ifdef MUTANT_PUBLISH_BEFORE_FILL
-	G[s] = 1;
+	M[s] = 1 - M[s];
+	R[s] = M[s];
+	S[s / GROUP] = 1;
 	page_device_enter(s); page_device_leave(s);
 #else
-	/* hostrpc_client_publish(): set G after the page is written. */
-	G[s] = 1;
+	/* fill(): the page is the device's. */
+	page_device_enter(s); page_device_leave(s);
+	/* hostrpc_client_publish(): mirror, then request, then summary. */
+#ifndef MUTANT_MIRROR_AFTER_FLAG
+	M[s] = 1 - M[s];
 #endif
-	/* hostrpc_client_publish(): ring if the host is asleep. */
+#ifdef MUTANT_SUMMARY_BEFORE_REQUEST
+	S[s / GROUP] = 1;
+	R[s] = 1 - R[s];
+#else
+	R[s] = 1 - R[s];
+	S[s / GROUP] = 1;
+#endif
+#endif
 	ring();
 	if
 	:: true ->
-		/* hostrpc_client_invoke(): wait for H, use the page. */
-		wait_h(s, 1);
+#ifdef MUTANT_MIRROR_AFTER_FLAG
+		M[s] = 1 - M[s];
+#endif
+		/* hostrpc_client_wait_answer(), then use the page. */
+		wait_moved(s);
+		unwatch();
+		assert(A[s] == R[s]);
 		page_device_enter(s); page_device_leave(s);
-#ifdef MUTANT_CLEAR_W_BEFORE_G
-		/* The seed's warning: clearing W first frees a slot whose G is set. */
-		W[s] = 0;
-		G[s] = 0;
-#else
-		/* hostrpc_client_release(): clear G — which gives the host work
-		 * (clear H), so ring it too; the slot goes to collection. */
-		G[s] = 0;
-#ifndef MUTANT_NO_RING_ON_RELEASE
-		ring()
-#endif
-#endif
-#ifdef ASYNC
+		/* hostrpc_client_end(): the slot is free at once. */
+		d_step { W[s] = 0; s = 0 }
 	:: true ->
-		/* hostrpc_client_invoke_async(): returns once published. */
-		skip
+		/* hostrpc_client_end_async(): collectable once published. */
+		W[s] = ASYNC;
+#ifdef MUTANT_MIRROR_AFTER_FLAG
+		M[s] = 1 - M[s];
 #endif
+		s = 0
 	fi;
-	/* mark_collectable(): a later call's collection finishes the slot. */
-	d_step { async_[s] = 1; left[s] = 1; s = 0 };
 	calling[id] = 0;
 #ifdef CALLS
 	n++;
@@ -293,63 +324,88 @@ rescan:
 #endif
 }
 
+/*
+ * hostrpc_server_answer(): under T, re-read; a request not yet answered
+ * is operated on and answered. One step: under T nobody else moves the
+ * slot (the device waits while R != A), and the page's hand-over is
+ * checked on the device side's steps, which are not atomic.
+ */
+inline answer(s) {
+	d_step {
+		if
+		:: R[s] != A[s] ->
+			assert(dev_page[s] == 0 && host_page[s] == 0);
+			A[s] = R[s];
+			for (k : 0 .. NCLIENTS - 1) {
+				if
+				:: wslot[k] == s + 1 -> moved[k] = 1
+				:: else -> skip
+				fi
+			};
+			k = 0
+		:: else -> skip
+		fi
+	}
+}
+
 proctype server(byte id)
 {
-	byte s, k;
+	byte s, g, k;
 serve:
-	/* hostrpc_server_find_work(): a slot with G != H needs this side. */
-	s = 0;
+	/* hostrpc_server_handle(): each flagged group: clear, then scan. */
 	do
-	:: s == NSLOTS -> break
-	:: s < NSLOTS && G[s] == H[s] -> s++
-	:: s < NSLOTS && G[s] != H[s] ->
-		/* CAS T from 0 to 1, then re-read G and H under T. */
-		if
-		:: atomic { T[s] == 0 -> T[s] = 1 };
-		   if
-		   :: G[s] == 1 && H[s] == 0 ->
-			/* hostrpc_server_operate(): the page is the host's. */
-			page_host_enter(s); page_host_leave(s);
-			H[s] = 1		/* publish the answer */
-		   :: G[s] == 0 && H[s] == 1 ->
-			/* hostrpc_server_clear(): the device is done. */
-			page_host_enter(s); page_host_leave(s);
-			H[s] = 0
-		   :: else -> skip
-		   fi;
-		   T[s] = 0;
-		   /* H changed (or not): ring the device side if it is armed. */
-		   ring_device()
-		:: else -> skip		/* another server holds it */
-		fi;
-		s++
+	:: g == NGROUPS -> d_step { g = 0; s = 0 }; break
+	:: g < NGROUPS && S[g] == 0 -> g++
+	:: g < NGROUPS && S[g] == 1 ->
+#ifndef MUTANT_SUMMARY_CLEARED_LATE
+		S[g] = 0;
+#endif
+		s = g * GROUP;
+		do
+		:: s == g * GROUP + GROUP || s == NSLOTS -> break
+		:: s < g * GROUP + GROUP && s < NSLOTS && R[s] == A[s] -> s++
+		:: s < g * GROUP + GROUP && s < NSLOTS && R[s] != A[s] ->
+			if
+			:: atomic { T[s] == 0 -> T[s] = 1 };
+			   answer(s);		/* re-read under T */
+#ifdef DEVICE_SLEEPS
+			   T[s] = 0;
+			   ring_device()
+#else
+			   T[s] = 0
+#endif
+			:: else ->
+#ifndef MUTANT_NO_REMARK
+			   S[g] = 1		/* someone holds it: look again */
+#else
+			   skip
+#endif
+			fi;
+			s++
+		od;
+#ifdef MUTANT_SUMMARY_CLEARED_LATE
+		S[g] = 0;
+#endif
+		g++
 	od;
-	/*
-	 * hostrpc_server_wait(): arm, re-check, only then sleep. A server that
-	 * just did work finds more (or none) here too.
-	 */
+	/* hostrpc_server_arm(): arm, re-check the flags, only then sleep. */
 	armed = 1;
 #ifndef MUTANT_NO_RECHECK
-	s = 0;
+	g = 0;
 	do
-	:: s < NSLOTS && G[s] != H[s] -> goto serve
-	:: s < NSLOTS && G[s] == H[s] -> s++
-	:: s == NSLOTS -> break
+	:: g < NGROUPS && S[g] == 1 -> g = 0; goto serve
+	:: g < NGROUPS && S[g] == 0 -> g++
+	:: g == NGROUPS -> g = 0; break
 	od;
 #endif
-	/* The kernel: poll()/read() on the channel fd sleeps until a ring. */
 #ifdef CALLS
-end_asleep:	/* a valid end once the clients stopped: the monitor judges */
+end_asleep:
 #endif
 	atomic { pending == 1 -> pending = 0 };
 	goto serve
 }
 
 #ifdef CALLS
-/*
- * Once nothing can move: every client finished its calls (none is stranded
- * in a wait) and no slot is owed a move by the host (no lost wakeup).
- */
 active proctype quiescence()
 {
 	byte k;
@@ -357,7 +413,7 @@ active proctype quiescence()
 	timeout ->
 	d_step {
 		for (k : 0 .. NCLIENTS - 1) { assert(done[k] == 1) };
-		for (k : 0 .. NSLOTS - 1) { assert(G[k] == H[k]) };
+		for (k : 0 .. NSLOTS - 1) { assert(R[k] == A[k]) };
 		k = 0
 	}
 }
@@ -371,9 +427,5 @@ init {
 	}
 }
 
-/*
- * Every call of every client completes, and every slot left to collection
- * is freed (checked with weak fairness).
- */
-ltl calls_complete { [] ((calling[0] -> <> !calling[0]) && (calling[1] -> <> !calling[1]) &&
-			 (left[0] -> <> !left[0]) && (left[1] -> <> !left[1])) }
+/* Every call of every client completes (checked with weak fairness). */
+ltl calls_complete { [] ((calling[0] -> <> !calling[0]) && (calling[1] -> <> !calling[1])) }

@@ -27,10 +27,10 @@
 
 /* The shared region and both sides' private words, in plain memory. */
 struct region {
-	hr_word_t G[HOSTRPC_WORDS], H[HOSTRPC_WORDS];
-	hr_hint_t A[HOSTRPC_WORDS];
+	hr_u32_t request[HOSTRPC_MAX_SLOTS], answer[HOSTRPC_MAX_SLOTS];
+	hr_u32_t summary[HOSTRPC_GROUPS];
 	hr_u32_t host_armed, device_armed, dead;
-	hr_own_t W[HOSTRPC_MAX_SLOTS], T[HOSTRPC_MAX_SLOTS];
+	hr_own_t W[HOSTRPC_MAX_SLOTS], M[HOSTRPC_MAX_SLOTS], T[HOSTRPC_MAX_SLOTS];
 };
 
 struct rig {
@@ -53,7 +53,8 @@ struct call {
 
 static struct hostrpc_shared shared_of(struct rig *r)
 {
-	return (struct hostrpc_shared){ .G = r->mem->G, .H = r->mem->H,
+	return (struct hostrpc_shared){ .request = r->mem->request, .answer = r->mem->answer,
+					.summary = r->mem->summary,
 					.host_armed = &r->mem->host_armed,
 					.device_armed = &r->mem->device_armed,
 					.dead = &r->mem->dead, .pages = r->pages,
@@ -93,26 +94,16 @@ static void ring_device(void *ctx)
  * on the wait queue (take the generation), arm the device side, re-check,
  * sleep until a ring moves the generation on.
  */
-static bool bit(hr_word_t *map, uint32_t slot)
-{
-	return (hr_load_sc(&map[slot / 64]) >> (slot % 64)) & 1;
-}
-
-static int wait_device(void *ctx, uint32_t slot, enum hostrpc_wait_for what)
+static int wait_device(void *ctx, uint32_t slot, uint32_t seen)
 {
 	struct rig *r = ctx;
 	uint64_t gen;
-	bool done;
 
 	pthread_mutex_lock(&r->device_lock);
 	gen = r->device_gen;
 	pthread_mutex_unlock(&r->device_lock);
-	hr_u32_store(&r->mem->device_armed, 1);
-	if (what == HOSTRPC_WAIT_ANSWER)
-		done = bit(r->mem->H, slot);
-	else
-		done = bit(r->mem->G, slot) == bit(r->mem->H, slot);
-	if (done || hr_u32_load(&r->mem->dead))
+	hr_u32_store_sc(&r->mem->device_armed, 1);
+	if (hr_u32_load_sc(&r->mem->answer[slot]) != seen || hr_u32_load(&r->mem->dead))
 		return 0;
 	r->device_sleeps++;
 	pthread_mutex_lock(&r->device_lock);
@@ -139,7 +130,7 @@ static void operate(hostrpc_page_t *p, void *ctx)
 	int i, j;
 
 	if (!tag)
-		r->errors++;	/* a cleared page: served twice */
+		r->errors++;	/* never filled */
 	for (i = 0; i < 64; i++)
 		for (j = 0; j < 8; j++) {
 			if (p->cacheline[i].element[j] != (tag ^ (uint64_t)(i * 8 + j)))
@@ -147,12 +138,6 @@ static void operate(hostrpc_page_t *p, void *ctx)
 			p->cacheline[i].element[j] = p->cacheline[i].element[j] * 3 + 1;
 		}
 	r->served_calls++;
-}
-
-static void clear(hostrpc_page_t *p, void *ctx)
-{
-	(void)ctx;
-	memset(p, 0, sizeof(*p));
 }
 
 static void use(hostrpc_page_t *p, void *ctx)
@@ -178,7 +163,7 @@ static void *server_main(void *arg)
 	uint64_t v;
 
 	while (!r->stop) {
-		if (hostrpc_server_handle(&sv->s, operate, clear, r))
+		if (hostrpc_server_handle(&sv->s, operate, r))
 			continue;
 		if (!hostrpc_server_arm(&sv->s))
 			continue;
@@ -289,7 +274,7 @@ static int rig_run(struct shape sh, struct outcome *o)
 	/* Device threads share their view's W, as threads of a process do. */
 	for (k = 0; k < sh.views; k++)
 		views[k] = (struct hostrpc_client){ .sh = shared_of(r), .W = r->mem->W,
-						    .A = r->mem->A, .id = 2 + (uint32_t)k,
+						    .M = r->mem->M, .id = 2 + (uint32_t)k,
 						    .spin = 64, .ring = ring_host, .ring_ctx = r,
 						    .wait = sh.blocking_devices ? wait_device : NULL,
 						    .wait_ctx = r };
@@ -313,8 +298,8 @@ static int rig_run(struct shape sh, struct outcome *o)
 		pthread_join(dt[k], NULL);
 		o->failed_calls += dev[k].failed;
 	}
-	/* Slots still held (async calls, lazily released sync calls): a
-	 * later call's collection frees them once the host is done. */
+	/* Slots still held by async calls: a collection frees them once
+	 * the host answered. */
 	for (;;) {
 		uint32_t held = 0, s;
 
@@ -337,9 +322,9 @@ static int rig_run(struct shape sh, struct outcome *o)
 	o->served = r->served_calls;
 	for (i = 0; i < sh.nslots; i++)
 		o->held_words += hr_u32_load(&r->mem->W[i]) || hr_u32_load(&r->mem->T[i]);
-	for (i = 0; i < HOSTRPC_WORDS; i++)
-		o->held_words += hr_load(&r->mem->G[i]) || hr_load(&r->mem->H[i]) ||
-				 hr_load(&r->mem->A[i]);
+	for (i = 0; i < sh.nslots; i++)
+		o->held_words += hr_u32_load(&r->mem->request[i]) !=
+				 hr_u32_load(&r->mem->answer[i]);
 	o->host_rings = r->host_rings;
 	o->host_sleeps = r->sleeps;
 	o->device_rings = r->device_rings;

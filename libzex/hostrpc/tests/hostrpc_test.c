@@ -86,7 +86,7 @@ TEST(async_calls_fill_every_slot_then_collect)
 
 TEST(blocking_devices_are_woken_by_the_host)
 {
-	/* Devices sleep for H (the reverse doorbell); no wakeup may be lost. */
+	/* Devices sleep for the answer (the reverse doorbell); no wakeup may be lost. */
 	run(_metadata, (struct shape){ .nslots = 16, .devices = 16, .servers = 2, .views = 1,
 				       .calls = 50, .blocking_devices = true });
 }
@@ -103,13 +103,13 @@ static void *kill_host(void *arg)
 TEST(a_dead_host_fails_calls_instead_of_hanging)
 {
 	struct rig *r = rig_or_abort(1);
-	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .A = r->mem->A,
+	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
 				    .id = 2 };
 	struct call call = { .tag = 1, .rig = r };
 	pthread_t t;
 
 	ASSERT_EQ(0, pthread_create(&t, NULL, kill_host, &r->mem->dead));
-	/* No server: the call waits for H until the host is declared dead. */
+	/* No server: the call waits for its answer until the host is declared dead. */
 	EXPECT_EQ(HOSTRPC_DEAD, hostrpc_client_invoke(&c, 0, fill, use, &call));
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	/* The slot came back, and a new call fails at once. */
@@ -121,7 +121,7 @@ TEST(a_dead_host_fails_calls_instead_of_hanging)
 TEST(a_dead_host_fails_a_caller_waiting_for_a_slot)
 {
 	struct rig *r = rig_or_abort(1);
-	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .A = r->mem->A,
+	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
 				    .id = 2 };
 	struct call call = { .tag = 1, .rig = r };
 	pthread_t t;
@@ -137,29 +137,34 @@ TEST(a_dead_host_fails_a_caller_waiting_for_a_slot)
 TEST(collection_leaves_unanswered_calls_alone)
 {
 	struct rig *r = rig_or_abort(4);
-	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .A = r->mem->A,
+	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
 				    .id = 7 };
 	struct hostrpc_server s = { .sh = shared_of(r), .T = r->mem->T, .id = 9 };
 	struct call call = { .tag = 5, .rig = r };
 
 	ASSERT_EQ(0, hostrpc_client_invoke_async(&c, 2, fill, &call));
+	/* Published: mirror and request 1, summary flag set, W collectable. */
 	EXPECT_EQ(7u | HOSTRPC_OWNER_ASYNC, hr_u32_load(&r->mem->W[2]));
-	EXPECT_EQ(1ull << 2, hr_load(&r->mem->A[0]));
-	EXPECT_EQ(1ull << 2, hr_load(&r->mem->G[0]));
-	/* Not answered: nothing to collect. */
+	EXPECT_EQ(1, hr_u32_load(&r->mem->M[2]));
+	EXPECT_EQ(1, hr_u32_load(&r->mem->request[2]));
+	EXPECT_EQ(0, hr_u32_load(&r->mem->answer[2]));
+	EXPECT_EQ(1, hr_u32_load(&r->mem->summary[0]));
+	/* Not answered: nothing to collect, and the slot stays collectable. */
 	EXPECT_EQ(0, hostrpc_client_collect(&c));
-	EXPECT_EQ(1ull << 2, hr_load(&r->mem->G[0]));
-	/* Answered: the first collection releases G, the host clears H, the next frees. */
-	EXPECT_TRUE(hostrpc_server_handle(&s, operate, clear, r));
-	EXPECT_EQ(0, hostrpc_client_collect(&c));
-	EXPECT_EQ(0, hr_load(&r->mem->G[0]));
-	EXPECT_EQ(1ull << 2, hr_load(&r->mem->H[0]));
-	EXPECT_TRUE(hostrpc_server_handle(&s, operate, clear, r));
-	EXPECT_EQ(0, hr_load(&r->mem->H[0]));
+	EXPECT_EQ(7u | HOSTRPC_OWNER_ASYNC, hr_u32_load(&r->mem->W[2]));
+	/* Answered: the server took the flag; one collection frees the slot. */
+	EXPECT_TRUE(hostrpc_server_handle(&s, operate, r));
+	EXPECT_EQ(1, hr_u32_load(&r->mem->answer[2]));
+	EXPECT_EQ(0, hr_u32_load(&r->mem->summary[0]));
+	EXPECT_FALSE(hostrpc_server_handle(&s, operate, r));
 	EXPECT_EQ(1, hostrpc_client_collect(&c));
 	EXPECT_EQ(0, hr_u32_load(&r->mem->W[2]));
-	EXPECT_EQ(0, hr_load(&r->mem->A[0]));
-	EXPECT_EQ(1, r->served_calls);
+	/* The next call in the slot publishes request 2. */
+	ASSERT_EQ(0, hostrpc_client_invoke_async(&c, 2, fill, &call));
+	EXPECT_EQ(2, hr_u32_load(&r->mem->request[2]));
+	EXPECT_TRUE(hostrpc_server_handle(&s, operate, r));
+	EXPECT_EQ(1, hostrpc_client_collect(&c));
+	EXPECT_EQ(2, r->served_calls);
 	EXPECT_EQ(0, r->errors);
 	rig_free(r);
 }
@@ -167,7 +172,7 @@ TEST(collection_leaves_unanswered_calls_alone)
 TEST(arming_sees_work_and_rings_once)
 {
 	struct rig *r = rig_or_abort(8);
-	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .A = r->mem->A,
+	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
 				    .id = 2, .ring = ring_host, .ring_ctx = r };
 	struct hostrpc_server s = { .sh = shared_of(r), .T = r->mem->T, .id = 3 };
 	struct call call = { .tag = 5, .rig = r };

@@ -37,7 +37,7 @@ struct zex_hostrpc_page {
 	} cacheline[64];
 };
 
-/* fill, use (device side), operate, clear (host side). */
+/* fill, use (device side), operate (host side). */
 typedef void (*zex_hostrpc_page_fn)(struct zex_hostrpc_page *page, void *ctx);
 
 enum zex_hostrpc_role {
@@ -61,8 +61,8 @@ struct zex_hostrpc;
  * A view's memory: the control page, one side's private words, then the
  * slot pages (the layout of the zex uapi's hostrpc mapping).
  */
-#define ZEX_HOSTRPC_PRIVATE_AT		4096
-#define ZEX_HOSTRPC_SLOTS_AT		16384
+#define ZEX_HOSTRPC_PRIVATE_AT		20480
+#define ZEX_HOSTRPC_SLOTS_AT		36864
 #define ZEX_HOSTRPC_REGION_SIZE(nslots)	(ZEX_HOSTRPC_SLOTS_AT + (uint64_t)(nslots) * 4096)
 
 /**
@@ -70,13 +70,15 @@ struct zex_hostrpc;
  *
  * What a device-side runtime needs to make calls from its own device (a
  * GPU): it registers @region with its runtime and translates these
- * addresses. G and H are bitmaps (bit i % 64 of word i / 64 is slot i's).
+ * addresses. @request and @answer have one word per slot, @summary one
+ * per 64 slots.
  */
 struct zex_hostrpc_layout {
 	void *region;
 	uint64_t region_size;
-	uint64_t *g;			/* written by the device side */
-	uint64_t *h;			/* written by the host side */
+	uint32_t *request;		/* written by the device side */
+	uint32_t *answer;		/* written by the host side */
+	uint32_t *summary;		/* set by the device side, cleared by the host */
 	uint32_t *host_armed;
 	uint32_t *device_armed;
 	uint32_t *dead;
@@ -108,7 +110,7 @@ ZEX_PUBLIC int zex_hostrpc_collect(struct zex_hostrpc *ch);
 
 /* Host side. */
 ZEX_PUBLIC int zex_hostrpc_serve(struct zex_hostrpc *ch, zex_hostrpc_page_fn operate,
-				 zex_hostrpc_page_fn clear, void *ctx);
+				 void *ctx);
 ZEX_PUBLIC int zex_hostrpc_arm(struct zex_hostrpc *ch);
 ZEX_PUBLIC int zex_hostrpc_wait(struct zex_hostrpc *ch, int64_t timeout_ns);
 ZEX_PUBLIC int zex_hostrpc_set_eventfd(struct zex_hostrpc *ch, int efd);

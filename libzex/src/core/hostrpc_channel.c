@@ -31,9 +31,10 @@ static_assert(HOSTRPC_OWNER_ID_MASK == DRM_ZEX_HOSTRPC_OWNER_ID_MASK, "owner id"
 static_assert(HOSTRPC_OWNER_ASYNC == DRM_ZEX_HOSTRPC_OWNER_ASYNC, "owner async");
 static_assert(sizeof(hostrpc_page_t) == DRM_ZEX_HOSTRPC_PAGE_SIZE, "page");
 static_assert(sizeof(struct zex_hostrpc_page) == sizeof(hostrpc_page_t), "page type");
-static_assert(sizeof(hr_word_t) == sizeof(__u64) && sizeof(hr_u32_t) == sizeof(__u32) &&
-	      sizeof(hr_hint_t) == sizeof(__u64) && sizeof(hr_own_t) == sizeof(__u32),
+static_assert(sizeof(hr_u32_t) == sizeof(__u32) && sizeof(hr_own_t) == sizeof(__u32),
 	      "atomics are plain words");
+static_assert(HOSTRPC_GROUPS == sizeof(((struct drm_zex_hostrpc_control *)0)->summary) /
+				sizeof(__u32), "summary words");
 /* hostrpc_memory.c lays out the caller's memory as the kernel does. */
 static_assert(ZEX_HOSTRPC_REGION_SIZE(3) == DRM_ZEX_HOSTRPC_MAP_SIZE(3), "map size");
 static_assert(ZEX_HOSTRPC_PRIVATE_AT == DRM_ZEX_HOSTRPC_PRIVATE_OFFSET, "private");
@@ -49,10 +50,12 @@ CONTROL_AT(map_size, ZEX_HOSTRPC_CONTROL_MAP_SIZE);
 CONTROL_AT(host_armed, ZEX_HOSTRPC_CONTROL_HOST_ARMED);
 CONTROL_AT(device_armed, ZEX_HOSTRPC_CONTROL_DEVICE_ARMED);
 CONTROL_AT(dead, ZEX_HOSTRPC_CONTROL_DEAD);
-CONTROL_AT(g, ZEX_HOSTRPC_CONTROL_G);
-CONTROL_AT(h, ZEX_HOSTRPC_CONTROL_H);
-static_assert(offsetof(struct drm_zex_hostrpc_private, async) == ZEX_HOSTRPC_PRIVATE_ASYNC &&
-	      offsetof(struct drm_zex_hostrpc_private, owner) == ZEX_HOSTRPC_PRIVATE_OWNER,
+CONTROL_AT(summary, ZEX_HOSTRPC_CONTROL_SUMMARY);
+CONTROL_AT(request, ZEX_HOSTRPC_CONTROL_REQUEST);
+CONTROL_AT(answer, ZEX_HOSTRPC_CONTROL_ANSWER);
+static_assert(sizeof(struct drm_zex_hostrpc_control) == DRM_ZEX_HOSTRPC_CONTROL_SIZE, "control");
+static_assert(offsetof(struct drm_zex_hostrpc_private, owner) == ZEX_HOSTRPC_PRIVATE_OWNER &&
+	      offsetof(struct drm_zex_hostrpc_private, mirror) == ZEX_HOSTRPC_PRIVATE_MIRROR,
 	      "private words");
 
 /* By default a caller polls H this often before sleeping in the kernel. */
@@ -67,13 +70,12 @@ static void zex_hostrpc_ring(void *ctx)
 	(void)ioctl(ch->fd, DRM_ZEX_HOSTRPC_IOCTL_RING);
 }
 
-static int zex_hostrpc_wait_h(void *ctx, uint32_t slot, enum hostrpc_wait_for what)
+static int zex_hostrpc_wait_answer(void *ctx, uint32_t slot, uint32_t seen)
 {
 	struct zex_hostrpc *ch = ctx;
 	struct drm_zex_hostrpc_wait args = {
 		.slot = slot,
-		.value = what == HOSTRPC_WAIT_ANSWER,
-		.flags = what == HOSTRPC_WAIT_HOST_TURN ? DRM_ZEX_HOSTRPC_WAIT_HOST_TURN : 0,
+		.value = seen,
 		.timeout_ns = DRM_ZEX_HOSTRPC_WAIT_FOREVER,
 	};
 
@@ -116,7 +118,7 @@ int zex_hostrpc_adopt(int fd, struct zex_hostrpc **out)
 	ch->nslots = info.nslots;
 	ch->role = info.role == DRM_ZEX_HOSTRPC_ROLE_DEVICE ? ZEX_HOSTRPC_DEVICE : ZEX_HOSTRPC_HOST;
 	ch->view_id = info.view_id;
-	zex_hostrpc_view_bind(ch, zex_hostrpc_ring, zex_hostrpc_wait_h);
+	zex_hostrpc_view_bind(ch, zex_hostrpc_ring, zex_hostrpc_wait_answer);
 	ch->client.spin = ZEX_HOSTRPC_DEFAULT_SPIN;
 	*out = ch;
 	return 0;

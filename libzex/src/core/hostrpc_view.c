@@ -24,8 +24,9 @@ void zex_hostrpc_view_bind(struct zex_hostrpc *ch, hostrpc_ring_fn ring, hostrpc
 	char *control = ch->map;
 	char *priv = control + ZEX_HOSTRPC_PRIVATE_AT;
 	struct hostrpc_shared sh = {
-		.G = (hr_word_t *)(control + ZEX_HOSTRPC_CONTROL_G),
-		.H = (hr_word_t *)(control + ZEX_HOSTRPC_CONTROL_H),
+		.request = (hr_u32_t *)(control + ZEX_HOSTRPC_CONTROL_REQUEST),
+		.answer = (hr_u32_t *)(control + ZEX_HOSTRPC_CONTROL_ANSWER),
+		.summary = (hr_u32_t *)(control + ZEX_HOSTRPC_CONTROL_SUMMARY),
 		.host_armed = (hr_u32_t *)(control + ZEX_HOSTRPC_CONTROL_HOST_ARMED),
 		.device_armed = (hr_u32_t *)(control + ZEX_HOSTRPC_CONTROL_DEVICE_ARMED),
 		.dead = (hr_u32_t *)(control + ZEX_HOSTRPC_CONTROL_DEAD),
@@ -37,7 +38,7 @@ void zex_hostrpc_view_bind(struct zex_hostrpc *ch, hostrpc_ring_fn ring, hostrpc
 	if (ch->role == ZEX_HOSTRPC_DEVICE)
 		ch->client = (struct hostrpc_client){
 			.sh = sh, .W = (hr_own_t *)(priv + ZEX_HOSTRPC_PRIVATE_OWNER),
-			.A = (hr_hint_t *)(priv + ZEX_HOSTRPC_PRIVATE_ASYNC),
+			.M = (hr_own_t *)(priv + ZEX_HOSTRPC_PRIVATE_MIRROR),
 			.id = ch->view_id, .ring = ring, .ring_ctx = ch,
 			.wait = wait, .wait_ctx = ch,
 		};
@@ -93,8 +94,9 @@ int zex_hostrpc_layout(const struct zex_hostrpc *ch, struct zex_hostrpc_layout *
 	*out = (struct zex_hostrpc_layout){
 		.region = ch->map,
 		.region_size = ZEX_HOSTRPC_REGION_SIZE(ch->nslots),
-		.g = (uint64_t *)sh->G,
-		.h = (uint64_t *)sh->H,
+		.request = (uint32_t *)sh->request,
+		.answer = (uint32_t *)sh->answer,
+		.summary = (uint32_t *)sh->summary,
 		.host_armed = (uint32_t *)sh->host_armed,
 		.device_armed = (uint32_t *)sh->device_armed,
 		.dead = (uint32_t *)sh->dead,
@@ -205,22 +207,20 @@ int zex_hostrpc_collect(struct zex_hostrpc *ch)
  * zex_hostrpc_serve - serve every slot that needs the host, once
  * @ch: a host view.
  * @operate: answers a request in its page.
- * @clear: tidies a page the caller is done with.
- * @ctx: for both.
+ * @ctx: for @operate.
  *
  * Several threads may serve one view at once: each slot is served by one
  * of them at a time (the owner word T).
  *
  * Return: 1 if any slot was served, 0 if none, -EINVAL for a device view.
  */
-int zex_hostrpc_serve(struct zex_hostrpc *ch, zex_hostrpc_page_fn operate,
-		      zex_hostrpc_page_fn clear, void *ctx)
+int zex_hostrpc_serve(struct zex_hostrpc *ch, zex_hostrpc_page_fn operate, void *ctx)
 {
-	struct zex_hostrpc_fns fns = { operate, clear, ctx };
+	struct zex_hostrpc_fns fns = { operate, NULL, ctx };
 
 	if (is_device(ch))
 		return -EINVAL;
-	return hostrpc_server_handle(&ch->server, call_first, call_second, &fns);
+	return hostrpc_server_handle(&ch->server, call_first, &fns);
 }
 
 /**

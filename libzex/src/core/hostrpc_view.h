@@ -10,8 +10,8 @@
  * channel's mmap (hostrpc_channel.c), or memory the caller provides, which
  * the device side reaches by other means (hostrpc_memory.c: the host side
  * of a GPU's calls). Both lay the memory out the same way, as the zex uapi
- * says (hostrpc_channel.c checks these offsets against it): the control
- * page, one side's private words, the slot pages.
+ * says (hostrpc_channel.c checks these offsets against it): the shared
+ * words, one side's private words, the slot pages.
  */
 
 #ifndef ZEX_HOSTRPC_VIEW_H
@@ -31,14 +31,15 @@
 #define ZEX_HOSTRPC_CONTROL_HOST_ARMED	64
 #define ZEX_HOSTRPC_CONTROL_DEVICE_ARMED 128
 #define ZEX_HOSTRPC_CONTROL_DEAD	192
-#define ZEX_HOSTRPC_CONTROL_G		256
-#define ZEX_HOSTRPC_CONTROL_H		512
+#define ZEX_HOSTRPC_CONTROL_SUMMARY	256
+#define ZEX_HOSTRPC_CONTROL_REQUEST	4096
+#define ZEX_HOSTRPC_CONTROL_ANSWER	12288
 /* In the private area (struct drm_zex_hostrpc_private), from its start. */
-#define ZEX_HOSTRPC_PRIVATE_ASYNC	0
-#define ZEX_HOSTRPC_PRIVATE_OWNER	512
+#define ZEX_HOSTRPC_PRIVATE_OWNER	0
+#define ZEX_HOSTRPC_PRIVATE_MIRROR	8192
 /* The magic and version a control page carries. */
 #define ZEX_HOSTRPC_MAGIC		0x5a585250u
-#define ZEX_HOSTRPC_VERSION		1
+#define ZEX_HOSTRPC_VERSION		2
 
 struct zex_hostrpc {
 	int fd;				/* the kernel view, or -1 (caller's memory) */
