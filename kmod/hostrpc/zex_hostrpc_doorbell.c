@@ -7,8 +7,9 @@
  * DOC: zex_hostrpc_doorbell.c - rings, the interrupt they raise, and waits
  *
  * A side that changed its words (the device a request and its summary
- * flag, the host an answer) takes the other side's arming if it is there (1 -> 0 by compare-and-swap, so at most one
- * ring per arming) and rings: DRM_ZEX_HOSTRPC_IOCTL_RING. The kernel
+ * flag, the host an answer) takes the other side's arming if it is there
+ * (1 -> 0 by compare-and-swap, so at most one ring per arming) and rings:
+ * DRM_ZEX_HOSTRPC_IOCTL_RING. The kernel
  * delivers the ring as the emulated interrupt: the receiving side's ring
  * count grows (read() returns and clears it, poll() reports it), every
  * eventfd registered by a view of that side is signalled, and its sleepers

@@ -100,9 +100,9 @@ static bool zex_hostrpc_reap_pass(struct zex_hostrpc_channel *ch, bool act)
 	u32 slot;
 
 	for_each_set_bit(slot, ch->orphans, ch->nslots) {
-		/* Acquire: the host's answer, and the page, before the free. */
-		u32 request = smp_load_acquire(&c->request[slot]);
+		u32 request = READ_ONCE(c->request[slot]);
 
+		/* Acquire: pairs with the host's release of the answer (page done). */
 		if (request != smp_load_acquire(&c->answer[slot]))
 			continue;	/* the host's turn */
 		movable = true;

@@ -195,9 +195,12 @@ static void zex_test_hostrpc_reaper_table(struct kunit *test)
 	w[2] = dead->id | DRM_ZEX_HOSTRPC_OWNER_ASYNC;
 	w[3] = dead->id;
 	w[4] = live->id;
-	c->request[0] = 3, c->answer[0] = 3;
-	c->request[1] = 5, c->answer[1] = 4;
-	c->request[2] = 2, c->answer[2] = 1;
+	c->request[0] = 3;
+	c->answer[0] = 3;
+	c->request[1] = 5;
+	c->answer[1] = 4;
+	c->request[2] = 2;
+	c->answer[2] = 1;
 	m[3] = 1;
 	zex_hostrpc_view_destroy(dead);
 

@@ -11,7 +11,7 @@
  * maps (cudaHostAlloc, mapped); libzex serves it as a view of the
  * caller's memory (zex_hostrpc_attach_memory()) from 1 to 8 polling
  * threads; the GPU's client points at the same words through their device
- * addresses, with W and the async hint in GPU memory. Also: the kselftest
+ * addresses, with W and the mirrors in GPU memory. Also: the kselftest
  * skip code when there is no GPU, and a bounded wait for a kernel.
  */
 
@@ -71,7 +71,7 @@ struct gpu_channel {
 	pthread_t servers[GPU_MAX_SERVERS];
 	int nservers;
 	volatile int stop;
-	gpu_page_fn operate, clear;
+	gpu_page_fn operate;
 	void *ctx;
 };
 
@@ -95,8 +95,7 @@ static void gpu_channel_open(struct gpu_channel *ch, uint32_t nslots)
 	uint64_t size = ZEX_HOSTRPC_REGION_SIZE(nslots);
 	struct zex_hostrpc_layout l;
 	char *dev;
-	hr_own_t *W;
-	hr_hint_t *A;
+	hr_own_t *W, *M;
 	int ret;
 
 	memset(ch, 0, sizeof(*ch));
@@ -110,25 +109,24 @@ static void gpu_channel_open(struct gpu_channel *ch, uint32_t nslots)
 	zex_hostrpc_layout(ch->host, &l);
 	CUDA_OK(cudaHostGetDevicePointer((void **)&dev, ch->region, 0));
 	CUDA_OK(cudaMalloc(&W, nslots * sizeof(*W)));
-	CUDA_OK(cudaMalloc(&A, HOSTRPC_WORDS * sizeof(*A)));
+	CUDA_OK(cudaMalloc(&M, nslots * sizeof(*M)));
 	CUDA_OK(cudaMemset(W, 0, nslots * sizeof(*W)));
-	CUDA_OK(cudaMemset(A, 0, HOSTRPC_WORDS * sizeof(*A)));
-	ch->client.sh.G = (hr_word_t *)gpu_dev_addr(dev, ch->region, l.g);
-	ch->client.sh.H = (hr_word_t *)gpu_dev_addr(dev, ch->region, l.h);
+	CUDA_OK(cudaMemset(M, 0, nslots * sizeof(*M)));
+	ch->client.sh.request = (hr_u32_t *)gpu_dev_addr(dev, ch->region, l.request);
+	ch->client.sh.answer = (hr_u32_t *)gpu_dev_addr(dev, ch->region, l.answer);
+	ch->client.sh.summary = (hr_u32_t *)gpu_dev_addr(dev, ch->region, l.summary);
 	ch->client.sh.host_armed = (hr_u32_t *)gpu_dev_addr(dev, ch->region, l.host_armed);
 	ch->client.sh.device_armed = (hr_u32_t *)gpu_dev_addr(dev, ch->region, l.device_armed);
 	ch->client.sh.dead = (hr_u32_t *)gpu_dev_addr(dev, ch->region, l.dead);
 	ch->client.sh.pages = (hostrpc_page_t *)gpu_dev_addr(dev, ch->region, l.pages);
 	ch->client.sh.nslots = nslots;
 	ch->client.W = W;
-	ch->client.A = A;
+	ch->client.M = M;
 }
 
-static void gpu_servers_start(struct gpu_channel *ch, int n, gpu_page_fn operate,
-			      gpu_page_fn clear, void *ctx)
+static void gpu_servers_start(struct gpu_channel *ch, int n, gpu_page_fn operate, void *ctx)
 {
 	ch->operate = operate;
-	ch->clear = clear;
 	ch->ctx = ctx;
 	ch->stop = 0;
 	ch->nservers = n;
@@ -151,7 +149,7 @@ static void gpu_channel_close(struct gpu_channel *ch)
 {
 	zex_hostrpc_close(ch->host);
 	CUDA_OK(cudaFree(ch->client.W));
-	CUDA_OK(cudaFree(ch->client.A));
+	CUDA_OK(cudaFree(ch->client.M));
 	CUDA_OK(cudaFreeHost(ch->region));
 }
 

@@ -186,11 +186,7 @@ __global__ void calls_kernel(struct hostrpc_client base, uint32_t calls, bool fu
 	c.id = warp + 1;
 	for (uint32_t k = 0; k < calls; k++) {
 		uint64_t t0 = gpu_ns();
-		/*
-		 * Two own slots per warp where the channel has room: the next
-		 * call need not wait for the host to clear the last one's H.
-		 */
-		uint32_t hint = 2 * gridDim.x * blockDim.x / 32 <= c.sh.nslots ? 2 * warp + k % 2 : warp;
+		uint32_t hint = warp;
 
 		if (full)
 			hostrpc_warp_invoke(&c, hint, fill_full{ k + lane }, use_full{ &sink });
@@ -248,10 +244,6 @@ static void operate_full(struct zex_hostrpc_page *page, void *)
 		w[i] = ~w[i];
 }
 
-static void clear_nothing(struct zex_hostrpc_page *, void *)
-{
-}
-
 static double hostrpc_calls(struct gpu_channel *ch, uint32_t warps, int threads, bool full,
 			    uint32_t calls, std::vector<uint64_t> *lat)
 {
@@ -261,7 +253,7 @@ static double hostrpc_calls(struct gpu_channel *ch, uint32_t warps, int threads,
 	if (lat)
 		CUDA_OK(cudaMalloc(&dlat, calls * sizeof(uint64_t)));
 	CUDA_OK(cudaMalloc(&out, sizeof(uint64_t)));
-	gpu_servers_start(ch, threads, full ? operate_full : operate_small, clear_nothing, NULL);
+	gpu_servers_start(ch, threads, full ? operate_full : operate_small, NULL);
 	t0 = gpu_now();
 	calls_kernel<<<warps / block_warps(warps), 32 * block_warps(warps)>>>(ch->client, calls,
 									     full, dlat, out);
@@ -349,7 +341,7 @@ int main(void)
 		const uint32_t calls = 20000;
 
 		CUDA_OK(cudaMalloc(&dns, sizeof(ns)));
-		gpu_servers_start(&ch, 1, operate_small, clear_nothing, NULL);
+		gpu_servers_start(&ch, 1, operate_small, NULL);
 		steps_kernel<<<1, 1>>>(ch.client, calls, dns);
 		finish_or_exit(60, "the steps");
 		gpu_servers_stop(&ch);

@@ -124,8 +124,8 @@ static void host_operate(struct zex_hostrpc_page *page, void *ctx)
 		uint64_t tag = parts[lane].word[0];
 		uint32_t warp = (uint32_t)tag, k = (uint32_t)(tag >> 32) & 0x3ffff;
 
-		if (!tag)
-			continue;	/* an inactive lane's part (cleared) */
+		if (!tag || (~tag) >> 56 == MAGIC)
+			continue;	/* an inactive lane's part: never filled, or an old answer */
 		if (tag >> 56 != MAGIC || (tag >> 50 & 31) != lane || warp >= r->nwarps ||
 		    k >= CALLS) {
 			host_error(r, "malformed part", tag);
@@ -139,6 +139,13 @@ static void host_operate(struct zex_hostrpc_page *page, void *ctx)
 		else if (call != (int64_t)warp * CALLS + k)
 			host_error(r, "parts of two calls in one page", tag);
 		lanes |= 1u << lane;
+		/*
+		 * An operation takes time: the answer is written over about a
+		 * microsecond per page, so that an answer word stored before
+		 * it (the planted bug) lets the GPU read a half-written page.
+		 */
+		for (int spin = 0; spin < 16; spin++)
+			__builtin_ia32_pause();
 		for (uint32_t i = 0; i < 16; i++)
 			parts[lane].word[i] = ~parts[lane].word[i];
 	}
@@ -148,12 +155,6 @@ static void host_operate(struct zex_hostrpc_page *page, void *ctx)
 	}
 	__atomic_fetch_add(&r->served[call], 1, __ATOMIC_RELAXED);
 	__atomic_fetch_or(&r->lanes[call], lanes, __ATOMIC_RELAXED);
-}
-
-/* A page the GPU is done with: cleared, so no stale part looks like a request. */
-static void host_clear(struct zex_hostrpc_page *page, void *)
-{
-	memset(page, 0, sizeof(*page));
 }
 
 static int run(int test, uint32_t nwarps, int warps_per_block, int servers, int *failed)
@@ -173,7 +174,7 @@ static int run(int test, uint32_t nwarps, int warps_per_block, int servers, int 
 	CUDA_OK(cudaMalloc(&dead, sizeof(*dead)));
 	CUDA_OK(cudaMemset(errors, 0, sizeof(*errors)));
 	CUDA_OK(cudaMemset(dead, 0, sizeof(*dead)));
-	gpu_servers_start(&ch, servers, host_operate, host_clear, &rec);
+	gpu_servers_start(&ch, servers, host_operate, &rec);
 	t0 = gpu_now();
 	calls_kernel<<<nwarps / warps_per_block, warps_per_block * 32>>>(ch.client, errors, dead);
 	CUDA_OK(cudaGetLastError());
