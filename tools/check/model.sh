@@ -5,10 +5,11 @@
 # libzex/hostrpc/model/hostrpc.pml, exhaustively: for 2 slots × 2 device
 # clients × 2 host servers, safety (assertions: a page is never held by
 # both sides, a held slot is answered; no invalid end state: no deadlock,
-# so no lost wakeup and no lost request), polling and sleeping callers,
-# and slot recycling (CALLS=2 per client: a stranded caller fails the
-# end-state monitor); liveness (every call completes under weak fairness)
-# with one server (2 × 2 × 2 under `make stress`, ZEX_STRESS=1). A run passes only when its search was
+# so no lost wakeup and no lost request) and slot recycling (CALLS=2 per
+# client: a stranded caller fails the end-state monitor); two callers
+# sharing one slot (more callers than slots); device-side sleeping and
+# liveness (every call completes under weak fairness) with one server
+# (two under `make stress`, ZEX_STRESS=1). A run passes only when its search was
 # complete (not cut short by the memory bound or the depth). Then each
 # planted bug (-DMUTANT_*) must make its run fail: a check that cannot
 # fail proves nothing. Prints TAP; exits 1 on any failure.
@@ -31,24 +32,27 @@ memlim=${ZEX_MODEL_MEMLIM:-$memlim}
 runs=(
 	"safety|-DNSERVERS=2|safety|pass"
 	"liveness|-DNSERVERS=1|liveness|pass"
-	"device-sleeps-safety|-DDEVICE_SLEEPS -DNSERVERS=2|safety|pass"
+	"device-sleeps-safety|-DDEVICE_SLEEPS -DNSERVERS=1|safety|pass"
 	"device-sleeps-liveness|-DDEVICE_SLEEPS -DNSERVERS=1|liveness|pass"
 	"recycling|-DCALLS=2 -DNSERVERS=2|safety|pass"
-	"recycling-device-sleeps|-DDEVICE_SLEEPS -DCALLS=2 -DNSERVERS=2|safety|pass"
+	"recycling-device-sleeps|-DDEVICE_SLEEPS -DCALLS=2 -DNSERVERS=1|safety|pass"
+	"two-callers-per-slot|-DNSLOTS=1 -DNSERVERS=2|safety|pass"
+	"two-callers-per-slot-recycling|-DNSLOTS=1 -DCALLS=2 -DNSERVERS=2|safety|pass"
 	"MUTANT_PUBLISH_BEFORE_FILL|-DMUTANT_PUBLISH_BEFORE_FILL -DNSERVERS=1|safety|fail"
 	"MUTANT_SUMMARY_BEFORE_REQUEST|-DMUTANT_SUMMARY_BEFORE_REQUEST -DNSERVERS=1|safety|fail"
 	"MUTANT_SUMMARY_CLEARED_LATE|-DMUTANT_SUMMARY_CLEARED_LATE -DNSERVERS=1|safety|fail"
-	"MUTANT_NO_REMARK|-DMUTANT_NO_REMARK -DNSERVERS=2|safety|fail"
-	"MUTANT_MIRROR_AFTER_FLAG|-DMUTANT_MIRROR_AFTER_FLAG -DNSERVERS=1|safety|fail"
+	"MUTANT_NO_REMARK|-DMUTANT_NO_REMARK -DNSLOTS=1 -DNSERVERS=2|safety|fail"
+	"MUTANT_MIRROR_AFTER_FLAG|-DMUTANT_MIRROR_AFTER_FLAG -DNSLOTS=1 -DNSERVERS=1|safety|fail"
 	"MUTANT_COLLECT_CHECK_BEFORE_TAKE|-DMUTANT_COLLECT_CHECK_BEFORE_TAKE -DNSERVERS=1|safety|fail"
 	"MUTANT_NO_RECHECK|-DMUTANT_NO_RECHECK -DNSERVERS=1|safety|fail"
 	"MUTANT_DEVICE_NO_RECHECK|-DMUTANT_DEVICE_NO_RECHECK -DDEVICE_SLEEPS -DNSERVERS=1|safety|fail"
-	"MUTANT_OWN_SLOT_WAITS_FOR_VALUE|-DMUTANT_OWN_SLOT_WAITS_FOR_VALUE -DCALLS=2 -DNSERVERS=1|safety|fail"
+	"MUTANT_OWN_SLOT_WAITS_FOR_VALUE|-DMUTANT_OWN_SLOT_WAITS_FOR_VALUE -DCALLS=2 -DNSLOTS=1 -DNSERVERS=1|safety|fail"
 	"MUTANT_DELIVERY_NO_REARM|-DMUTANT_DELIVERY_NO_REARM -DDEVICE_SLEEPS -DCALLS=2 -DNSERVERS=1|safety|fail"
 )
 
-# make stress: liveness with two servers too (about 100 M states, 14 GB).
-[ "$stress" = 1 ] && runs+=("liveness-two-servers|-DNSERVERS=2|liveness|pass")
+# make stress: liveness and device-side sleeping with two servers too.
+[ "$stress" = 1 ] && runs+=("liveness-two-servers|-DNSERVERS=2|liveness|pass"
+	"device-sleeps-two-servers|-DDEVICE_SLEEPS -DNSERVERS=2|safety|pass")
 
 # One run; writes "ok|what" or "not ok|what" to $dir/verdict.
 check_one() {
