@@ -147,19 +147,26 @@ HR_FN uint32_t hostrpc_client_collect(struct hostrpc_client *c)
 	return freed;
 }
 
-/*
- * hostrpc_client_acquire(): the caller's own slot (@hint modulo the slots)
- * first. The device scheduler owes no fairness, so progress rests on
- * this: with at least as many slots as callers, no synchronous caller
+/**
+ * hostrpc_client_begin - acquire a slot
+ * @c: the device side.
+ * @hint: the caller's own slot (its wave id): with at least as many slots
+ *	as concurrent callers, progress needs no fairness from the scheduler.
+ * @slotp: the slot acquired, whose page the caller fills next.
+ *
+ * The caller's own slot (@hint modulo the slots) first. The device
+ * scheduler owes no fairness, so progress rests on this: with at least as
+ * many slots as callers, no synchronous caller
  * takes another's own slot, so a caller's own slot is free, or held by an
  * asynchronous call (the caller's, or a collector's), which the host is
  * bound to answer: the caller then waits for the host, which is fair,
  * rather than take someone else's slot. When the own slot is held by a
  * synchronous caller (more callers than slots), any free slot, then any
  * answered asynchronous one; none: look again.
+ *
+ * Return: 0, or %HOSTRPC_DEAD when the host side is dead.
  */
-static HR_FN int hostrpc_client_acquire(struct hostrpc_client *c, uint32_t hint,
-					      uint32_t *slotp)
+HR_FN int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, uint32_t *slotp)
 {
 	uint32_t own = hint % c->sh.nslots, i, polls = 0, seen;
 
@@ -218,20 +225,6 @@ static HR_FN int hostrpc_client_acquire(struct hostrpc_client *c, uint32_t hint,
 }
 
 /**
- * hostrpc_client_begin - acquire a slot
- * @c: the device side.
- * @hint: the caller's own slot (its wave id): with at least as many slots
- *	as concurrent callers, progress needs no fairness from the scheduler.
- * @slotp: the slot acquired, whose page the caller fills next.
- *
- * Return: 0, or %HOSTRPC_DEAD when the host side is dead.
- */
-HR_FN int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, uint32_t *slotp)
-{
-	return hostrpc_client_acquire(c, hint, slotp);
-}
-
-/**
  * hostrpc_client_publish - hand a filled page to the host
  * @c: the device side.
  * @slot: the slot from hostrpc_client_begin().
@@ -281,14 +274,12 @@ HR_FN void hostrpc_client_end_async(struct hostrpc_client *c, uint32_t slot)
  * hostrpc_client_end - end a synchronous call after its use
  * @c: the device side.
  * @slot: the call's slot.
- * @ret: what hostrpc_client_wait_answer() returned.
  *
  * The slot is free at once: the host is done with it since its answer.
  * A call the host died under frees its slot too (the channel is dead).
  */
-HR_FN void hostrpc_client_end(struct hostrpc_client *c, uint32_t slot, int ret)
+HR_FN void hostrpc_client_end(struct hostrpc_client *c, uint32_t slot)
 {
-	(void)ret;
 	hr_own_store(&c->W[slot], 0);
 }
 
@@ -316,7 +307,7 @@ HR_FN int hostrpc_client_invoke(struct hostrpc_client *c, uint32_t hint, hostrpc
 	ret = hostrpc_client_wait_answer(c, slot);
 	if (!ret)
 		use(&c->sh.pages[slot], ctx);
-	hostrpc_client_end(c, slot, ret);
+	hostrpc_client_end(c, slot);
 	return ret;
 }
 

@@ -112,7 +112,7 @@ HR_FN uint32_t hostrpc_client_collect(struct hostrpc_client *c);
 HR_FN int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, uint32_t *slot);
 HR_FN void hostrpc_client_publish(struct hostrpc_client *c, uint32_t slot);
 HR_FN int hostrpc_client_wait_answer(struct hostrpc_client *c, uint32_t slot);
-HR_FN void hostrpc_client_end(struct hostrpc_client *c, uint32_t slot, int ret);
+HR_FN void hostrpc_client_end(struct hostrpc_client *c, uint32_t slot);
 HR_FN void hostrpc_client_end_async(struct hostrpc_client *c, uint32_t slot);
 
 HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate, void *ctx);

@@ -216,7 +216,7 @@ __global__ void steps_kernel(struct hostrpc_client c, uint32_t calls, uint64_t *
 		d = gpu_ns();
 		hostrpc_client_wait_answer(&c, slot);
 		e = gpu_ns();
-		hostrpc_client_end(&c, slot, 0);
+		hostrpc_client_end(&c, slot);
 		f = gpu_ns();
 		t[0] += b - a;
 		t[1] += d - b;

@@ -97,7 +97,7 @@ static __device__ int hostrpc_warp_call(struct hostrpc_client *c, uint32_t hint,
 #endif
 	__syncwarp(mask);
 	if (lane == leader)
-		hostrpc_client_end(c, slot, ret);
+		hostrpc_client_end(c, slot);
 	__syncwarp(mask);
 	return ret;
 }

@@ -212,7 +212,7 @@ call:
 	calling[id] = 1;
 retry:
 	/*
-	 * hostrpc_client_acquire(): the caller's own slot first (its wave id
+	 * hostrpc_client_begin(): the caller's own slot first (its wave id
 	 * modulo the slots). Free: take it. Collectable: take W over, then
 	 * check under W whether the host answered; if so the slot is ours,
 	 * else mark it collectable again and wait for the host's move on it
