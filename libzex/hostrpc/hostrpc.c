@@ -171,12 +171,16 @@ HR_FN int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, uint32_t
 	uint32_t own = hint % c->sh.nslots, i, polls = 0, seen;
 
 	for (;;) {
-		uint32_t owner = hr_own_load(&c->W[own]);
+		uint32_t owner;
 
-		if (!owner && hr_own_cas(&c->W[own], 0, c->id)) {
+		/* The usual case in one atomic: the own slot is free. */
+		if (hr_own_cas(&c->W[own], 0, c->id)) {
 			*slotp = own;
 			return 0;
 		}
+		owner = hr_own_load(&c->W[own]);
+		if (!owner)
+			continue;	/* freed since: try it again */
 		if (owner & HOSTRPC_OWNER_ASYNC) {
 			enum hostrpc_take took = take_collectable(c, own, owner, &seen);
 
@@ -238,7 +242,7 @@ HR_FN void hostrpc_client_publish(struct hostrpc_client *c, uint32_t slot)
 {
 	uint32_t seq = hr_own_load(&c->M[slot]) + 1;
 
-	hr_own_store(&c->M[slot], seq);
+	hr_own_set(&c->M[slot], seq);
 	hr_u32_store(&c->sh.request[slot], seq);
 	hr_u32_store_sc(&c->sh.summary[slot / HOSTRPC_GROUP], 1);
 	hostrpc_doorbell_ring(c->sh.host_armed, c->ring, c->ring_ctx);

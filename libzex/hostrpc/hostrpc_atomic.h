@@ -96,6 +96,15 @@ static inline void hr_own_store(hr_own_t *w, uint32_t v)
 	atomic_store_explicit(w, v, memory_order_release);
 }
 
+/*
+ * A mirror, written by the slot's holder: relaxed. Whoever reads it next
+ * holds W, and W changes hands by release and acquire after this store.
+ */
+static inline void hr_own_set(hr_own_t *w, uint32_t v)
+{
+	atomic_store_explicit(w, v, memory_order_relaxed);
+}
+
 /* The CAS that takes W or T. */
 static inline bool hr_own_cas(hr_own_t *w, uint32_t from, uint32_t to)
 {

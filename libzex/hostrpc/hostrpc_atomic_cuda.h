@@ -83,6 +83,12 @@ static __device__ inline void hr_own_store(hr_own_t *w, uint32_t v)
 	HR_DEV(uint32_t, w).store(v, HR_REL);
 }
 
+/* A mirror: relaxed (no fence); W's release and acquire carry it. */
+static __device__ inline void hr_own_set(hr_own_t *w, uint32_t v)
+{
+	HR_DEV(uint32_t, w).store(v, cuda::std::memory_order_relaxed);
+}
+
 static __device__ inline bool hr_own_cas(hr_own_t *w, uint32_t from, uint32_t to)
 {
 	return HR_DEV(uint32_t, w).compare_exchange_strong(from, to, HR_AR);

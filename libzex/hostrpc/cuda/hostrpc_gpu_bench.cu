@@ -139,18 +139,99 @@ static double pingpong(uint32_t warps, int threads, uint32_t rounds, std::vector
 	return (double)warps * rounds / t;
 }
 
+/*
+ * ---- floor: the message ping-pong ----
+ *
+ * What a small call moves, without the protocol: the 32 lanes of one warp
+ * write 8 bytes each (256 contiguous bytes), lane 0 fences and raises the
+ * flag, a host thread complements the message and answers the flag, lane
+ * 0 sees it and every lane reads its 8 bytes back. A one-warp call's like-
+ * for-like floor: the flag ping-pong does not move the message.
+ */
+struct message {
+	volatile uint64_t word[32];
+	struct flag_pair flags;
+};
+
+__global__ void message_kernel(struct message *m, uint32_t rounds, uint64_t *lat)
+{
+	const uint32_t lane = threadIdx.x % 32;
+	uint64_t sink = 0;
+
+	for (uint32_t i = 1; i <= rounds; i++) {
+		uint64_t t0 = gpu_ns();
+
+		m->word[lane] = i + lane;
+		__syncwarp();
+		if (lane == 0) {
+			__threadfence_system();
+			m->flags.ping = i;
+			while (m->flags.pong != i)
+				;
+		}
+		__syncwarp();
+		sink += m->word[lane];
+		__syncwarp();
+		if (lat && lane == 0)
+			lat[i - 1] = gpu_ns() - t0;
+	}
+	if (sink == 1)
+		m->word[lane] = sink;	/* keep the reads */
+}
+
+static void *message_echo_main(void *arg)
+{
+	struct echo_ctx *e = (struct echo_ctx *)arg;
+	struct message *m = (struct message *)e->pairs;
+
+	while (!*e->stop) {
+		uint64_t v = m->flags.ping;
+
+		if (v == m->flags.pong)
+			continue;
+		for (int i = 0; i < 32; i++)
+			m->word[i] = ~m->word[i];
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		m->flags.pong = v;
+	}
+	return NULL;
+}
+
+/* The latencies of @rounds message round trips of one warp. */
+static void message_pingpong(uint32_t rounds, std::vector<uint64_t> *lat)
+{
+	struct message *m, *dm;
+	uint64_t *dlat;
+	pthread_t tid;
+	struct echo_ctx ctx;
+	volatile int stop = 0;
+
+	CUDA_OK(cudaHostAlloc(&m, sizeof(*m), cudaHostAllocMapped));
+	memset((void *)m, 0, sizeof(*m));
+	CUDA_OK(cudaHostGetDevicePointer((void **)&dm, m, 0));
+	CUDA_OK(cudaMalloc(&dlat, rounds * sizeof(uint64_t)));
+	ctx = { (struct flag_pair *)m, 0, 1, &stop };
+	pthread_create(&tid, NULL, message_echo_main, &ctx);
+	message_kernel<<<1, 32>>>(dm, rounds, dlat);
+	finish_or_exit(120, "the message ping-pong");
+	stop = 1;
+	pthread_join(tid, NULL);
+	fetch_latencies(dlat, rounds, lat);
+	CUDA_OK(cudaFreeHost(m));
+}
+
 /* ---- hostrpc ---- */
 
 struct fill_small {
 	uint64_t v;
-	__device__ void operator()(struct hostrpc_lane_part *p, uint32_t) const { p->word[0] = v; }
+	__device__ void operator()(struct hostrpc_lane_part *p, uint32_t) const { p->word(0) = v; }
 };
 
 struct use_small {
 	uint64_t *sink;
 	__device__ void operator()(struct hostrpc_lane_part *p, uint32_t) const
 	{
-		*sink += ((volatile uint64_t *)p->word)[0];
+		*sink += p->word(0);
 	}
 };
 
@@ -159,7 +240,7 @@ struct fill_full {
 	__device__ void operator()(struct hostrpc_lane_part *p, uint32_t) const
 	{
 		for (int i = 0; i < 16; i++)
-			p->word[i] = v + i;
+			p->word(i) = v + i;
 	}
 };
 
@@ -170,7 +251,7 @@ struct use_full {
 		uint64_t s = 0;
 
 		for (int i = 0; i < 16; i++)
-			s += ((volatile uint64_t *)p->word)[i];
+			s += p->word(i);
 		*sink += s;
 	}
 };
@@ -230,10 +311,11 @@ __global__ void steps_kernel(struct hostrpc_client c, uint32_t calls, uint64_t *
 
 static void operate_small(struct zex_hostrpc_page *page, void *)
 {
-	struct hostrpc_lane_part *parts = (struct hostrpc_lane_part *)page;
+	for (int lane = 0; lane < 32; lane++) {
+		volatile uint64_t &w = hostrpc_lane_part_of(page, lane).word(0);
 
-	for (int lane = 0; lane < 32; lane++)
-		parts[lane].word[0] = ~parts[lane].word[0];
+		w = ~w;
+	}
 }
 
 static void operate_full(struct zex_hostrpc_page *page, void *)
@@ -270,6 +352,30 @@ static double pct(std::vector<uint64_t> v, double p)
 {
 	std::sort(v.begin(), v.end());
 	return v[(size_t)(p * (v.size() - 1))] / 1000.0;
+}
+
+/* Round trips per latency bucket (upper bounds in µs; the last is open). */
+static void histogram(const char *name, const std::vector<uint64_t> &v)
+{
+	static const double upper[] = { 2, 3, 4, 5, 6, 8, 10, 15, 20, 50 };
+	const int n = sizeof(upper) / sizeof(upper[0]);
+	std::vector<size_t> count(n + 1, 0);
+
+	for (uint64_t ns : v) {
+		int b = 0;
+
+		while (b < n && ns / 1000.0 >= upper[b])
+			b++;
+		count[b]++;
+	}
+	printf("bench hist %s", name);
+	for (int b = 0; b <= n; b++) {
+		if (b < n)
+			printf(" lt%gus=%zu", upper[b], count[b]);
+		else
+			printf(" ge%gus=%zu", upper[n - 1], count[b]);
+	}
+	printf("\n");
 }
 
 static double copy_gbs(cudaMemcpyKind kind)
@@ -329,12 +435,21 @@ int main(void)
 	pingpong(1, 1, LAT_CALLS, &lat);
 	printf("bench floor pingpong_1warp median_us=%.2f p99_us=%.2f\n", pct(lat, 0.5),
 	       pct(lat, 0.99));
+	histogram("pingpong_1warp", lat);
 	double floor_median = pct(lat, 0.5);
+
+	message_pingpong(LAT_CALLS, &lat);
+	printf("bench floor message_pingpong_1warp median_us=%.2f p99_us=%.2f\n", pct(lat, 0.5),
+	       pct(lat, 0.99));
+	histogram("message_pingpong_1warp", lat);
+	double message_median = pct(lat, 0.5);
 
 	gpu_channel_open(&ch, HOSTRPC_MAX_SLOTS);
 	hostrpc_calls(&ch, 1, 1, false, LAT_CALLS, &lat);
-	printf("bench hostrpc roundtrip_1warp median_us=%.2f p99_us=%.2f ratio_to_floor=%.2f\n",
-	       pct(lat, 0.5), pct(lat, 0.99), pct(lat, 0.5) / floor_median);
+	printf("bench hostrpc roundtrip_1warp median_us=%.2f p99_us=%.2f ratio_to_floor=%.2f "
+	       "ratio_to_message_floor=%.2f\n", pct(lat, 0.5), pct(lat, 0.99),
+	       pct(lat, 0.5) / floor_median, pct(lat, 0.5) / message_median);
+	histogram("hostrpc_1warp", lat);
 
 	{
 		uint64_t *dns, ns[5];

@@ -58,7 +58,7 @@ struct fill_req {
 	__device__ void operator()(struct hostrpc_lane_part *p, uint32_t) const
 	{
 		for (uint32_t i = 0; i < 16; i++)
-			p->word[i] = word_of(tag, i);
+			p->word(i) = word_of(tag, i);
 	}
 };
 
@@ -68,7 +68,7 @@ struct check_answer {
 	__device__ void operator()(struct hostrpc_lane_part *p, uint32_t) const
 	{
 		for (uint32_t i = 0; i < 16; i++)
-			if (((volatile uint64_t *)p->word)[i] != ~word_of(tag, i))
+			if (p->word(i) != ~word_of(tag, i))
 				atomicAdd(errors, 1ull);
 	}
 };
@@ -116,12 +116,12 @@ static void host_error(struct host_record *r, const char *what, uint64_t word)
 static void host_operate(struct zex_hostrpc_page *page, void *ctx)
 {
 	struct host_record *r = (struct host_record *)ctx;
-	struct hostrpc_lane_part *parts = (struct hostrpc_lane_part *)page;
 	int64_t call = -1;
 	uint32_t lanes = 0;
 
 	for (uint32_t lane = 0; lane < 32; lane++) {
-		uint64_t tag = parts[lane].word[0];
+		struct hostrpc_lane_part part = hostrpc_lane_part_of(page, lane);
+		uint64_t tag = part.word(0);
 		uint32_t warp = (uint32_t)tag, k = (uint32_t)(tag >> 32) & 0x3ffff;
 
 		if (!tag || (~tag) >> 56 == MAGIC)
@@ -132,7 +132,7 @@ static void host_operate(struct zex_hostrpc_page *page, void *ctx)
 			continue;
 		}
 		for (uint32_t i = 1; i < 16; i++)
-			if (parts[lane].word[i] != word_of(tag, i))
+			if (part.word(i) != word_of(tag, i))
 				host_error(r, "torn part", tag);
 		if (call < 0)
 			call = (int64_t)warp * CALLS + k;
@@ -147,7 +147,7 @@ static void host_operate(struct zex_hostrpc_page *page, void *ctx)
 		for (int spin = 0; spin < 16; spin++)
 			__builtin_ia32_pause();
 		for (uint32_t i = 0; i < 16; i++)
-			parts[lane].word[i] = ~parts[lane].word[i];
+			part.word(i) = ~part.word(i);
 	}
 	if (call < 0) {
 		host_error(r, "an empty page was published", 0);

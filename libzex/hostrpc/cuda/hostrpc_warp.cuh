@@ -10,7 +10,9 @@
  * CUDA atomics of hostrpc_atomic_cuda.h) driven by a warp: the lanes that
  * are active elect a leader (the lowest), the leader collects, acquires a
  * slot and broadcasts it; each active lane fills its own 128-byte part of
- * the page (lane i: cache lines 2i and 2i + 1, so 32 lanes fill 4 KiB);
+ * the page, 16 words interleaved with the other lanes' (word j of lane i
+ * is the page's word 32j + i), so that the warp's stores and loads of one
+ * word each are 256 contiguous bytes, whole cache lines across PCIe;
  * the leader publishes and waits for the answer; each active lane uses its
  * part; the leader ends the call. Inactive lanes never take part (their
  * parts stay as they were), and no step waits for another warp: a warp
@@ -19,10 +21,11 @@
  * HOSTRPC_MUTANT_WARP_* (defined only by the GPU check's mutant builds) plant
  * known bugs, which the check must catch.
  *
- * The client's words: G, H, the flags and the pages in pinned host memory
- * (device addresses of it), W and the async hint in GPU memory. Its ring
- * and wait are NULL (a GPU makes no system call): the host side serves by
- * polling, and the leader polls H.
+ * The client's words: the request, answer and summary words, the flags
+ * and the pages in pinned host memory (device addresses of it), W and the
+ * mirrors in GPU memory. Its ring and wait are NULL (a GPU makes no system
+ * call): the host side serves by polling, and the leader polls its answer
+ * word.
  */
 
 #ifndef HOSTRPC_WARP_CUH
@@ -30,10 +33,19 @@
 
 #include "../hostrpc.c"
 
-/** One lane's part of a slot's page: 128 bytes. */
+/** One lane's part of a slot's page: 16 words, every 32nd of the page. */
 struct hostrpc_lane_part {
-	uint64_t word[16];
+	volatile uint64_t *first;	/* the page's word of the lane's number */
+
+	__host__ __device__ volatile uint64_t &word(uint32_t i) const { return first[32 * i]; }
 };
+
+/* Lane @lane's part of @page (host or device code). */
+static __host__ __device__ inline struct hostrpc_lane_part hostrpc_lane_part_of(void *page,
+										  uint32_t lane)
+{
+	return hostrpc_lane_part{ (volatile uint64_t *)page + lane };
+}
 
 static __device__ inline uint32_t hostrpc_lane_id(void)
 {
@@ -43,18 +55,12 @@ static __device__ inline uint32_t hostrpc_lane_id(void)
 	return lane;
 }
 
-static __device__ inline struct hostrpc_lane_part *hostrpc_lane_part_of(hostrpc_page_t *page,
-									 uint32_t lane)
-{
-	return (struct hostrpc_lane_part *)&page->cacheline[2 * lane];
-}
-
 /*
  * The leader's part of a call, the broadcast and the hand-over between
  * lanes. Every lane's writes to the page happen before the leader's
  * publish (the warp barrier orders them, and the publish is a release at
  * system scope, which carries what happened before it), and the leader's
- * acquire of H happens before any lane reads the answer (the warp
+ * acquire of the answer word happens before any lane reads the answer (the warp
  * barrier again).
  */
 template <typename Fill, typename Use>
@@ -66,7 +72,7 @@ static __device__ int hostrpc_warp_call(struct hostrpc_client *c, uint32_t hint,
 	const uint32_t leader = __ffs(mask) - 1;
 	uint32_t slot = 0;
 	int ret = 0;
-	struct hostrpc_lane_part *part;
+	struct hostrpc_lane_part part;
 
 	if (lane == leader)
 		ret = hostrpc_client_begin(c, hint, &slot);
@@ -75,7 +81,7 @@ static __device__ int hostrpc_warp_call(struct hostrpc_client *c, uint32_t hint,
 		return ret;
 	slot = __shfl_sync(mask, slot, leader);
 	part = hostrpc_lane_part_of(&c->sh.pages[slot], lane);
-	fill(part, lane);
+	fill(&part, lane);
 	__syncwarp(mask);
 	if (lane == leader) {
 		hostrpc_client_publish(c, slot);
@@ -88,12 +94,12 @@ static __device__ int hostrpc_warp_call(struct hostrpc_client *c, uint32_t hint,
 		return 0;
 #ifdef HOSTRPC_MUTANT_WARP_USE_BEFORE_ANSWER
 	/* planted bug: the lanes read the page without waiting for the leader */
-	use(part, lane);
+	use(&part, lane);
 	ret = __shfl_sync(mask, ret, leader);
 #else
 	ret = __shfl_sync(mask, ret, leader);
 	if (!ret)
-		use(part, lane);
+		use(&part, lane);
 #endif
 	__syncwarp(mask);
 	if (lane == leader)

@@ -154,6 +154,7 @@ static void use(hostrpc_page_t *p, void *ctx)
 struct server {
 	struct rig *rig;
 	struct hostrpc_server s;
+	bool polling;		/* never sleeps: polls until the rig stops */
 };
 
 static void *server_main(void *arg)
@@ -162,9 +163,17 @@ static void *server_main(void *arg)
 	struct rig *r = sv->rig;
 	uint64_t v;
 
+	uint32_t polls = 0;
+
 	while (!r->stop) {
-		if (hostrpc_server_handle(&sv->s, operate, r))
+		if (hostrpc_server_handle(&sv->s, operate, r)) {
+			polls = 0;
 			continue;
+		}
+		if (sv->polling) {
+			hr_relax(polls++);
+			continue;
+		}
 		if (!hostrpc_server_arm(&sv->s))
 			continue;
 		r->sleeps++;
@@ -206,7 +215,7 @@ struct shape {
 	uint32_t nslots;
 	int devices, servers, views;
 	uint32_t calls;
-	bool async, blocking_devices;
+	bool async, blocking_devices, polling_servers;
 };
 
 static void rig_free(struct rig *r);
@@ -283,7 +292,8 @@ static int rig_run(struct shape sh, struct outcome *o)
 		sv[k] = (struct server){ .rig = r,
 					 .s = { .sh = shared_of(r), .T = r->mem->T,
 						.id = 100 + (uint32_t)k, .ring = ring_device,
-						.ring_ctx = r } };
+						.ring_ctx = r },
+					 .polling = sh.polling_servers };
 		if (pthread_create(&st[k], NULL, server_main, &sv[k]))
 			abort();
 	}

@@ -13,9 +13,11 @@
  *                         between a sleeping caller and a sleeping server;
  *                         TAP, exit 1 on any failure
  *   hostrpc_scale bench   calls/s for 1, 16, 256 and 1024 callers against
- *                         1, 2 and 4 servers, beside a cache-line
- *                         ping-pong between two threads measured in the
- *                         same run (the floor of one round trip)
+ *                         1, 2 and 4 servers that sleep when idle, and
+ *                         against 1 and 2 servers that poll, beside a
+ *                         cache-line ping-pong between two threads
+ *                         measured in the same run (the floor of one
+ *                         round trip)
  */
 #include "hostrpc_rig.h"
 
@@ -76,6 +78,26 @@ static struct shape shape_of(int callers, int servers, uint32_t calls, bool slee
 	};
 }
 
+/* One bench row: about 200000 calls, at least 100 per caller. */
+static int bench_row(int callers, int servers, bool polling, double floor)
+{
+	uint32_t calls = 200000 / (uint32_t)callers;
+	struct shape sh;
+	struct outcome o;
+	int bad;
+
+	if (calls < 100)
+		calls = 100;
+	sh = shape_of(callers, servers, calls, false);
+	sh.polling_servers = polling;
+	bad = rig_run(sh, &o);
+	printf("| %d callers x %d %s servers%s | %ld | %.0f | %.2f | %.4f |\n",
+	       callers, servers, polling ? "polling" : "sleeping", bad ? " (FAILED)" : "",
+	       o.served, (double)o.served / o.seconds, (double)o.served / o.seconds / floor,
+	       (double)o.host_rings / (double)(o.served ? o.served : 1));
+	return bad;
+}
+
 static int check(void)
 {
 	static const int servers[] = { 1, 2, 4 };
@@ -118,21 +140,11 @@ static int bench(void)
 	printf("| row | calls | calls/s | vs floor | host rings/call |\n|---|---|---|---|---|\n");
 	printf("| floor: cache-line ping-pong, 2 threads | 1000000 | %.0f | 1.00 | - |\n", floor);
 	for (c = 0; c < 4; c++)
-		for (s = 0; s < 3; s++) {
-			/* About 200000 calls a row, at least 100 per caller. */
-			uint32_t calls = 200000 / (uint32_t)callers[c];
-			struct outcome o;
-			int bad;
-
-			if (calls < 100)
-				calls = 100;
-			bad = rig_run(shape_of(callers[c], servers[s], calls, false), &o);
-			failed |= bad;
-			printf("| %d callers x %d servers%s | %ld | %.0f | %.2f | %.4f |\n",
-			       callers[c], servers[s], bad ? " (FAILED)" : "", o.served,
-			       (double)o.served / o.seconds, (double)o.served / o.seconds / floor,
-			       (double)o.host_rings / (double)(o.served ? o.served : 1));
-		}
+		for (s = 0; s < 3; s++)
+			failed |= bench_row(callers[c], servers[s], false, floor);
+	for (c = 0; c < 4; c++)
+		for (s = 0; s < 2; s++)
+			failed |= bench_row(callers[c], servers[s], true, floor);
 	return failed;
 }
 
