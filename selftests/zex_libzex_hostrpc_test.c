@@ -277,9 +277,10 @@ static void stress_scale(uint32_t *callers, uint32_t *calls)
 /*
  * @ndev device threads x @calls against servers of @modes; device threads
  * sleep in the kernel after @spin polls; async calls are all collected
- * before it returns.
+ * before it returns. Returns the process's voluntary context switches
+ * (sleeps) per call.
  */
-static void run(struct __test_metadata *_metadata, uint32_t nslots, int ndev, uint32_t calls,
+static double run(struct __test_metadata *_metadata, uint32_t nslots, int ndev, uint32_t calls,
 		int nserv, const enum serve_mode *modes, uint32_t spin, bool async)
 {
 	struct rig r;
@@ -291,11 +292,11 @@ static void run(struct __test_metadata *_metadata, uint32_t nslots, int ndev, ui
 	struct rusage ru0, ru1;
 	long total = 0;
 	int64_t t0;
-	double secs;
+	double secs, sleeps;
 	int k;
 
-	ASSERT_NE(NULL, d);
-	ASSERT_NE(NULL, t);
+	if (!d || !t)
+		return -1;
 	rig_open(_metadata, &r, nslots);
 	ASSERT_EQ(0, zex_hostrpc_open_view(r.host, ZEX_HOSTRPC_DEVICE, &dv));
 	ASSERT_EQ(0, zex_hostrpc_set_spin(dv, spin));
@@ -321,17 +322,19 @@ static void run(struct __test_metadata *_metadata, uint32_t nslots, int ndev, ui
 	EXPECT_EQ(0, r.errors);
 	EXPECT_EQ(total, r.served);
 	ASSERT_EQ(0, zex_hostrpc_stats(dv, &st));
+	sleeps = (double)(ru1.ru_nvcsw - ru0.ru_nvcsw) / (double)total;
 	TH_LOG("%d devices x %u calls, %d servers: %ld calls verified, %.0f calls/s, "
 	       "%llu doorbell rings (%.3f per call), %llu rings to the device side, "
 	       "%.1f sleeps per call",
 	       ndev, calls, nserv, total, (double)total / secs,
 	       (unsigned long long)st.rings_sent, (double)st.rings_sent / (double)total,
 	       (unsigned long long)st.device_rings,
-	       (double)(ru1.ru_nvcsw - ru0.ru_nvcsw) / (double)total);
+	       sleeps);
 	zex_hostrpc_close(dv);
 	rig_close(&r);
 	free(t);
 	free(d);
+	return sleeps;
 }
 
 static const enum serve_mode wait1[] = { SERVE_WAIT };
@@ -387,6 +390,21 @@ TEST(blocking_on_both_sides_loses_no_wakeup)
 	/* Devices sleep at once (spin 0), servers sleep at once: every
 	 * hand-over goes through a doorbell; 10^5 calls under make stress. */
 	run(_metadata, 4, 4, zex_stress() ? 25000 : 250, 2, poll_eventfd, 0, false);
+}
+
+/*
+ * 64 callers asleep in the kernel (spin 0) against one sleeping server: a
+ * ring to the device side wakes the caller whose answer came, not every
+ * sleeper. Counted, not timed: the process's voluntary sleeps per call
+ * stay a handful (a caller's sleep and the server's), where waking every
+ * sleeper on every ring costs one sleep per sleeper per call.
+ */
+TEST(a_ring_wakes_its_caller_not_every_sleeper)
+{
+	double sleeps = run(_metadata, 64, 64, 20, 1, wait1, 0, false);
+
+	EXPECT_LT(0, sleeps);
+	EXPECT_GE(8.0, sleeps);
 }
 
 TEST(calls_from_device_processes_with_their_own_views)
