@@ -447,7 +447,7 @@ static int op_open_view(struct sweep_ctx *c)
 
 static int op_view_requests(struct sweep_ctx *c)
 {
-	struct drm_zex_hostrpc_wait w = { .slot = 0, .value = 0, .timeout_ns = 0 };
+	struct drm_zex_hostrpc_wait w = { .slot = 0, .value = 1, .timeout_ns = 0 };
 	struct drm_zex_hostrpc_eventfd e = { .fd = c->newfd };
 	struct drm_zex_hostrpc_info info;
 	struct pollfd p = { .fd = c->view, .events = POLLIN };

@@ -205,6 +205,10 @@ check-debug | fuzz)
 	stock_only=$("$vmdir/selftest-scope.sh" stock)
 	selftests=$(tr ' ' '\n' <<<"$selftests" | grep -vxF "$stock_only" | tr '\n' ' ')
 	suites=$("$vmdir/kunit-suites.sh")
+	# Jobs run several times slower on the debug kernels under TCG (KASAN,
+	# lockdep, kmemleak): a long command list took past the default 2 s
+	# job timeout there when the host was busy, so these VMs allow 8 s.
+	[ -n "${ZEX_PARAMS:-}" ] || params=job_timeout_ms=8000
 	# The refused loads of bad-params.txt and the zex-absent runs are
 	# checked on the stock kernels and left out here. The fuzzer
 	# makes 5000 calls per process here (20000 on the stock kernels;
