@@ -37,6 +37,7 @@ struct rig {
 	struct region *mem;
 	hostrpc_page_t *pages;
 	uint32_t nslots;
+	uint32_t lines;		/* cache lines of a page a call uses (64: all) */
 	int host_efd;		/* the host's interrupt */
 	/* The device side's interrupt: a generation, as a kernel wait queue. */
 	pthread_mutex_t device_lock;
@@ -118,7 +119,7 @@ static void fill(hostrpc_page_t *p, void *ctx)
 	struct call *c = ctx;
 	int i, j;
 
-	for (i = 0; i < 64; i++)
+	for (i = 0; i < (int)c->rig->lines; i++)
 		for (j = 0; j < 8; j++)
 			p->cacheline[i].element[j] = c->tag ^ (uint64_t)(i * 8 + j);
 }
@@ -131,7 +132,7 @@ static void operate(hostrpc_page_t *p, void *ctx)
 
 	if (!tag)
 		r->errors++;	/* never filled */
-	for (i = 0; i < 64; i++)
+	for (i = 0; i < (int)r->lines; i++)
 		for (j = 0; j < 8; j++) {
 			if (p->cacheline[i].element[j] != (tag ^ (uint64_t)(i * 8 + j)))
 				r->errors++;
@@ -145,7 +146,7 @@ static void use(hostrpc_page_t *p, void *ctx)
 	struct call *c = ctx;
 	int i, j;
 
-	for (i = 0; i < 64; i++)
+	for (i = 0; i < (int)c->rig->lines; i++)
 		for (j = 0; j < 8; j++)
 			if (p->cacheline[i].element[j] != (c->tag ^ (uint64_t)(i * 8 + j)) * 3 + 1)
 				c->rig->errors++;
@@ -216,12 +217,13 @@ struct shape {
 	int devices, servers, views;
 	uint32_t calls;
 	bool async, blocking_devices, polling_servers;
+	bool small;		/* calls use one cache line of the page, not 64 */
 };
 
 static void rig_free(struct rig *r);
 
 /* A region of @nslots slots with both interrupts; NULL when out of memory. */
-static struct rig *rig_new(uint32_t nslots)
+static struct rig *rig_new(uint32_t nslots, uint32_t lines)
 {
 	struct rig *r = calloc(1, sizeof(*r));
 
@@ -231,6 +233,7 @@ static struct rig *rig_new(uint32_t nslots)
 	r->pages = aligned_alloc(4096, nslots * sizeof(hostrpc_page_t));
 	r->host_efd = eventfd(0, EFD_SEMAPHORE);
 	r->nslots = nslots;
+	r->lines = lines;
 	pthread_mutex_init(&r->device_lock, NULL);
 	pthread_cond_init(&r->device_cond, NULL);
 	if (!r->mem || !r->pages || r->host_efd < 0) {
@@ -266,7 +269,7 @@ struct outcome {
  */
 static int rig_run(struct shape sh, struct outcome *o)
 {
-	struct rig *r = rig_new(sh.nslots);
+	struct rig *r = rig_new(sh.nslots, sh.small ? 1 : 64);
 	struct device *dev = calloc((size_t)sh.devices, sizeof(*dev));
 	struct hostrpc_client *views = calloc((size_t)sh.views, sizeof(*views));
 	pthread_t st[4], *dt = calloc((size_t)sh.devices, sizeof(*dt));

@@ -13,8 +13,9 @@
  *                         between a sleeping caller and a sleeping server;
  *                         TAP, exit 1 on any failure
  *   hostrpc_scale bench   calls/s for 1, 16, 256 and 1024 callers against
- *                         1, 2 and 4 servers that sleep when idle, and
- *                         against 1 and 2 servers that poll, beside a
+ *                         1, 2 and 4 servers that sleep when idle (whole
+ *                         pages), and against 1 and 2 servers that poll
+ *                         (one cache line each way), beside a
  *                         cache-line ping-pong between two threads
  *                         measured in the same run (the floor of one
  *                         round trip)
@@ -78,7 +79,11 @@ static struct shape shape_of(int callers, int servers, uint32_t calls, bool slee
 	};
 }
 
-/* One bench row: about 200000 calls, at least 100 per caller. */
+/*
+ * One bench row: about 200000 calls, at least 100 per caller. Rows with
+ * polling servers make small calls (one cache line of the page each way),
+ * like for like with the cache-line floor; the others move whole pages.
+ */
 static int bench_row(int callers, int servers, bool polling, double floor)
 {
 	uint32_t calls = 200000 / (uint32_t)callers;
@@ -90,9 +95,11 @@ static int bench_row(int callers, int servers, bool polling, double floor)
 		calls = 100;
 	sh = shape_of(callers, servers, calls, false);
 	sh.polling_servers = polling;
+	sh.small = polling;
 	bad = rig_run(sh, &o);
 	printf("| %d callers x %d %s servers%s | %ld | %.0f | %.2f | %.4f |\n",
-	       callers, servers, polling ? "polling" : "sleeping", bad ? " (FAILED)" : "",
+	       callers, servers, polling ? "polling, small calls," : "sleeping, page calls,",
+	       bad ? " (FAILED)" : "",
 	       o.served, (double)o.served / o.seconds, (double)o.served / o.seconds / floor,
 	       (double)o.host_rings / (double)(o.served ? o.served : 1));
 	return bad;

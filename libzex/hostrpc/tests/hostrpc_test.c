@@ -23,7 +23,7 @@ const char *__tsan_default_options(void)
 /* The step-by-step tests cannot go on without their region. */
 static struct rig *rig_or_abort(uint32_t nslots)
 {
-	struct rig *r = rig_new(nslots);
+	struct rig *r = rig_new(nslots, 64);
 
 	if (!r)
 		abort();
