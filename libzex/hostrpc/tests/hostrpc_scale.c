@@ -138,20 +138,31 @@ static int check(void)
 	return failed;
 }
 
+/*
+ * The floor is measured before and after the rows and the better of the
+ * two counts: on a shared machine the two threads' placement changes
+ * between runs, and a floor must be what the hardware can do.
+ */
 static int bench(void)
 {
 	static const int callers[] = { 1, 16, 256, 1024 }, servers[] = { 1, 2, 4 };
-	double floor = pingpong_per_s(1000000);
+	double before = pingpong_per_s(1000000), after, floor;
 	int c, s, failed = 0;
 
 	printf("| row | calls | calls/s | vs floor | host rings/call |\n|---|---|---|---|---|\n");
-	printf("| floor: cache-line ping-pong, 2 threads | 1000000 | %.0f | 1.00 | - |\n", floor);
-	for (c = 0; c < 4; c++)
-		for (s = 0; s < 3; s++)
-			failed |= bench_row(callers[c], servers[s], false, floor);
 	for (c = 0; c < 4; c++)
 		for (s = 0; s < 2; s++)
-			failed |= bench_row(callers[c], servers[s], true, floor);
+			failed |= bench_row(callers[c], servers[s], true, before);
+	for (c = 0; c < 4; c++)
+		for (s = 0; s < 3; s++)
+			failed |= bench_row(callers[c], servers[s], false, before);
+	after = pingpong_per_s(1000000);
+	floor = before > after ? before : after;
+	printf("| floor: cache-line ping-pong, 2 threads, before the rows | 1000000 | %.0f | - | - |\n",
+	       before);
+	printf("| floor: the same after the rows | 1000000 | %.0f | - | - |\n", after);
+	printf("(vs floor: against the one before the rows; against the better of the two, "
+	       "multiply by %.2f)\n", before / floor);
 	return failed;
 }
 
