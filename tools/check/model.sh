@@ -9,7 +9,7 @@
 # client: a stranded caller fails the end-state monitor); two callers
 # sharing one slot (more callers than slots); device-side sleeping and
 # liveness (every call completes under weak fairness) with one server
-# (two under `make stress`, ZEX_STRESS=1). A run passes only when its search was
+# (sleeping with two under `make stress`, ZEX_STRESS=1). A run passes only when its search was
 # complete (not cut short by the memory bound or the depth). Then each
 # planted bug (-DMUTANT_*) must make its run fail: a check that cannot
 # fail proves nothing. Prints TAP; exits 1 on any failure.
@@ -25,7 +25,7 @@ failed=0 n=0
 # MiB per run (runs go in parallel, one per CPU); ZEX_MODEL_MEMLIM lowers
 # it to prove that an incomplete search fails.
 memlim=6144
-[ "$stress" = 1 ] && memlim=14336
+[ "$stress" = 1 ] && memlim=10240
 memlim=${ZEX_MODEL_MEMLIM:-$memlim}
 
 # name | spin -D flags | kind (safety or liveness) | expect (pass or fail)
@@ -50,9 +50,9 @@ runs=(
 	"MUTANT_DELIVERY_NO_REARM|-DMUTANT_DELIVERY_NO_REARM -DDEVICE_SLEEPS -DCALLS=2 -DNSERVERS=1|safety|fail"
 )
 
-# make stress: liveness and device-side sleeping with two servers too.
-[ "$stress" = 1 ] && runs+=("liveness-two-servers|-DNSERVERS=2|liveness|pass"
-	"device-sleeps-two-servers|-DDEVICE_SLEEPS -DNSERVERS=2|safety|pass")
+# make stress: device-side sleeping with two servers too. (Liveness with
+# two servers does not fit: past 96 M states and 16 GB unfinished.)
+[ "$stress" = 1 ] && runs+=("device-sleeps-two-servers|-DDEVICE_SLEEPS -DNSERVERS=2|safety|pass")
 
 # One run; writes "ok|what" or "not ok|what" to $dir/verdict.
 check_one() {
