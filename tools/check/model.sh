@@ -8,8 +8,10 @@
 # so no lost wakeup and no lost request) and slot recycling (CALLS=2 per
 # client: a stranded caller fails the end-state monitor); two callers
 # sharing one slot (more callers than slots); device-side sleeping and
-# liveness (every call completes under weak fairness) with one server
-# (sleeping with two under `make stress`, ZEX_STRESS=1). A run passes only when its search was
+# liveness (every call completes under weak fairness) with one server.
+# With two servers those two do not fit a machine: liveness passed 96 M
+# states and 16 GB, sleeping 135 M states and 10 GB, both unfinished.
+# `make stress` (ZEX_STRESS=1) gives each run more memory. A run passes only when its search was
 # complete (not cut short by the memory bound or the depth). Then each
 # planted bug (-DMUTANT_*) must make its run fail: a check that cannot
 # fail proves nothing. Prints TAP; exits 1 on any failure.
@@ -49,10 +51,6 @@ runs=(
 	"MUTANT_OWN_SLOT_WAITS_FOR_VALUE|-DMUTANT_OWN_SLOT_WAITS_FOR_VALUE -DCALLS=2 -DNSLOTS=1 -DNSERVERS=1|safety|fail"
 	"MUTANT_DELIVERY_NO_REARM|-DMUTANT_DELIVERY_NO_REARM -DDEVICE_SLEEPS -DCALLS=2 -DNSERVERS=1|safety|fail"
 )
-
-# make stress: device-side sleeping with two servers too. (Liveness with
-# two servers does not fit: past 96 M states and 16 GB unfinished.)
-[ "$stress" = 1 ] && runs+=("device-sleeps-two-servers|-DDEVICE_SLEEPS -DNSERVERS=2|safety|pass")
 
 # One run; writes "ok|what" or "not ok|what" to $dir/verdict.
 check_one() {
