@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 # DOC: stress.sh - `make stress`: the hostrpc protocol at the seed's scale, one verdict
 #
-# 1. model     hostrpc.pml with asynchronous calls and device-side sleeping
-#              at 2 slots x 2 clients x 2 servers (ZEX_STRESS=1 model.sh)
+# 1. model     hostrpc.pml's runs of make check, each with more memory
+#              (ZEX_STRESS=1 model.sh)
 # 2. pressure  the recycled-slot pattern 500 times under CPU pressure (more
 #              busy threads than cores), each run with its own deadline
 # 3. native    the protocol core over plain shared memory: 1024 callers x
