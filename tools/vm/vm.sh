@@ -40,6 +40,12 @@ O=${O:-$top/build}
 vmdir=$top/tools/vm
 results=$top/tools/check/results.py
 params=${ZEX_PARAMS:-}
+# The debug kernels (KASAN, lockdep, kmemleak) and level-zero-tests' two-
+# process cases run jobs several times slower under TCG than the default
+# 2 s job timeout allows when the host is busy: a long command list, and a
+# job waiting for an event another process signals, both went past it. The
+# VMs of those layers allow 8 s unless ZEX_PARAMS says otherwise.
+slow_vm_params=job_timeout_ms=8000
 mkdir -p "$O/vm"
 
 # KDIR comes from the Makefile; the stock kernel is the one it belongs to.
@@ -164,6 +170,7 @@ check-conformance)
 	plan=$(python3 "$top/tools/check/conformance.py" plan $long "$list") ||
 		{ echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
 	mkdir -p "$O/vm/no-selftests"
+	[ -n "${ZEX_PARAMS:-}" ] || params=$slow_vm_params
 	ZEX_L0_TESTS=$l0_tests ZEX_CONFORMANCE_PLAN=$plan ZEX_VM_BAD_PARAMS=0 ZEX_VM_ABSENT=0 \
 		"$vmdir/mkinitramfs.sh" "$O/vm/conformance.cpio.gz" "$zex_ko" "$stock_moddir" \
 		"$O/bin" "$O/vm/no-selftests" conformance "$params"
@@ -205,10 +212,7 @@ check-debug | fuzz)
 	stock_only=$("$vmdir/selftest-scope.sh" stock)
 	selftests=$(tr ' ' '\n' <<<"$selftests" | grep -vxF "$stock_only" | tr '\n' ' ')
 	suites=$("$vmdir/kunit-suites.sh")
-	# Jobs run several times slower on the debug kernels under TCG (KASAN,
-	# lockdep, kmemleak): a long command list took past the default 2 s
-	# job timeout there when the host was busy, so these VMs allow 8 s.
-	[ -n "${ZEX_PARAMS:-}" ] || params=job_timeout_ms=8000
+	[ -n "${ZEX_PARAMS:-}" ] || params=$slow_vm_params
 	# The refused loads of bad-params.txt and the zex-absent runs are
 	# checked on the stock kernels and left out here. The fuzzer
 	# makes 5000 calls per process here (20000 on the stock kernels;
