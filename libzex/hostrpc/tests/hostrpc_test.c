@@ -169,6 +169,57 @@ TEST(collection_leaves_unanswered_calls_alone)
 	rig_free(r);
 }
 
+/*
+ * A request published while a server scans its group, in a slot the scan
+ * already passed, must not be lost: the server takes the summary flag
+ * before it scans, so the publisher's flag stays for the next pass. The
+ * publication happens from inside the server's operation on another slot
+ * of the same group, so the order is fixed, not left to the scheduler.
+ */
+struct scan_race {
+	struct rig *r;
+	struct hostrpc_client *c;
+	struct call late;
+	bool published;
+};
+
+static void operate_then_publish(hostrpc_page_t *p, void *ctx)
+{
+	struct scan_race *x = ctx;
+
+	operate(p, x->r);
+	if (!x->published) {
+		x->published = true;
+		if (hostrpc_client_invoke_async(x->c, 0, fill, &x->late))
+			x->r->errors++;
+	}
+}
+
+TEST(a_request_published_during_a_scan_is_not_lost)
+{
+	struct rig *r = rig_or_abort(4);
+	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
+				    .id = 2 };
+	struct hostrpc_server s = { .sh = shared_of(r), .T = r->mem->T, .id = 3 };
+	struct call first = { .tag = 5, .rig = r };
+	struct scan_race x = { .r = r, .c = &c, .late = { .tag = 6, .rig = r } };
+
+	/* Slot 1 published; serving it publishes slot 0, behind the scan. */
+	ASSERT_EQ(0, hostrpc_client_invoke_async(&c, 1, fill, &first));
+	EXPECT_TRUE(hostrpc_server_handle(&s, operate_then_publish, &x));
+	EXPECT_TRUE(x.published);
+	EXPECT_EQ(1, hr_u32_load(&r->mem->request[0]));
+	EXPECT_EQ(0, hr_u32_load(&r->mem->answer[0]));
+	/* The next pass finds it; arming first says not to sleep. */
+	EXPECT_FALSE(hostrpc_server_arm(&s));
+	EXPECT_TRUE(hostrpc_server_handle(&s, operate, r));
+	EXPECT_EQ(1, hr_u32_load(&r->mem->answer[0]));
+	EXPECT_EQ(2, r->served_calls);
+	EXPECT_EQ(2, hostrpc_client_collect(&c));
+	EXPECT_EQ(0, r->errors);
+	rig_free(r);
+}
+
 TEST(arming_sees_work_and_rings_once)
 {
 	struct rig *r = rig_or_abort(8);
