@@ -24,8 +24,8 @@
  * the flag again. Before a server sleeps it arms and re-checks the flags
  * (hostrpc_server_arm()).
  *
- * HOSTRPC_MUTANT_* (defined only by tools/check/tsan-mutants.sh) plant
- * known bugs, which the ThreadSanitizer test must catch.
+ * HOSTRPC_MUTANT_* (defined only by tools/check/tsan-mutants.sh and the GPU
+ * check's mutant builds) plant known bugs, which those tests must catch.
  */
 
 #include "hostrpc.h"
@@ -102,15 +102,6 @@ static HR_FN enum hostrpc_take take_collectable(struct hostrpc_client *c, uint32
 {
 	uint32_t answer;
 
-#ifdef HOSTRPC_MUTANT_COLLECT_CHECK_BEFORE_TAKE
-	/* planted bug: checked, then taken */
-	answer = hr_u32_load(&c->sh.answer[slot]);
-	if (answer != hr_own_load(&c->M[slot])) {
-		*seen = answer;
-		return HOSTRPC_LOST;
-	}
-	return hr_own_cas(&c->W[slot], owner, c->id) ? HOSTRPC_TAKEN : HOSTRPC_LOST;
-#endif
 	if (!hr_own_cas(&c->W[slot], owner, c->id))
 		return HOSTRPC_LOST;
 	answer = hr_u32_load(&c->sh.answer[slot]);
