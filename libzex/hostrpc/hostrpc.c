@@ -21,8 +21,11 @@
  * the group's 64 request words; a slot whose request differs from its
  * answer is taken by a CAS of T, re-read under T, operated on and answered
  * (answer = request, after the page); a slot held by another server marks
- * the flag again. Before a server sleeps it arms and re-checks the flags
- * (hostrpc_server_arm()).
+ * the flag again. A full pass looks at every group: a device side without
+ * a doorbell (a GPU) stores its flag with no order after its request, so
+ * a server may take the flag before the request arrives. Before a server
+ * sleeps it arms and re-checks the flags (hostrpc_server_arm()): that
+ * needs a doorbell, whose device side orders the flag after the request.
  *
  * HOSTRPC_MUTANT_* (defined only by tools/check/tsan-mutants.sh and the GPU
  * check's mutant builds) plant known bugs, which those tests must catch.
@@ -225,18 +228,30 @@ HR_FN int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, uint32_t
  * @slot: the slot from hostrpc_client_begin().
  *
  * The mirror, then the request word (a release: the page before it), then
- * the slot's summary flag (the request before it), then a ring if the
- * host side is armed. All plain stores: no read-modify-write of shared
+ * the slot's summary flag. With a doorbell the flag is ordered after the
+ * request and followed by a ring if the host side is armed: a host thread
+ * that re-checks the flags before it sleeps must not miss the request.
+ * Without one (a GPU, or a CPU caller whose host polls) the flag is a
+ * plain store with no order of its own, a hint that may arrive before the
+ * request: the host's full passes (hostrpc_server_handle() with @all)
+ * find such a request. All plain stores: no read-modify-write of shared
  * memory, no read of it.
  */
 HR_FN void hostrpc_client_publish(struct hostrpc_client *c, uint32_t slot)
 {
 	uint32_t seq = hr_own_load(&c->M[slot]) + 1;
+	hr_u32_t *flag = &c->sh.summary[slot / HOSTRPC_GROUP];
 
 	hr_own_set(&c->M[slot], seq);
 	hr_u32_store(&c->sh.request[slot], seq);
-	hr_u32_store_sc(&c->sh.summary[slot / HOSTRPC_GROUP], 1);
-	hostrpc_doorbell_ring(c->sh.host_armed, c->ring, c->ring_ctx);
+#ifndef HR_NO_DOORBELL
+	if (c->ring) {
+		hr_u32_store_sc(flag, 1);
+		hostrpc_doorbell_ring(c->sh.host_armed, c->ring, c->ring_ctx);
+		return;
+	}
+#endif
+	hr_u32_store_relaxed(flag, 1);
 }
 
 /**
@@ -336,6 +351,18 @@ HR_FN int hostrpc_client_invoke_async(struct hostrpc_client *c, uint32_t hint,
 	return 0;
 }
 
+/*
+ * The answer word, after the page: a release; with a doorbell toward the
+ * device side, seq_cst (then "armed" is read: a Dekker pair).
+ */
+static HR_FN void store_answer(struct hostrpc_server *s, uint32_t slot, uint32_t request)
+{
+	if (s->ring)
+		hr_u32_store_sc(&s->sh.answer[slot], request);
+	else
+		hr_u32_store(&s->sh.answer[slot], request);
+}
+
 /* hostrpc_server_answer(): under T, answer @slot if it still needs it. */
 static HR_FN bool hostrpc_server_answer(struct hostrpc_server *s, uint32_t slot,
 					hostrpc_page_fn operate, void *ctx)
@@ -345,39 +372,58 @@ static HR_FN bool hostrpc_server_answer(struct hostrpc_server *s, uint32_t slot,
 	if (request == hr_u32_load(&s->sh.answer[slot]))
 		return false;
 #ifdef HOSTRPC_MUTANT_ANSWER_BEFORE_OPERATE
-	hr_u32_store_sc(&s->sh.answer[slot], request);	/* planted bug */
+	store_answer(s, slot, request);	/* planted bug */
 	operate(&s->sh.pages[slot], ctx);
 #else
 	operate(&s->sh.pages[slot], ctx);
-	hr_u32_store_sc(&s->sh.answer[slot], request);
+	store_answer(s, slot, request);
 #endif
 	return true;
 }
 
+/*
+ * take_flag(): a set summary flag is the server's once it exchanged it to
+ * 0, before it reads the group. A plain read first: an exchange of a clear
+ * flag dirties its line.
+ */
+static HR_FN bool take_flag(hr_u32_t *flag)
+{
+	if (!hr_u32_load(flag))
+		return false;
+#ifdef HOSTRPC_MUTANT_SUMMARY_CLEARED_LATE
+	return true;	/* planted bug: cleared after the scan, see below */
+#else
+	return hr_u32_xchg(flag, 0);
+#endif
+}
+
 /**
- * hostrpc_server_handle - serve every slot that needs the host once
+ * hostrpc_server_handle - serve the slots that need the host, once
  * @s: the host side.
+ * @all: look at every group, flagged or not (a full pass). A device side
+ *	without a doorbell stores its flags unordered, so a flag may be taken
+ *	before its request arrives: a polling server makes every
+ *	%HOSTRPC_FULL_PASS-th pass a full one. Otherwise only flagged groups.
  * @operate: answers a request in place.
  * @ctx: for @operate.
  *
  * Return: whether any slot was served.
  */
-HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate, void *ctx)
+HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, bool all, hostrpc_page_fn operate,
+				 void *ctx)
 {
 	uint32_t groups = (s->sh.nslots + HOSTRPC_GROUP - 1) / HOSTRPC_GROUP;
 	uint32_t g, slot, end;
 	bool served = false;
 
+#ifdef HOSTRPC_MUTANT_NO_FULL_PASS
+	all = false;	/* planted bug: a flag that came before its request loses it */
+#endif
 	for (g = 0; g < groups; g++) {
 		hr_u32_t *flag = &s->sh.summary[g];
 
-		/* A plain read first: an exchange of a clear flag dirties its line. */
-		if (!hr_u32_load(flag))
+		if (!take_flag(flag) && !all)
 			continue;
-#ifndef HOSTRPC_MUTANT_SUMMARY_CLEARED_LATE
-		if (!hr_u32_xchg(flag, 0))
-			continue;
-#endif
 		end = (g + 1) * HOSTRPC_GROUP < s->sh.nslots ? (g + 1) * HOSTRPC_GROUP :
 							       s->sh.nslots;
 		for (slot = g * HOSTRPC_GROUP; slot < end; slot++) {

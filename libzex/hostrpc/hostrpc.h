@@ -33,6 +33,12 @@
 /* Slots per summary flag. */
 #define HOSTRPC_GROUP		64
 #define HOSTRPC_GROUPS		(HOSTRPC_MAX_SLOTS / HOSTRPC_GROUP)
+/*
+ * A polling server looks at every slot once in this many passes: a device
+ * side without a doorbell may have its flag taken before its request
+ * arrives (hostrpc_client_publish()).
+ */
+#define HOSTRPC_FULL_PASS	64
 
 /* Owner words (the same values as the zex uapi's). */
 #define HOSTRPC_OWNER_ID_MASK	0x00ffffffu
@@ -115,7 +121,8 @@ HR_FN int hostrpc_client_wait_answer(struct hostrpc_client *c, uint32_t slot);
 HR_FN void hostrpc_client_end(struct hostrpc_client *c, uint32_t slot);
 HR_FN void hostrpc_client_end_async(struct hostrpc_client *c, uint32_t slot);
 
-HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, hostrpc_page_fn operate, void *ctx);
+HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, bool all, hostrpc_page_fn operate,
+				 void *ctx);
 HR_FN bool hostrpc_server_arm(struct hostrpc_server *s);
 
 #endif /* HOSTRPC_H */

@@ -52,6 +52,16 @@ static inline void hr_u32_store(hr_u32_t *f, uint32_t v)
 }
 
 /*
+ * A summary flag of a device side without a doorbell: a hint, which may
+ * become visible before the request stored just before it (the servers'
+ * full passes find such a request).
+ */
+static inline void hr_u32_store_relaxed(hr_u32_t *f, uint32_t v)
+{
+	atomic_store_explicit(f, v, memory_order_relaxed);
+}
+
+/*
  * Sequentially consistent: a summary flag stored and then an "armed" flag
  * read (and "armed" set, then the summary flags read) is a Dekker pair,
  * which needs store-load order across the two locations: seq_cst on both
@@ -105,10 +115,13 @@ static inline void hr_own_set(hr_own_t *w, uint32_t v)
 	atomic_store_explicit(w, v, memory_order_relaxed);
 }
 
-/* The CAS that takes W or T. */
+/*
+ * The CAS that takes W or T: acquire (what the last holder did before its
+ * release is seen); taking publishes nothing, so no release.
+ */
 static inline bool hr_own_cas(hr_own_t *w, uint32_t from, uint32_t to)
 {
-	return atomic_compare_exchange_strong_explicit(w, &from, to, memory_order_acq_rel,
+	return atomic_compare_exchange_strong_explicit(w, &from, to, memory_order_acquire,
 						       memory_order_acquire);
 }
 

@@ -52,6 +52,16 @@ static __device__ inline void hr_u32_store(hr_u32_t *f, uint32_t v)
 	HR_SYS(uint32_t, f).store(v, HR_REL);
 }
 
+/*
+ * A summary flag: a hint stored after the request's release, with no
+ * fence of its own (a MEMBAR.SYS costs 0.8 us): it may reach the host
+ * before the request, and the servers' full passes find such a request.
+ */
+static __device__ inline void hr_u32_store_relaxed(hr_u32_t *f, uint32_t v)
+{
+	HR_SYS(uint32_t, f).store(v, cuda::std::memory_order_relaxed);
+}
+
 /* No doorbell, so no Dekker pair: acquire and release suffice. */
 static __device__ inline uint32_t hr_u32_load_sc(hr_u32_t *f)
 {
@@ -89,9 +99,11 @@ static __device__ inline void hr_own_set(hr_own_t *w, uint32_t v)
 	HR_DEV(uint32_t, w).store(v, cuda::std::memory_order_relaxed);
 }
 
+/* Taking W: acquire only (nothing before it is published by it). */
 static __device__ inline bool hr_own_cas(hr_own_t *w, uint32_t from, uint32_t to)
 {
-	return HR_DEV(uint32_t, w).compare_exchange_strong(from, to, HR_AR);
+	return HR_DEV(uint32_t, w).compare_exchange_strong(from, to, HR_ACQ,
+							   cuda::std::memory_order_relaxed);
 }
 
 /*

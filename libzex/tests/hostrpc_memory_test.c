@@ -108,6 +108,47 @@ TEST(a_view_of_memory_has_no_kernel_and_no_doorbell)
 	free(r);
 }
 
+static void count_call(struct zex_hostrpc_page *page, void *ctx)
+{
+	(void)page;
+	(*(int *)ctx)++;
+}
+
+/*
+ * A device side without a doorbell (a GPU) stores its summary flag with no
+ * order after its request: the host may take the flag before the request
+ * arrives. Here that state is made by hand (request published, flag
+ * clear); each serving thread's every HOSTRPC_FULL_PASS-th call of
+ * zex_hostrpc_serve() looks at every slot, so it is served within that
+ * many calls.
+ */
+TEST(serving_finds_a_request_whose_flag_it_took_early)
+{
+	char *r = region_alloc(NSLOTS);
+	struct zex_hostrpc *ch;
+	struct zex_hostrpc_layout l;
+	int served = 0, calls = 0;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, zex_hostrpc_attach_memory(r, ZEX_HOSTRPC_REGION_SIZE(NSLOTS), NSLOTS, &ch));
+	ASSERT_EQ(0, zex_hostrpc_layout(ch, &l));
+	__atomic_store_n(&l.request[NSLOTS - 1], 1, __ATOMIC_RELEASE);
+	while (!served && calls < HOSTRPC_FULL_PASS) {
+		int ret = zex_hostrpc_serve(ch, count_call, &served);
+
+		EXPECT_EQ(served, ret);	/* 1 once served, else 0 */
+		calls++;
+	}
+	EXPECT_EQ(1, served);
+	EXPECT_EQ(1u, __atomic_load_n(&l.answer[NSLOTS - 1], __ATOMIC_ACQUIRE));
+	/* Answered: no later pass, full or not, serves it again. */
+	for (calls = 0; calls < HOSTRPC_FULL_PASS; calls++)
+		EXPECT_EQ(0, zex_hostrpc_serve(ch, count_call, &served));
+	EXPECT_EQ(1, served);
+	zex_hostrpc_close(ch);
+	free(r);
+}
+
 /* Callers that play the device: the core over the layout, polling. */
 struct rig {
 	struct zex_hostrpc *host;

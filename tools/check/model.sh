@@ -8,7 +8,10 @@
 # so no lost wakeup and no lost request) and slot recycling (CALLS=2 per
 # client: a stranded caller fails the end-state monitor); two callers
 # sharing one slot (more callers than slots); device-side sleeping and
-# liveness (every call completes under weak fairness) with one server.
+# liveness (every call completes under weak fairness) with one server;
+# a device side without a doorbell (its summary flag unordered after its
+# request, polling servers with full passes): safety with two servers,
+# liveness with one.
 # With two servers those two do not fit a machine: liveness passed 96 M
 # states and 16 GB, sleeping 135 M states and 10 GB, both unfinished.
 # `make stress` (ZEX_STRESS=1) gives each run more memory. A run passes only when its search was
@@ -40,6 +43,8 @@ runs=(
 	"recycling-device-sleeps|-DDEVICE_SLEEPS -DCALLS=2 -DNSERVERS=1|safety|pass"
 	"two-callers-per-slot|-DNSLOTS=1 -DNSERVERS=2|safety|pass"
 	"two-callers-per-slot-recycling|-DNSLOTS=1 -DCALLS=2 -DNSERVERS=2|safety|pass"
+	"no-doorbell-safety|-DNO_DOORBELL -DNSERVERS=2|safety|pass"
+	"no-doorbell-liveness|-DNO_DOORBELL -DNSERVERS=1|liveness|pass"
 	"MUTANT_PUBLISH_BEFORE_FILL|-DMUTANT_PUBLISH_BEFORE_FILL -DNSERVERS=1|safety|fail"
 	"MUTANT_SUMMARY_BEFORE_REQUEST|-DMUTANT_SUMMARY_BEFORE_REQUEST -DNSERVERS=1|safety|fail"
 	"MUTANT_SUMMARY_CLEARED_LATE|-DMUTANT_SUMMARY_CLEARED_LATE -DNSERVERS=1|safety|fail"
@@ -50,6 +55,7 @@ runs=(
 	"MUTANT_DEVICE_NO_RECHECK|-DMUTANT_DEVICE_NO_RECHECK -DDEVICE_SLEEPS -DNSERVERS=1|safety|fail"
 	"MUTANT_OWN_SLOT_WAITS_FOR_VALUE|-DMUTANT_OWN_SLOT_WAITS_FOR_VALUE -DCALLS=2 -DNSLOTS=1 -DNSERVERS=1|safety|fail"
 	"MUTANT_DELIVERY_NO_REARM|-DMUTANT_DELIVERY_NO_REARM -DDEVICE_SLEEPS -DCALLS=2 -DNSERVERS=1|safety|fail"
+	"MUTANT_NO_FULL_PASS|-DMUTANT_NO_FULL_PASS -DNO_DOORBELL -DNSERVERS=1|liveness|fail"
 )
 
 # One run; writes "ok|what" or "not ok|what" to $dir/verdict.

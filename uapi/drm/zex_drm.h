@@ -1127,7 +1127,10 @@ struct drm_zex_hostrpc_control {
 	__u32 pad4[15];
 	/**
 	 * @summary: 1 in word j after a request of slots 64j..64j+63 (device
-	 * side); a server stores 0 before it looks at those slots.
+	 * side); a server stores 0 before it looks at those slots. A device
+	 * side that rings orders it after the request (a sleeping host
+	 * re-checks these words only); one that never rings may not, so a
+	 * host serving it polls and now and then looks at every slot.
 	 */
 	__u32 summary[DRM_ZEX_HOSTRPC_MAX_SLOTS / 64];
 	/** @pad5: to the next page. */

@@ -146,14 +146,16 @@ static double pingpong(uint32_t warps, int threads, uint32_t rounds, std::vector
  * write 8 bytes each (256 contiguous bytes), lane 0 fences and raises the
  * flag, a host thread complements the message and answers the flag, lane
  * 0 sees it and every lane reads its 8 bytes back. A one-warp call's like-
- * for-like floor: the flag ping-pong does not move the message.
+ * for-like floor: the flag ping-pong does not move the message. With
+ * @read_back false the lanes do not read the answer: what that read costs.
  */
 struct message {
 	volatile uint64_t word[32];
 	struct flag_pair flags;
 };
 
-__global__ void message_kernel(struct message *m, uint32_t rounds, uint64_t *lat)
+__global__ void message_kernel(struct message *m, uint32_t rounds, bool read_back,
+			       uint64_t *lat)
 {
 	const uint32_t lane = threadIdx.x % 32;
 	uint64_t sink = 0;
@@ -170,7 +172,8 @@ __global__ void message_kernel(struct message *m, uint32_t rounds, uint64_t *lat
 				;
 		}
 		__syncwarp();
-		sink += m->word[lane];
+		if (read_back)
+			sink += m->word[lane];
 		__syncwarp();
 		if (lat && lane == 0)
 			lat[i - 1] = gpu_ns() - t0;
@@ -198,7 +201,7 @@ static void *message_echo_main(void *arg)
 }
 
 /* The latencies of @rounds message round trips of one warp. */
-static void message_pingpong(uint32_t rounds, std::vector<uint64_t> *lat)
+static void message_pingpong(uint32_t rounds, bool read_back, std::vector<uint64_t> *lat)
 {
 	struct message *m, *dm;
 	uint64_t *dlat;
@@ -212,7 +215,7 @@ static void message_pingpong(uint32_t rounds, std::vector<uint64_t> *lat)
 	CUDA_OK(cudaMalloc(&dlat, rounds * sizeof(uint64_t)));
 	ctx = { (struct flag_pair *)m, 0, 1, &stop };
 	pthread_create(&tid, NULL, message_echo_main, &ctx);
-	message_kernel<<<1, 32>>>(dm, rounds, dlat);
+	message_kernel<<<1, 32>>>(dm, rounds, read_back, dlat);
 	finish_or_exit(120, "the message ping-pong");
 	stop = 1;
 	pthread_join(tid, NULL);
@@ -438,11 +441,15 @@ int main(void)
 	histogram("pingpong_1warp", lat);
 	double floor_median = pct(lat, 0.5);
 
-	message_pingpong(LAT_CALLS, &lat);
+	message_pingpong(LAT_CALLS, true, &lat);
 	printf("bench floor message_pingpong_1warp median_us=%.2f p99_us=%.2f\n", pct(lat, 0.5),
 	       pct(lat, 0.99));
 	histogram("message_pingpong_1warp", lat);
 	double message_median = pct(lat, 0.5);
+
+	message_pingpong(LAT_CALLS, false, &lat);
+	printf("bench floor message_pingpong_1warp_no_read_back median_us=%.2f p99_us=%.2f\n",
+	       pct(lat, 0.5), pct(lat, 0.99));
 
 	gpu_channel_open(&ch, HOSTRPC_MAX_SLOTS);
 	hostrpc_calls(&ch, 1, 1, false, LAT_CALLS, &lat);

@@ -22,7 +22,11 @@
  * needs the host held by another server. The doorbell: the host arms with
  * a flag and re-checks the summary flags before it sleeps; a device that
  * published takes the arming (at most one ring per arming) and rings; a
- * ring makes the kernel wake a sleeping host.
+ * ring makes the kernel wake a sleeping host. With -DNO_DOORBELL the
+ * device side has no doorbell (a GPU): its flag is a store with no order
+ * after R, so the host may see the flag first (both orders are explored);
+ * the servers never sleep, and every other pass looks at every slot
+ * whatever the flags say (a full pass; in C every HOSTRPC_FULL_PASS-th).
  *
  * NCLIENTS device clients call forever, each call synchronous or
  * asynchronous (spin picks): acquire, fill, publish, then for a synchronous
@@ -46,7 +50,8 @@
  * liveness (every call completes under weak fairness), and mutants that
  * must be caught:
  *   MUTANT_PUBLISH_BEFORE_FILL      R stored before the page is written;
- *   MUTANT_SUMMARY_BEFORE_REQUEST   the group flag stored before R;
+ *   MUTANT_SUMMARY_BEFORE_REQUEST   the group flag stored before R (with a
+ *                                   doorbell);
  *   MUTANT_SUMMARY_CLEARED_LATE     a server clears the flag after its scan;
  *   MUTANT_NO_REMARK                a slot held by another server is skipped
  *                                   without marking its group again;
@@ -60,7 +65,10 @@
  *                                   reused meanwhile);
  *   MUTANT_DELIVERY_NO_REARM        the kernel's delivery wakes only
  *                                   satisfied sleepers and does not arm again
- *                                   for the others.
+ *                                   for the others;
+ *   MUTANT_NO_FULL_PASS             (NO_DOORBELL) the servers look at
+ *                                   flagged groups only: a flag that came
+ *                                   before its request loses the call.
  *
  * Each transition names the C function of libzex/hostrpc that performs it.
  */
@@ -283,15 +291,25 @@ got:
 #ifndef MUTANT_MIRROR_AFTER_FLAG
 	M[s] = 1 - M[s];
 #endif
-#ifdef MUTANT_SUMMARY_BEFORE_REQUEST
-	S[s / GROUP] = 1;
-	R[s] = 1 - R[s];
+#if defined(MUTANT_SUMMARY_BEFORE_REQUEST) || defined(NO_DOORBELL)
+	/*
+	 * With NO_DOORBELL the flag is a plain store after R's release: it
+	 * may reach the host before R does. Both orders are explored.
+	 */
+	if
+	:: S[s / GROUP] = 1; R[s] = 1 - R[s]
+#ifdef NO_DOORBELL
+	:: R[s] = 1 - R[s]; S[s / GROUP] = 1
+#endif
+	fi;
 #else
 	R[s] = 1 - R[s];
 	S[s / GROUP] = 1;
 #endif
 #endif
+#ifndef NO_DOORBELL
 	ring();
+#endif
 	if
 	:: true ->
 #ifdef MUTANT_MIRROR_AFTER_FLAG
@@ -348,6 +366,29 @@ inline answer(s) {
 	}
 }
 
+/*
+ * A slot whose R differs from A: take T and answer under it, or, held by
+ * another server, mark the group again.
+ */
+inline serve_slot(s, g) {
+	if
+	:: atomic { T[s] == 0 -> T[s] = 1 };
+	   answer(s);		/* re-read under T */
+#ifdef DEVICE_SLEEPS
+	   T[s] = 0;
+	   ring_device()
+#else
+	   T[s] = 0
+#endif
+	:: else ->
+#ifndef MUTANT_NO_REMARK
+	   S[g] = 1		/* someone holds it: look again */
+#else
+	   skip
+#endif
+	fi
+}
+
 proctype server(byte id)
 {
 	byte s, g, k;
@@ -364,30 +405,29 @@ serve:
 		do
 		:: s == g * GROUP + GROUP || s == NSLOTS -> break
 		:: s < g * GROUP + GROUP && s < NSLOTS && R[s] == A[s] -> s++
-		:: s < g * GROUP + GROUP && s < NSLOTS && R[s] != A[s] ->
-			if
-			:: atomic { T[s] == 0 -> T[s] = 1 };
-			   answer(s);		/* re-read under T */
-#ifdef DEVICE_SLEEPS
-			   T[s] = 0;
-			   ring_device()
-#else
-			   T[s] = 0
-#endif
-			:: else ->
-#ifndef MUTANT_NO_REMARK
-			   S[g] = 1		/* someone holds it: look again */
-#else
-			   skip
-#endif
-			fi;
-			s++
+		:: s < g * GROUP + GROUP && s < NSLOTS && R[s] != A[s] -> serve_slot(s, g); s++
 		od;
 #ifdef MUTANT_SUMMARY_CLEARED_LATE
 		S[g] = 0;
 #endif
 		g++
 	od;
+#ifdef NO_DOORBELL
+	/*
+	 * No doorbell: the server polls, and every other pass looks at every
+	 * slot whatever the flags say (in C, every HOSTRPC_FULL_PASS-th), so
+	 * a request whose flag came first and was taken is still found.
+	 */
+#ifndef MUTANT_NO_FULL_PASS
+	s = 0;
+	do
+	:: s == NSLOTS -> s = 0; break
+	:: s < NSLOTS && R[s] == A[s] -> s++
+	:: s < NSLOTS && R[s] != A[s] -> serve_slot(s, s / GROUP); s++
+	od;
+#endif
+	goto serve
+#endif
 	/* hostrpc_server_arm(): arm, re-check the flags, only then sleep. */
 	armed = 1;
 #ifndef MUTANT_NO_RECHECK

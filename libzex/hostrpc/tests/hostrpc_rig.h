@@ -164,10 +164,12 @@ static void *server_main(void *arg)
 	struct rig *r = sv->rig;
 	uint64_t v;
 
-	uint32_t polls = 0;
+	uint32_t polls = 0, passes = 0;
 
 	while (!r->stop) {
-		if (hostrpc_server_handle(&sv->s, operate, r)) {
+		bool all = ++passes % HOSTRPC_FULL_PASS == 0;
+
+		if (hostrpc_server_handle(&sv->s, all, operate, r)) {
 			polls = 0;
 			continue;
 		}

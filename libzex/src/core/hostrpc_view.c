@@ -210,17 +210,22 @@ int zex_hostrpc_collect(struct zex_hostrpc *ch)
  * @ctx: for @operate.
  *
  * Several threads may serve one view at once: each slot is served by one
- * of them at a time (the owner word T).
+ * of them at a time (the owner word T). A call looks at the groups whose
+ * summary flag is set; each thread's every 64th call looks at every slot,
+ * which finds a request whose flag arrived first (a device side without a
+ * doorbell, such as a GPU, does not order them).
  *
  * Return: 1 if any slot was served, 0 if none, -EINVAL for a device view.
  */
 int zex_hostrpc_serve(struct zex_hostrpc *ch, zex_hostrpc_page_fn operate, void *ctx)
 {
+	static _Thread_local uint32_t passes;
 	struct zex_hostrpc_fns fns = { operate, NULL, ctx };
 
 	if (is_device(ch))
 		return -EINVAL;
-	return hostrpc_server_handle(&ch->server, call_first, &fns);
+	return hostrpc_server_handle(&ch->server, ++passes % HOSTRPC_FULL_PASS == 0, call_first,
+				     &fns);
 }
 
 /**
