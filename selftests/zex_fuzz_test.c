@@ -43,7 +43,6 @@
 #include "zex_selftest.h"
 
 #define PG		4096ul
-#define NOBODY		65534
 #define POOL		16
 #define MAX_MAPS	32
 #define LIVE_CHANNELS	"/sys/kernel/debug/zex/hostrpc_channels"
@@ -1015,8 +1014,7 @@ static int fuzz(uint64_t seed, uint64_t calls, uid_t uid)
 	memset(P.host, 0x5a, P.host_len);
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
-	if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-		    setresuid(uid, uid, uid) || prctl(PR_SET_DUMPABLE, 1)))
+	if (uid && zex_become_user(uid))
 		return 3;
 	P.drm[0] = zex_open_render();
 	if (P.drm[0] < 0)
@@ -1092,7 +1090,7 @@ TEST_F_TIMEOUT(fuzz, root_and_unprivileged, 600)
 		pids[i] = fork();
 		ASSERT_LE(0, pids[i]);
 		if (!pids[i])
-			_exit(fuzz(seed + i, calls, i ? NOBODY : 0));
+			_exit(fuzz(seed + i, calls, i ? ZEX_NOBODY : 0));
 	}
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));

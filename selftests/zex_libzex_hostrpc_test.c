@@ -14,7 +14,7 @@
  * the harness's timeout fails it. Device processes with views of their
  * own; kill -9 of a device process mid-call (the others go on, its slots
  * come back); kill -9 of the server (callers fail with -EPIPE instead of
- * hanging).
+ * hanging). Two of them again as an unprivileged user.
  *
  * ZEX_STRESS=1 (make stress) runs many callers through the kernel channel:
  * ZEX_HOSTRPC_CALLERS device threads (default 1024) x ZEX_HOSTRPC_CALLS
@@ -212,10 +212,18 @@ static void *device_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Who makes and serves the calls once the node is open: root (0), or a
+ * test's unprivileged user (each test runs in a process of its own).
+ */
+static uid_t rig_uid;
+
 static void rig_open(struct __test_metadata *_metadata, struct rig *r, uint32_t nslots)
 {
 	memset(r, 0, sizeof(*r));
 	ASSERT_EQ(0, zex_device_open(&r->dev));
+	if (rig_uid)
+		ASSERT_EQ(0, zex_become_user(rig_uid));
 	ASSERT_EQ(0, zex_hostrpc_create(r->dev, nslots, &r->host));
 }
 
@@ -405,6 +413,31 @@ TEST(a_ring_wakes_its_caller_not_every_sleeper)
 
 	EXPECT_LT(0, sleeps);
 	EXPECT_GE(8.0, sleeps);
+}
+
+/*
+ * As an unprivileged user (no groups, no capabilities) on the node root
+ * opened, as any render-group user: the channel, its views, async calls
+ * and their collection, callers asleep in the kernel at once (spin 0),
+ * servers asleep in the wait ioctl, in poll() and on an eventfd.
+ */
+TEST(an_unprivileged_user_makes_and_serves_calls)
+{
+	rig_uid = ZEX_NOBODY;
+	run(_metadata, 16, 16, 20, 4, mixed4, 0, true);
+	EXPECT_EQ(ZEX_NOBODY, geteuid());
+}
+
+/* The sleeps-per-call count again, as that user. */
+TEST(an_unprivileged_users_ring_wakes_its_caller)
+{
+	double sleeps;
+
+	rig_uid = ZEX_NOBODY;
+	sleeps = run(_metadata, 64, 64, 20, 1, wait1, 0, false);
+	EXPECT_LT(0, sleeps);
+	EXPECT_GE(8.0, sleeps);
+	EXPECT_EQ(ZEX_NOBODY, geteuid());
 }
 
 TEST(calls_from_device_processes_with_their_own_views)

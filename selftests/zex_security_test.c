@@ -32,22 +32,9 @@
 #include "zex_exec.h"
 
 #define PG		4096ul
-#define NOBODY		65534
 #define LIVE_CHANNELS	"/sys/kernel/debug/zex/hostrpc_channels"
 #define CGROOT		"/sys/fs/cgroup"
 #define BIND_VA		0x100000000000ull	/* 16 TiB: device VA only */
-
-/*
- * Become an unprivileged user: no groups, no capabilities. (The process
- * stays dumpable, so that it can still read its own /proc/self.)
- */
-static int become(uid_t uid)
-{
-	if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid) ||
-	    prctl(PR_SET_DUMPABLE, 1))
-		return -errno;
-	return 0;
-}
 
 static int bind_bo(int fd, uint32_t handle, uint64_t va, uint32_t flags, uint32_t *id)
 {
@@ -144,7 +131,7 @@ TEST_F(sec, private_mappings_of_every_object_are_refused)
 	ASSERT_LE(0, off);
 	ASSERT_EQ(1, export_flags(self->fd, h, DRM_CLOEXEC | DRM_RDWR, &dmabuf, 1));
 	ASSERT_EQ(0, hr_create(self->fd, 4, &c));
-	ASSERT_EQ(0, become(NOBODY));
+	ASSERT_EQ(0, zex_become_user(ZEX_NOBODY));
 
 	EXPECT_EQ(EINVAL, mmap_errno(self->fd, 16 * PG, PROT_READ, MAP_PRIVATE, off));
 	EXPECT_EQ(EINVAL, mmap_errno(self->fd, 16 * PG, PROT_READ | PROT_WRITE,
@@ -228,7 +215,7 @@ TEST_F(sec, buffer_object_mappings_survive_split_mremap_and_fork)
 	ASSERT_LE(0, off);
 	ref = mmap(NULL, 16 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, off);
 	ASSERT_NE(MAP_FAILED, ref);
-	ASSERT_EQ(0, become(NOBODY));
+	ASSERT_EQ(0, zex_become_user(ZEX_NOBODY));
 	check_mapping_geometry(_metadata, self->fd, off, 16 * PG, 0, ref);
 	/* Page 4 is BO page 4, not page 0, after the first 4 went. */
 	EXPECT_TRUE(zex_same(ref, 16 * PG, 2));
@@ -244,7 +231,7 @@ TEST_F(sec, dma_buf_mappings_survive_split_mremap_and_fork)
 	ASSERT_EQ(1, export_flags(self->fd, h, DRM_CLOEXEC | DRM_RDWR, &dmabuf, 1));
 	ref = mmap(NULL, 16 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, dmabuf, 0);
 	ASSERT_NE(MAP_FAILED, ref);
-	ASSERT_EQ(0, become(NOBODY));
+	ASSERT_EQ(0, zex_become_user(ZEX_NOBODY));
 	check_mapping_geometry(_metadata, dmabuf, 0, 16 * PG, 0, ref);
 	/* A mapping at a page offset shows the piece from that page on. */
 	at4 = mmap(NULL, 8 * PG, PROT_READ, MAP_SHARED, dmabuf, 4 * PG);
@@ -265,7 +252,7 @@ TEST_F(sec, hostrpc_view_mappings_survive_split_mremap_and_fork)
 	ref = mmap(NULL, c.map_size, PROT_READ | PROT_WRITE, MAP_SHARED, c.fd, 0);
 	ASSERT_NE(MAP_FAILED, ref);
 	zex_fill(ref + DRM_ZEX_HOSTRPC_SLOTS_OFFSET, 16 * PG, 4);
-	ASSERT_EQ(0, become(NOBODY));
+	ASSERT_EQ(0, zex_become_user(ZEX_NOBODY));
 	/* Cut past the control page and private words: slots stay in place. */
 	check_mapping_geometry(_metadata, c.fd, 0, c.map_size,
 			       DRM_ZEX_HOSTRPC_SLOTS_OFFSET, ref);
@@ -286,7 +273,7 @@ TEST_F(sec, read_only_exports_stay_read_only)
 	ASSERT_EQ(1, export_flags(self->fd, h, DRM_CLOEXEC, &dmabuf, 1));
 	other = zex_open_render();
 	ASSERT_LE(0, other);
-	ASSERT_EQ(0, become(NOBODY));
+	ASSERT_EQ(0, zex_become_user(ZEX_NOBODY));
 
 	/* The dma-buf itself: a read-only file. */
 	EXPECT_EQ(EACCES, mmap_errno(dmabuf, 16 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, 0));
@@ -353,7 +340,7 @@ TEST_F_TIMEOUT(sec, mappings_per_file_are_bounded, 300)
 	ASSERT_EQ(0, raw_bo_create(self->fd, PG, 0, &h, NULL));
 	other = zex_open_render();
 	ASSERT_LE(0, other);
-	ASSERT_EQ(0, become(NOBODY));
+	ASSERT_EQ(0, zex_become_user(ZEX_NOBODY));
 	for (i = 0; i < max; i++) {
 		ASSERT_EQ(0, bind_bo(self->fd, h, BIND_VA + i * PG, 0, &id)) TH_LOG("bind %lld", i);
 		if (!i)
@@ -379,7 +366,7 @@ static int channels_until_refused(int drm, uid_t uid, int ready, int hold)
 	int n = 0, ret;
 	char byte;
 
-	if (become(uid))
+	if (zex_become_user(uid))
 		return -1;
 	/* Each channel lives on in its mapping after its fd is closed. */
 	while (!(ret = hr_create(drm, 1, &c))) {
@@ -440,12 +427,12 @@ TEST_F(sec, hostrpc_channels_per_user_are_bounded)
 	ASSERT_LT(0, max);
 	ASSERT_GE(120, max) TH_LOG("the test counts channels in an exit status");
 	ASSERT_EQ(0, pipe(hold));
-	a = spawn_channel_user(self->fd, NOBODY, hold, &ready_a);
+	a = spawn_channel_user(self->fd, ZEX_NOBODY, hold, &ready_a);
 	ASSERT_LT(0, a);
 	EXPECT_EQ(1, read(ready_a, &byte, 1));
 	EXPECT_EQ(live + max, zex_sysfs_u64(LIVE_CHANNELS));
 	/* A second user, while the first holds its whole budget. */
-	b = spawn_channel_user(self->fd, NOBODY - 1, hold, &ready_b);
+	b = spawn_channel_user(self->fd, ZEX_NOBODY - 1, hold, &ready_b);
 	ASSERT_LT(0, b);
 	EXPECT_EQ(1, read(ready_b, &byte, 1));
 	EXPECT_EQ(live + 2 * max, zex_sysfs_u64(LIVE_CHANNELS));
@@ -574,7 +561,7 @@ static int exec_as_user(int fd, uid_t uid, const char *dir)
 	uint64_t *mem;
 	int ret;
 
-	if (cg_join(dir) || become(uid))
+	if (cg_join(dir) || zex_become_user(uid))
 		return 1;
 	mem = dev_alloc(fd, PG, NULL);
 	if (!mem || queue_create(fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, &q))
@@ -623,7 +610,7 @@ TEST_F(sec, exec_limits_hold_for_an_unprivileged_user)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
-		_exit(exec_as_user(self->fd, NOBODY, dir));
+		_exit(exec_as_user(self->fd, ZEX_NOBODY, dir));
 	EXPECT_EQ(0, child_result(pid));
 	EXPECT_EQ(0, rmdir(dir));
 }
@@ -681,7 +668,7 @@ TEST_F(sec, a_killed_copy_stops)
 				.len = (uint64_t)binds * chunk - PG,
 			};
 
-			if (become(NOBODY))
+			if (zex_become_user(ZEX_NOBODY))
 				_exit(1);
 			(void)!write(sync[1], "x", 1);
 			ioctl(self->fd, DRM_IOCTL_ZEX_COPY, &cp);
@@ -729,7 +716,7 @@ TEST_F(sec, hostrpc_create_with_a_faulting_copy_out_leaks_nothing)
 	ASSERT_NE(MAP_FAILED, args);
 	args->nslots = 4;
 	ASSERT_EQ(0, mprotect(args, PG, PROT_READ));
-	ASSERT_EQ(0, become(NOBODY));
+	ASSERT_EQ(0, zex_become_user(ZEX_NOBODY));
 	/* The lowest free descriptor, which a leaked one would take. */
 	next = dup(0);
 	ASSERT_LE(0, next);

@@ -9,8 +9,8 @@
  * Finds the zex render node the way a runtime does (zex_drm_node.h), and
  * provides ZEX_SELFTEST_MAIN: a main() that prints a
  * TAP skip and exits with KSFT_SKIP (4) when no zex device is present, and
- * otherwise runs the kselftest harness. Also small helpers for sysfs and
- * for issuing ioctls with errno captured.
+ * otherwise runs the kselftest harness. Also small helpers for sysfs, for
+ * issuing ioctls with errno captured and for becoming an unprivileged user.
  */
 
 #ifndef ZEX_SELFTEST_H
@@ -18,6 +18,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <grp.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,6 +47,22 @@
 static inline int zex_open_render(void)
 {
 	return zex_drm_open("zex", DRM_NODE_RENDER);
+}
+
+/* The unprivileged user the tests become: nobody. */
+#define ZEX_NOBODY		65534
+
+/*
+ * Become @uid with no groups and no capabilities, as any render-group user
+ * acting on a node root opened. (The process stays dumpable, so that it
+ * can still read its own /proc/self.) Returns 0 or -errno.
+ */
+static inline int zex_become_user(uid_t uid)
+{
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid) ||
+	    prctl(PR_SET_DUMPABLE, 1))
+		return -errno;
+	return 0;
 }
 
 /* ioctl() that returns 0 or -errno, retrying on EINTR as libdrm does. */
