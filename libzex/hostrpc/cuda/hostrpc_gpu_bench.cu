@@ -223,6 +223,93 @@ static void message_pingpong(uint32_t rounds, bool read_back, std::vector<uint64
 	CUDA_OK(cudaFreeHost(m));
 }
 
+/*
+ * ---- floor: the tagged message ping-pong ----
+ *
+ * The same 32 lanes' exchange with self-validating words instead of a
+ * fence and a flag (NCCL's LL protocol across PCIe): each lane stores one
+ * 8-byte word, 4 bytes of data beside the round's tag, with no fence; the
+ * host waits until all 32 words carry the tag, answers each with the
+ * complemented data and the tag in a second row of words, and each lane
+ * polls its own answer word until the tag is there. No ordered store, no
+ * read after the poll: what a call would cost whose words validate
+ * themselves (4 bytes per lane each way here, where a small call carries 8).
+ */
+struct tagged {
+	volatile uint64_t req[32];
+	volatile uint64_t ans[32];
+};
+
+static __host__ __device__ uint64_t tagged_word(uint32_t data, uint32_t tag)
+{
+	return (uint64_t)data << 32 | tag;
+}
+
+__global__ void tagged_kernel(struct tagged *m, uint32_t rounds, uint64_t *lat)
+{
+	const uint32_t lane = threadIdx.x % 32;
+	uint64_t sink = 0;
+
+	for (uint32_t i = 1; i <= rounds; i++) {
+		uint64_t t0 = gpu_ns(), w;
+
+		m->req[lane] = tagged_word(i + lane, i);
+		do
+			w = m->ans[lane];
+		while ((uint32_t)w != i);
+		sink += w >> 32;
+		__syncwarp();
+		if (lat && lane == 0)
+			lat[i - 1] = gpu_ns() - t0;
+	}
+	if (sink == 1)
+		m->req[lane] = sink;	/* keep the reads */
+}
+
+static void *tagged_echo_main(void *arg)
+{
+	struct echo_ctx *e = (struct echo_ctx *)arg;
+	struct tagged *m = (struct tagged *)e->pairs;
+	uint32_t tag = 1;
+
+	while (!*e->stop) {
+		int lane;
+
+		for (lane = 0; lane < 32; lane++)
+			if ((uint32_t)m->req[lane] != tag)
+				break;
+		if (lane < 32)
+			continue;
+		for (lane = 0; lane < 32; lane++)
+			m->ans[lane] = tagged_word(~(uint32_t)(m->req[lane] >> 32), tag);
+		tag++;
+	}
+	return NULL;
+}
+
+/* The latencies of @rounds tagged round trips of one warp. */
+static void tagged_pingpong(uint32_t rounds, std::vector<uint64_t> *lat)
+{
+	struct tagged *m, *dm;
+	uint64_t *dlat;
+	pthread_t tid;
+	struct echo_ctx ctx;
+	volatile int stop = 0;
+
+	CUDA_OK(cudaHostAlloc(&m, sizeof(*m), cudaHostAllocMapped));
+	memset((void *)m, 0, sizeof(*m));
+	CUDA_OK(cudaHostGetDevicePointer((void **)&dm, m, 0));
+	CUDA_OK(cudaMalloc(&dlat, rounds * sizeof(uint64_t)));
+	ctx = { (struct flag_pair *)m, 0, 1, &stop };
+	pthread_create(&tid, NULL, tagged_echo_main, &ctx);
+	tagged_kernel<<<1, 32>>>(dm, rounds, dlat);
+	finish_or_exit(120, "the tagged ping-pong");
+	stop = 1;
+	pthread_join(tid, NULL);
+	fetch_latencies(dlat, rounds, lat);
+	CUDA_OK(cudaFreeHost(m));
+}
+
 /* ---- hostrpc ---- */
 
 struct fill_small {
@@ -450,6 +537,11 @@ int main(void)
 	message_pingpong(LAT_CALLS, false, &lat);
 	printf("bench floor message_pingpong_1warp_no_read_back median_us=%.2f p99_us=%.2f\n",
 	       pct(lat, 0.5), pct(lat, 0.99));
+
+	tagged_pingpong(LAT_CALLS, &lat);
+	printf("bench floor tagged_pingpong_1warp median_us=%.2f p99_us=%.2f\n", pct(lat, 0.5),
+	       pct(lat, 0.99));
+	histogram("tagged_pingpong_1warp", lat);
 
 	gpu_channel_open(&ch, HOSTRPC_MAX_SLOTS);
 	hostrpc_calls(&ch, 1, 1, false, LAT_CALLS, &lat);
