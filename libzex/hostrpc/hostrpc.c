@@ -447,6 +447,22 @@ HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, bool all, hostrpc_pag
 }
 
 /**
+ * hostrpc_server_poll - one pass of a polling server
+ * @s: the host side.
+ * @passes: the calling thread's count of its passes, which this advances:
+ *	every %HOSTRPC_FULL_PASS-th pass is a full one.
+ * @operate: answers a request in place.
+ * @ctx: for @operate.
+ *
+ * Return: whether any slot was served.
+ */
+HR_FN bool hostrpc_server_poll(struct hostrpc_server *s, uint32_t *passes,
+			       hostrpc_page_fn operate, void *ctx)
+{
+	return hostrpc_server_handle(s, ++*passes % HOSTRPC_FULL_PASS == 0, operate, ctx);
+}
+
+/**
  * hostrpc_server_arm - arm the doorbell and re-check before sleeping
  * @s: the host side.
  *

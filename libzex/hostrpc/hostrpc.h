@@ -123,6 +123,8 @@ HR_FN void hostrpc_client_end_async(struct hostrpc_client *c, uint32_t slot);
 
 HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, bool all, hostrpc_page_fn operate,
 				 void *ctx);
+HR_FN bool hostrpc_server_poll(struct hostrpc_server *s, uint32_t *passes,
+			       hostrpc_page_fn operate, void *ctx);
 HR_FN bool hostrpc_server_arm(struct hostrpc_server *s);
 
 #endif /* HOSTRPC_H */

@@ -200,27 +200,42 @@ static void *message_echo_main(void *arg)
 	return NULL;
 }
 
-/* The latencies of @rounds message round trips of one warp. */
-static void message_pingpong(uint32_t rounds, bool read_back, std::vector<uint64_t> *lat)
+/*
+ * One warp's floor: @size bytes of mapped memory, zeroed; a host thread
+ * running @echo over them; @launch(device address, latencies) starts the
+ * warp. The latencies of its @rounds round trips.
+ */
+template <typename Launch>
+static void one_warp_floor(size_t size, void *(*echo)(void *), Launch launch, const char *what,
+			   uint32_t rounds, std::vector<uint64_t> *lat)
 {
-	struct message *m, *dm;
+	void *m, *dm;
 	uint64_t *dlat;
 	pthread_t tid;
 	struct echo_ctx ctx;
 	volatile int stop = 0;
 
-	CUDA_OK(cudaHostAlloc(&m, sizeof(*m), cudaHostAllocMapped));
-	memset((void *)m, 0, sizeof(*m));
-	CUDA_OK(cudaHostGetDevicePointer((void **)&dm, m, 0));
+	CUDA_OK(cudaHostAlloc(&m, size, cudaHostAllocMapped));
+	memset(m, 0, size);
+	CUDA_OK(cudaHostGetDevicePointer(&dm, m, 0));
 	CUDA_OK(cudaMalloc(&dlat, rounds * sizeof(uint64_t)));
 	ctx = { (struct flag_pair *)m, 0, 1, &stop };
-	pthread_create(&tid, NULL, message_echo_main, &ctx);
-	message_kernel<<<1, 32>>>(dm, rounds, read_back, dlat);
-	finish_or_exit(120, "the message ping-pong");
+	pthread_create(&tid, NULL, echo, &ctx);
+	launch(dm, dlat);
+	finish_or_exit(120, what);
 	stop = 1;
 	pthread_join(tid, NULL);
 	fetch_latencies(dlat, rounds, lat);
 	CUDA_OK(cudaFreeHost(m));
+}
+
+/* The latencies of @rounds message round trips of one warp. */
+static void message_pingpong(uint32_t rounds, bool read_back, std::vector<uint64_t> *lat)
+{
+	one_warp_floor(sizeof(struct message), message_echo_main,
+		       [&](void *dm, uint64_t *dlat) {
+			       message_kernel<<<1, 32>>>((struct message *)dm, rounds, read_back, dlat);
+		       }, "the message ping-pong", rounds, lat);
 }
 
 /*
@@ -290,24 +305,10 @@ static void *tagged_echo_main(void *arg)
 /* The latencies of @rounds tagged round trips of one warp. */
 static void tagged_pingpong(uint32_t rounds, std::vector<uint64_t> *lat)
 {
-	struct tagged *m, *dm;
-	uint64_t *dlat;
-	pthread_t tid;
-	struct echo_ctx ctx;
-	volatile int stop = 0;
-
-	CUDA_OK(cudaHostAlloc(&m, sizeof(*m), cudaHostAllocMapped));
-	memset((void *)m, 0, sizeof(*m));
-	CUDA_OK(cudaHostGetDevicePointer((void **)&dm, m, 0));
-	CUDA_OK(cudaMalloc(&dlat, rounds * sizeof(uint64_t)));
-	ctx = { (struct flag_pair *)m, 0, 1, &stop };
-	pthread_create(&tid, NULL, tagged_echo_main, &ctx);
-	tagged_kernel<<<1, 32>>>(dm, rounds, dlat);
-	finish_or_exit(120, "the tagged ping-pong");
-	stop = 1;
-	pthread_join(tid, NULL);
-	fetch_latencies(dlat, rounds, lat);
-	CUDA_OK(cudaFreeHost(m));
+	one_warp_floor(sizeof(struct tagged), tagged_echo_main,
+		       [&](void *dm, uint64_t *dlat) {
+			       tagged_kernel<<<1, 32>>>((struct tagged *)dm, rounds, dlat);
+		       }, "the tagged ping-pong", rounds, lat);
 }
 
 /* ---- hostrpc ---- */

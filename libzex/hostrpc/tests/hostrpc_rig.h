@@ -167,9 +167,7 @@ static void *server_main(void *arg)
 	uint32_t polls = 0, passes = 0;
 
 	while (!r->stop) {
-		bool all = ++passes % HOSTRPC_FULL_PASS == 0;
-
-		if (hostrpc_server_handle(&sv->s, all, operate, r)) {
+		if (hostrpc_server_poll(&sv->s, &passes, operate, r)) {
 			polls = 0;
 			continue;
 		}

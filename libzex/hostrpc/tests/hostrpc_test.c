@@ -20,6 +20,21 @@ const char *__tsan_default_options(void)
 	return "halt_on_error=1:abort_on_error=1";
 }
 
+/*
+ * The step-by-step tests' sides over @r, by id: a device side with no
+ * doorbell and no wait, a host side.
+ */
+static struct hostrpc_client client_of(struct rig *r, uint32_t id)
+{
+	return (struct hostrpc_client){ .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
+					.id = id };
+}
+
+static struct hostrpc_server server_of(struct rig *r, uint32_t id)
+{
+	return (struct hostrpc_server){ .sh = shared_of(r), .T = r->mem->T, .id = id };
+}
+
 /* The step-by-step tests cannot go on without their region. */
 static struct rig *rig_or_abort(uint32_t nslots)
 {
@@ -103,8 +118,7 @@ static void *kill_host(void *arg)
 TEST(a_dead_host_fails_calls_instead_of_hanging)
 {
 	struct rig *r = rig_or_abort(1);
-	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
-				    .id = 2 };
+	struct hostrpc_client c = client_of(r, 2);
 	struct call call = { .tag = 1, .rig = r };
 	pthread_t t;
 
@@ -121,8 +135,7 @@ TEST(a_dead_host_fails_calls_instead_of_hanging)
 TEST(a_dead_host_fails_a_caller_waiting_for_a_slot)
 {
 	struct rig *r = rig_or_abort(1);
-	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
-				    .id = 2 };
+	struct hostrpc_client c = client_of(r, 2);
 	struct call call = { .tag = 1, .rig = r };
 	pthread_t t;
 
@@ -137,9 +150,8 @@ TEST(a_dead_host_fails_a_caller_waiting_for_a_slot)
 TEST(collection_leaves_unanswered_calls_alone)
 {
 	struct rig *r = rig_or_abort(4);
-	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
-				    .id = 7 };
-	struct hostrpc_server s = { .sh = shared_of(r), .T = r->mem->T, .id = 9 };
+	struct hostrpc_client c = client_of(r, 7);
+	struct hostrpc_server s = server_of(r, 9);
 	struct call call = { .tag = 5, .rig = r };
 
 	ASSERT_EQ(0, hostrpc_client_invoke_async(&c, 2, fill, &call));
@@ -198,9 +210,8 @@ static void operate_then_publish(hostrpc_page_t *p, void *ctx)
 TEST(a_request_published_during_a_scan_is_not_lost)
 {
 	struct rig *r = rig_or_abort(4);
-	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
-				    .id = 2 };
-	struct hostrpc_server s = { .sh = shared_of(r), .T = r->mem->T, .id = 3 };
+	struct hostrpc_client c = client_of(r, 2);
+	struct hostrpc_server s = server_of(r, 3);
 	struct call first = { .tag = 5, .rig = r };
 	struct scan_race x = { .r = r, .c = &c, .late = { .tag = 6, .rig = r } };
 
@@ -230,9 +241,8 @@ TEST(a_request_published_during_a_scan_is_not_lost)
 TEST(a_request_whose_flag_came_first_is_found_by_a_full_pass)
 {
 	struct rig *r = rig_or_abort(HOSTRPC_GROUP + 4);
-	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
-				    .id = 2 };
-	struct hostrpc_server s = { .sh = shared_of(r), .T = r->mem->T, .id = 3 };
+	struct hostrpc_client c = client_of(r, 2);
+	struct hostrpc_server s = server_of(r, 3);
 	struct call call = { .tag = 5, .rig = r };
 	uint32_t pass;
 
@@ -255,7 +265,7 @@ TEST(arming_sees_work_and_rings_once)
 	struct rig *r = rig_or_abort(8);
 	struct hostrpc_client c = { .sh = shared_of(r), .W = r->mem->W, .M = r->mem->M,
 				    .id = 2, .ring = ring_host, .ring_ctx = r };
-	struct hostrpc_server s = { .sh = shared_of(r), .T = r->mem->T, .id = 3 };
+	struct hostrpc_server s = server_of(r, 3);
 	struct call call = { .tag = 5, .rig = r };
 
 	/* Nothing to do: the server may sleep, and it is armed. */

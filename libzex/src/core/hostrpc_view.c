@@ -224,8 +224,7 @@ int zex_hostrpc_serve(struct zex_hostrpc *ch, zex_hostrpc_page_fn operate, void 
 
 	if (is_device(ch))
 		return -EINVAL;
-	return hostrpc_server_handle(&ch->server, ++passes % HOSTRPC_FULL_PASS == 0, call_first,
-				     &fns);
+	return hostrpc_server_poll(&ch->server, &passes, call_first, &fns);
 }
 
 /**
