@@ -237,9 +237,15 @@ HR_FN int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, uint32_t
  * find such a request. All plain stores: no read-modify-write of shared
  * memory, no read of it.
  */
+/* The request word after @prev: the next sequence number, of @kind. */
+static HR_FN uint32_t next_request(uint32_t prev, uint32_t kind)
+{
+	return ((prev + 1) & HOSTRPC_SEQ_MASK) | kind;
+}
+
 HR_FN void hostrpc_client_publish(struct hostrpc_client *c, uint32_t slot)
 {
-	uint32_t seq = hr_own_load(&c->M[slot]) + 1;
+	uint32_t seq = next_request(hr_own_load(&c->M[slot]), 0);
 	hr_u32_t *flag = &c->sh.summary[slot / HOSTRPC_GROUP];
 
 	hr_own_set(&c->M[slot], seq);
@@ -264,8 +270,13 @@ HR_FN void hostrpc_client_publish(struct hostrpc_client *c, uint32_t slot)
  */
 HR_FN int hostrpc_client_wait_answer(struct hostrpc_client *c, uint32_t slot)
 {
-	/* Before the request, the answer word was the previous request. */
-	return wait_moved(c, slot, hr_own_load(&c->M[slot]) - 1);
+	uint32_t want = hr_own_load(&c->M[slot]), seen;
+
+	/* The host moves the answer word once, from the last request to ours. */
+	while ((seen = hr_u32_load(&c->sh.answer[slot])) != want)
+		if (wait_moved(c, slot, seen))
+			return HOSTRPC_DEAD;
+	return 0;
 }
 
 /**
@@ -351,6 +362,195 @@ HR_FN int hostrpc_client_invoke_async(struct hostrpc_client *c, uint32_t hint,
 	return 0;
 }
 
+/* ---- small calls ---- */
+
+/* Lane @lane's word @j of @page (the interleaved layout of page calls). */
+static HR_FN volatile uint64_t *small_word(hostrpc_page_t *page, uint32_t lane, uint32_t j)
+{
+	return (volatile uint64_t *)page + HOSTRPC_LANES * j + lane;
+}
+
+static HR_FN uint64_t tagged(uint32_t data, uint32_t tag)
+{
+	return (uint64_t)data << 32 | tag;
+}
+
+/**
+ * hostrpc_client_small_request - the request word a small call in @slot publishes
+ * @c: the device side.
+ * @slot: the slot from hostrpc_client_begin().
+ *
+ * Return: the request word, which is also the tag of the call's words.
+ */
+HR_FN uint32_t hostrpc_client_small_request(struct hostrpc_client *c, uint32_t slot)
+{
+	return next_request(hr_own_load(&c->M[slot]), HOSTRPC_REQUEST_SMALL);
+}
+
+/**
+ * hostrpc_small_put - store a lane's part of a small call
+ * @page: the slot's page.
+ * @lane: 0 to 31. Every lane's words are stored, calling or not: the host
+ *	tells a lane that does not call from a word that has not landed by
+ *	the tag.
+ * @calls: whether the lane calls.
+ * @request: hostrpc_client_small_request().
+ * @value: the lane's value.
+ */
+HR_FN void hostrpc_small_put(hostrpc_page_t *page, uint32_t lane, bool calls, uint32_t request,
+			     uint64_t value)
+{
+	uint32_t tag = calls ? request : request ^ HOSTRPC_TAG_IDLE;
+
+	hr_word_store(small_word(page, lane, 0), tagged((uint32_t)value, tag));
+	hr_word_store(small_word(page, lane, 1), tagged((uint32_t)(value >> 32), tag));
+}
+
+/**
+ * hostrpc_client_publish_small - hand a small call to the host
+ * @c: the device side.
+ * @slot: the call's slot.
+ * @request: hostrpc_client_small_request(), after every lane's put.
+ *
+ * No fence: the tags tell the host when the words have landed. After a
+ * page call, though, the slot's words hold plain data that could match a
+ * tag, so the first small call after one publishes with a release (its
+ * words land before the request word). Then the summary flag, as for a
+ * page call.
+ */
+HR_FN void hostrpc_client_publish_small(struct hostrpc_client *c, uint32_t slot,
+					uint32_t request)
+{
+	bool after_small = hr_own_load(&c->M[slot]) & HOSTRPC_REQUEST_SMALL;
+	hr_u32_t *flag = &c->sh.summary[slot / HOSTRPC_GROUP];
+
+	hr_own_set(&c->M[slot], request);
+	if (after_small)
+		hr_u32_store_relaxed(&c->sh.request[slot], request);
+	else
+		hr_u32_store(&c->sh.request[slot], request);
+#ifndef HR_NO_DOORBELL
+	if (c->ring) {
+		hr_u32_store_sc(flag, 1);
+		hostrpc_doorbell_ring(c->sh.host_armed, c->ring, c->ring_ctx);
+		return;
+	}
+#endif
+	hr_u32_store_relaxed(flag, 1);
+}
+
+/**
+ * hostrpc_small_get - a calling lane's answer, if it has landed
+ * @c: the device side.
+ * @page: the slot's page.
+ * @lane: the lane.
+ * @request: the call's request word.
+ * @polls: the polls so far (every %HOSTRPC_DEAD_POLLS-th also reads the
+ *	dead flag).
+ * @value: the answer, once both words carry the answer's tag.
+ *
+ * Return: 1 with *@value set, 0 not yet, %HOSTRPC_DEAD.
+ */
+HR_FN int hostrpc_small_get(struct hostrpc_client *c, hostrpc_page_t *page, uint32_t lane,
+			    uint32_t request, uint32_t polls, uint64_t *value)
+{
+	uint64_t lo = hr_word_load(small_word(page, lane, 0));
+	uint64_t hi = hr_word_load(small_word(page, lane, 1));
+
+	if ((uint32_t)lo == ~request && (uint32_t)hi == ~request) {
+		*value = (hi >> 32) << 32 | lo >> 32;
+		return 1;
+	}
+	return dead_at_poll(c, polls) ? HOSTRPC_DEAD : 0;
+}
+
+/**
+ * hostrpc_client_invoke_small - a small call from one thread for @lanes
+ * @c: the device side.
+ * @hint: as for hostrpc_client_invoke().
+ * @lanes: the lanes that call (bit i: lane i).
+ * @in: each calling lane's value (32 entries).
+ * @out: each calling lane's answer.
+ *
+ * Return: 0, or %HOSTRPC_DEAD.
+ */
+HR_FN int hostrpc_client_invoke_small(struct hostrpc_client *c, uint32_t hint, uint32_t lanes,
+				      const uint64_t *in, uint64_t *out)
+{
+	uint32_t slot, lane, request, polls = 0;
+	hostrpc_page_t *page;
+	int ret = hostrpc_client_begin(c, hint, &slot);
+
+	if (ret)
+		return ret;
+	page = &c->sh.pages[slot];
+	request = hostrpc_client_small_request(c, slot);
+	for (lane = 0; lane < HOSTRPC_LANES; lane++)
+		hostrpc_small_put(page, lane, lanes >> lane & 1, request, in[lane]);
+	hostrpc_client_publish_small(c, slot, request);
+	for (lane = 0; lane < HOSTRPC_LANES && !ret; lane++) {
+		if (!(lanes >> lane & 1))
+			continue;
+		while (!(ret = hostrpc_small_get(c, page, lane, request, polls, &out[lane])))
+			hr_relax(polls++);
+		ret = ret < 0 ? ret : 0;
+	}
+	hostrpc_client_end(c, slot);
+	return ret;
+}
+
+/*
+ * small_landed(): have all of @request's words landed? Then the calling
+ * lanes' values go to word 0 of their parts of @scratch (0 for the
+ * others), and *@lanes says which lanes call.
+ */
+static HR_FN bool small_landed(hostrpc_page_t *page, uint32_t request, hostrpc_page_t *scratch,
+			       uint32_t *lanes)
+{
+	uint32_t lane;
+
+	*lanes = 0;
+	for (lane = 0; lane < HOSTRPC_LANES; lane++) {
+		uint64_t lo = hr_word_load(small_word(page, lane, 0));
+		uint64_t hi = hr_word_load(small_word(page, lane, 1));
+		uint32_t tag = (uint32_t)lo;
+
+#ifndef HOSTRPC_MUTANT_SMALL_NO_TAG_CHECK
+		if ((tag != request && tag != (request ^ HOSTRPC_TAG_IDLE)) ||
+		    (uint32_t)hi != tag)
+			return false;
+#endif
+		*small_word(scratch, lane, 0) = tag == request ? (hi >> 32) << 32 | lo >> 32 : 0;
+		*small_word(scratch, lane, 1) = 0;
+		if (tag == request)
+			*lanes |= 1u << lane;
+	}
+	return true;
+}
+
+/*
+ * small_answer(): the answers into the page, every lane's words: the
+ * lanes that did not call first, then the calling ones, so that once every
+ * calling lane has its answer the host has written the whole page.
+ */
+static HR_FN void small_answer(hostrpc_page_t *page, uint32_t request, hostrpc_page_t *scratch,
+			       uint32_t lanes)
+{
+	uint32_t pass, lane;
+
+	for (pass = 0; pass < 2; pass++)
+		for (lane = 0; lane < HOSTRPC_LANES; lane++) {
+			bool calls = lanes >> lane & 1;
+			uint64_t v = calls ? *small_word(scratch, lane, 0) : 0;
+			uint32_t tag = ~(calls ? request : request ^ HOSTRPC_TAG_IDLE);
+
+			if (calls != (pass == 1))
+				continue;
+			hr_word_store(small_word(page, lane, 0), tagged((uint32_t)v, tag));
+			hr_word_store(small_word(page, lane, 1), tagged((uint32_t)(v >> 32), tag));
+		}
+}
+
 /*
  * The answer word, after the page: a release; with a doorbell toward the
  * device side, seq_cst (then "armed" is read: a Dekker pair).
@@ -363,14 +563,41 @@ static HR_FN void store_answer(struct hostrpc_server *s, uint32_t slot, uint32_t
 		hr_u32_store(&s->sh.answer[slot], request);
 }
 
+enum hostrpc_served {
+	HOSTRPC_IDLE,		/* nothing to do */
+	HOSTRPC_SERVED,
+	HOSTRPC_NOT_LANDED,	/* a small call whose words are not all there yet */
+};
+
+/*
+ * A small call: its words copied out (all landed, else not yet), operated
+ * on in @scratch, the answer word stored first, then the tagged answers:
+ * the slot never looks free while the host still writes its page.
+ */
+static HR_FN enum hostrpc_served serve_small(struct hostrpc_server *s, uint32_t slot,
+					     uint32_t request, hostrpc_page_fn operate, void *ctx)
+{
+	hostrpc_page_t scratch, *page = &s->sh.pages[slot];
+	uint32_t lanes;
+
+	if (!small_landed(page, request, &scratch, &lanes))
+		return HOSTRPC_NOT_LANDED;
+	operate(&scratch, ctx);
+	store_answer(s, slot, request);
+	small_answer(page, request, &scratch, lanes);
+	return HOSTRPC_SERVED;
+}
+
 /* hostrpc_server_answer(): under T, answer @slot if it still needs it. */
-static HR_FN bool hostrpc_server_answer(struct hostrpc_server *s, uint32_t slot,
-					hostrpc_page_fn operate, void *ctx)
+static HR_FN enum hostrpc_served hostrpc_server_answer(struct hostrpc_server *s, uint32_t slot,
+						       hostrpc_page_fn operate, void *ctx)
 {
 	uint32_t request = hr_u32_load(&s->sh.request[slot]);
 
 	if (request == hr_u32_load(&s->sh.answer[slot]))
-		return false;
+		return HOSTRPC_IDLE;
+	if (request & HOSTRPC_REQUEST_SMALL)
+		return serve_small(s, slot, request, operate, ctx);
 #ifdef HOSTRPC_MUTANT_ANSWER_BEFORE_OPERATE
 	store_answer(s, slot, request);	/* planted bug */
 	operate(&s->sh.pages[slot], ctx);
@@ -378,7 +605,7 @@ static HR_FN bool hostrpc_server_answer(struct hostrpc_server *s, uint32_t slot,
 	operate(&s->sh.pages[slot], ctx);
 	store_answer(s, slot, request);
 #endif
-	return true;
+	return HOSTRPC_SERVED;
 }
 
 /*
@@ -434,8 +661,17 @@ HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, bool all, hostrpc_pag
 				hr_u32_store_sc(flag, 1);
 				continue;
 			}
-			if (hostrpc_server_answer(s, slot, operate, ctx))
+			switch (hostrpc_server_answer(s, slot, operate, ctx)) {
+			case HOSTRPC_SERVED:
 				served = true;
+				break;
+			case HOSTRPC_NOT_LANDED:
+				/* In flight: have the group looked at again. */
+				hr_u32_store_sc(flag, 1);
+				break;
+			case HOSTRPC_IDLE:
+				break;
+			}
 			hr_own_store(&s->T[slot], 0);
 			hostrpc_doorbell_ring(s->sh.device_armed, s->ring, s->ring_ctx);
 		}

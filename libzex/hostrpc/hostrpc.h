@@ -40,6 +40,20 @@
  */
 #define HOSTRPC_FULL_PASS	64
 
+/*
+ * Small calls: bit 31 of a request word says the call is small. Its data
+ * travels in tagged words, not behind a fence: word j (j <
+ * HOSTRPC_SMALL_WORDS) of each lane's part holds 32 bits of the lane's
+ * value above a 32-bit tag, the request word for a lane that calls, that
+ * word ^ HOSTRPC_TAG_IDLE for one that does not, and the complements of
+ * those in the answer. A word whose tag is not this call's has not landed.
+ */
+#define HOSTRPC_REQUEST_SMALL	0x80000000u
+#define HOSTRPC_SEQ_MASK	0x7fffffffu
+#define HOSTRPC_TAG_IDLE	0x40000000u
+#define HOSTRPC_SMALL_WORDS	2
+#define HOSTRPC_LANES		32
+
 /* Owner words (the same values as the zex uapi's). */
 #define HOSTRPC_OWNER_ID_MASK	0x00ffffffu
 #define HOSTRPC_OWNER_ASYNC	0x80000000u
@@ -120,6 +134,24 @@ HR_FN void hostrpc_client_publish(struct hostrpc_client *c, uint32_t slot);
 HR_FN int hostrpc_client_wait_answer(struct hostrpc_client *c, uint32_t slot);
 HR_FN void hostrpc_client_end(struct hostrpc_client *c, uint32_t slot);
 HR_FN void hostrpc_client_end_async(struct hostrpc_client *c, uint32_t slot);
+
+/*
+ * A small call in steps (a GPU warp: one lane begins, every lane puts its
+ * value, one lane publishes, every lane gets its answer, one lane ends):
+ * begin, hostrpc_client_small_request() for the tag, hostrpc_small_put()
+ * for every lane (calling or not), hostrpc_client_publish_small(), then
+ * hostrpc_small_get() for each calling lane until it has its answer,
+ * hostrpc_client_end(). hostrpc_client_invoke_small() is these in a row.
+ */
+HR_FN uint32_t hostrpc_client_small_request(struct hostrpc_client *c, uint32_t slot);
+HR_FN void hostrpc_small_put(hostrpc_page_t *page, uint32_t lane, bool calls, uint32_t request,
+			     uint64_t value);
+HR_FN void hostrpc_client_publish_small(struct hostrpc_client *c, uint32_t slot,
+					uint32_t request);
+HR_FN int hostrpc_small_get(struct hostrpc_client *c, hostrpc_page_t *page, uint32_t lane,
+			    uint32_t request, uint32_t polls, uint64_t *value);
+HR_FN int hostrpc_client_invoke_small(struct hostrpc_client *c, uint32_t hint, uint32_t lanes,
+				      const uint64_t *in, uint64_t *out);
 
 HR_FN bool hostrpc_server_handle(struct hostrpc_server *s, bool all, hostrpc_page_fn operate,
 				 void *ctx);

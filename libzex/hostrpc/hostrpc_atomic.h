@@ -93,6 +93,22 @@ static inline uint32_t hr_u32_xchg(hr_u32_t *f, uint32_t v)
 	return atomic_exchange_explicit(f, v, memory_order_acq_rel);
 }
 
+/*
+ * A tagged word of a small call's page: one 8-byte access. The tag, not
+ * an order, says whether the word landed; acquire and release (free on
+ * x86) make the word that was read carry what its writer did before it,
+ * as a page's hand-over does.
+ */
+static inline uint64_t hr_word_load(volatile uint64_t *w)
+{
+	return __atomic_load_n(w, __ATOMIC_ACQUIRE);
+}
+
+static inline void hr_word_store(volatile uint64_t *w, uint64_t v)
+{
+	__atomic_store_n(w, v, __ATOMIC_RELEASE);
+}
+
 /* Private words, one side's alone: owner words (W, T) and mirrors. */
 typedef _Atomic uint32_t hr_own_t;
 

@@ -83,6 +83,22 @@ static __device__ inline uint32_t hr_u32_xchg(hr_u32_t *f, uint32_t v)
 	return HR_SYS(uint32_t, f).exchange(v, HR_AR);
 }
 
+/*
+ * A tagged word of a small call's page: one 8-byte access at system scope,
+ * relaxed both ways (no fence: the tag says whether the word landed; the
+ * lanes read nothing else the host wrote, and W's release after the polls
+ * orders them before the slot's next use).
+ */
+static __device__ inline uint64_t hr_word_load(volatile uint64_t *w)
+{
+	return HR_SYS(uint64_t, (uint64_t *)w).load(cuda::std::memory_order_relaxed);
+}
+
+static __device__ inline void hr_word_store(volatile uint64_t *w, uint64_t v)
+{
+	HR_SYS(uint64_t, (uint64_t *)w).store(v, cuda::std::memory_order_relaxed);
+}
+
 static __device__ inline uint32_t hr_own_load(hr_own_t *w)
 {
 	return HR_DEV(uint32_t, w).load(HR_ACQ);

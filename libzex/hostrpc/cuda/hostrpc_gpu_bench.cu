@@ -11,11 +11,14 @@
  * thread spins and echoes it), round trip median and p99; the same
  * ping-pong from many warps at once (each warp its own pair of flags, a
  * cache line apart; host threads split them), round trips/s; the copy
- * engine's H2D and D2H bandwidth (cudaMemcpy of 256 MiB, pinned). hostrpc:
- * one warp's synchronous call, round trip median and p99; calls/s for 1,
- * 132, 528, 2112 and all resident warps with 1, 2, 4 and 8 host threads,
- * with a small payload (each lane 8 bytes each way) and a full page (each
- * lane 128 bytes each way: 4 KiB). Prints "bench ..." lines and a table.
+ * engine's H2D and D2H bandwidth (cudaMemcpy of 256 MiB, pinned); the
+ * message ping-pong (with and without the read-back) and the tagged one
+ * (below). hostrpc: one warp's synchronous call, a page call carrying 8
+ * bytes per lane and a small call (tagged words), round trip median and
+ * p99; calls/s for 1, 132, 528, 2112 and all resident warps with 1, 2, 4
+ * and 8 host threads, with 8 bytes per lane each way in a page call and
+ * in a small call, and a full page (each lane 128 bytes each way: 4 KiB).
+ * Prints "bench ..." lines and a table.
  */
 
 #include <algorithm>
@@ -347,7 +350,10 @@ struct use_full {
 	}
 };
 
-__global__ void calls_kernel(struct hostrpc_client base, uint32_t calls, bool full,
+/* What a call of calls_kernel() moves. */
+enum call_kind { CALL_SMALL, CALL_PAGE, CALL_TAGGED };
+
+__global__ void calls_kernel(struct hostrpc_client base, uint32_t calls, enum call_kind kind,
 			     uint64_t *lat, uint64_t *out)
 {
 	const uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -357,10 +363,13 @@ __global__ void calls_kernel(struct hostrpc_client base, uint32_t calls, bool fu
 
 	c.id = warp + 1;
 	for (uint32_t k = 0; k < calls; k++) {
-		uint64_t t0 = gpu_ns();
+		uint64_t t0 = gpu_ns(), v = 0;
 		uint32_t hint = warp;
 
-		if (full)
+		if (kind == CALL_TAGGED) {
+			hostrpc_warp_invoke_small(&c, hint, k + lane, &v);
+			sink += v;
+		} else if (kind == CALL_PAGE)
 			hostrpc_warp_invoke(&c, hint, fill_full{ k + lane }, use_full{ &sink });
 		else
 			hostrpc_warp_invoke(&c, hint, fill_small{ k + lane }, use_small{ &sink });
@@ -417,8 +426,8 @@ static void operate_full(struct zex_hostrpc_page *page, void *)
 		w[i] = ~w[i];
 }
 
-static double hostrpc_calls(struct gpu_channel *ch, uint32_t warps, int threads, bool full,
-			    uint32_t calls, std::vector<uint64_t> *lat)
+static double hostrpc_calls(struct gpu_channel *ch, uint32_t warps, int threads,
+			    enum call_kind kind, uint32_t calls, std::vector<uint64_t> *lat)
 {
 	uint64_t *dlat = NULL, *out;
 	double t0, t;
@@ -426,11 +435,12 @@ static double hostrpc_calls(struct gpu_channel *ch, uint32_t warps, int threads,
 	if (lat)
 		CUDA_OK(cudaMalloc(&dlat, calls * sizeof(uint64_t)));
 	CUDA_OK(cudaMalloc(&out, sizeof(uint64_t)));
-	gpu_servers_start(ch, threads, full ? operate_full : operate_small, NULL);
+	gpu_servers_start(ch, threads, kind == CALL_PAGE ? operate_full : operate_small, NULL);
 	t0 = gpu_now();
 	calls_kernel<<<warps / block_warps(warps), 32 * block_warps(warps)>>>(ch->client, calls,
-									     full, dlat, out);
-	finish_or_exit(300, "the hostrpc calls");
+									     kind, dlat, out);
+	finish_or_exit(300, kind == CALL_TAGGED ? "the small hostrpc calls" :
+			    kind == CALL_PAGE ? "the page hostrpc calls" : "the hostrpc calls");
 	t = gpu_now() - t0;
 	gpu_servers_stop(ch);
 	if (lat)
@@ -543,13 +553,20 @@ int main(void)
 	printf("bench floor tagged_pingpong_1warp median_us=%.2f p99_us=%.2f\n", pct(lat, 0.5),
 	       pct(lat, 0.99));
 	histogram("tagged_pingpong_1warp", lat);
+	double tagged_median = pct(lat, 0.5);
 
 	gpu_channel_open(&ch, HOSTRPC_MAX_SLOTS);
-	hostrpc_calls(&ch, 1, 1, false, LAT_CALLS, &lat);
+	hostrpc_calls(&ch, 1, 1, CALL_SMALL, LAT_CALLS, &lat);
 	printf("bench hostrpc roundtrip_1warp median_us=%.2f p99_us=%.2f ratio_to_floor=%.2f "
 	       "ratio_to_message_floor=%.2f\n", pct(lat, 0.5), pct(lat, 0.99),
 	       pct(lat, 0.5) / floor_median, pct(lat, 0.5) / message_median);
 	histogram("hostrpc_1warp", lat);
+
+	hostrpc_calls(&ch, 1, 1, CALL_TAGGED, LAT_CALLS, &lat);
+	printf("bench hostrpc roundtrip_small_1warp median_us=%.2f p99_us=%.2f ratio_to_floor=%.2f "
+	       "ratio_to_tagged_floor=%.2f\n", pct(lat, 0.5), pct(lat, 0.99),
+	       pct(lat, 0.5) / floor_median, pct(lat, 0.5) / tagged_median);
+	histogram("hostrpc_small_1warp", lat);
 
 	{
 		uint64_t *dns, ns[5];
@@ -567,19 +584,21 @@ int main(void)
 		       ns[3] / 1e3 / calls, ns[4] / 1e3 / calls);
 	}
 
-	printf("\n%-8s %-7s %14s %14s %14s %12s\n", "warps", "threads", "pingpong/s",
-	       "small calls/s", "page calls/s", "page GB/s");
+	printf("\n%-8s %-7s %14s %14s %14s %14s %12s\n", "warps", "threads", "pingpong/s",
+	       "small calls/s", "tagged calls/s", "page calls/s", "page GB/s");
 	for (uint32_t w : warps)
 		for (int t : threads) {
 			uint32_t n = calls_for(w);
 			double pp = pingpong(w, t, n, NULL);
-			double small = hostrpc_calls(&ch, w, t, false, n, NULL);
-			double page = hostrpc_calls(&ch, w, t, true, n, NULL);
+			double small = hostrpc_calls(&ch, w, t, CALL_SMALL, n, NULL);
+			double tagged = hostrpc_calls(&ch, w, t, CALL_TAGGED, n, NULL);
+			double page = hostrpc_calls(&ch, w, t, CALL_PAGE, n, NULL);
 
-			printf("%-8u %-7d %14.3e %14.3e %14.3e %12.2f\n", w, t, pp, small, page,
-			       page * 4096 / 1e9);
+			printf("%-8u %-7d %14.3e %14.3e %14.3e %14.3e %12.2f\n", w, t, pp, small,
+			       tagged, page, page * 4096 / 1e9);
 			printf("bench row warps=%u threads=%d pingpong_per_s=%.0f small_calls_per_s=%.0f "
-			       "page_calls_per_s=%.0f page_GBps_each_way=%.2f\n", w, t, pp, small, page,
+			       "tagged_small_calls_per_s=%.0f page_calls_per_s=%.0f "
+			       "page_GBps_each_way=%.2f\n", w, t, pp, small, tagged, page,
 			       page * 4096 / 1e9);
 			fflush(stdout);
 		}

@@ -9,9 +9,11 @@
  * One warp alone (20 000 calls), then a grid with one block on every SM
  * and as many warps as the channel has slots allows (so that no two warps
  * share an own slot: the protocol's progress argument) make calls to
- * libzex's polling servers, 1, 2, 4 and 8 of them. Warps differ by their number modulo 8: 0-3 call with all 32
- * lanes, every fourth call asynchronous; 4 with the odd lanes only; 5 with
- * lane 31 only; 6 with lanes 0-15, synchronous only; 7 never call. Every
+ * libzex's polling servers, 1, 2, 4 and 8 of them. Warps differ by their
+ * number modulo 8: 0-3 call with all 32 lanes, every fourth call
+ * asynchronous; 4 with the odd lanes only; 5 with lane 31 only; 6 with
+ * lanes 0-15, synchronous only; 7 never call; warps 1, 4 and 5 make two
+ * calls in three small ones (tagged words, no page). Every
  * lane's part of a request carries its warp, call, lane and a checksum;
  * the host checks each request and answers it with the complement, the
  * GPU checks every answer word. Afterwards every call must have been
@@ -26,10 +28,12 @@
 #define MAGIC		0xa5ull
 #define BLOCK_WARPS_MAX	32
 
-/* word 0 of a lane's part: magic, async, lane, call, warp */
-static __host__ __device__ uint64_t tag_of(uint32_t warp, uint32_t k, uint32_t lane, bool async)
+/* word 0 of a lane's part (a small call's value): magic, async, lane, call, small, warp */
+static __host__ __device__ uint64_t tag_of(uint32_t warp, uint32_t k, uint32_t lane, bool async,
+					   bool small)
 {
-	return MAGIC << 56 | (uint64_t)async << 55 | (uint64_t)lane << 50 | (uint64_t)k << 32 | warp;
+	return MAGIC << 56 | (uint64_t)async << 55 | (uint64_t)lane << 50 | (uint64_t)k << 33 |
+	       (uint64_t)small << 32 | warp;
 }
 
 static __host__ __device__ uint64_t word_of(uint64_t tag, uint32_t i)
@@ -49,9 +53,20 @@ static __host__ __device__ uint32_t lanes_of(uint32_t w)
 	}
 }
 
+/*
+ * Small calls: warps 1, 4 and 5 modulo 8, two calls in three (so a small
+ * call follows a page call, and another small one, on one slot). Warp 0,
+ * the lone warp's, makes page calls only: their flags are the ones a full
+ * pass must find.
+ */
+static __host__ __device__ bool is_small(uint32_t w, uint32_t k)
+{
+	return (w % 8 == 1 || w % 8 == 4 || w % 8 == 5) && k % 3 != 0;
+}
+
 static __host__ __device__ bool is_async(uint32_t w, uint32_t k)
 {
-	return w % 8 < 4 && k % 4 == 3;
+	return w % 8 < 4 && k % 4 == 3 && !is_small(w, k);
 }
 
 struct fill_req {
@@ -85,10 +100,16 @@ __global__ void calls_kernel(struct hostrpc_client base, uint32_t calls,
 	if (!(lanes_of(warp) >> lane & 1))
 		return;
 	for (uint32_t k = 0; k < calls; k++) {
-		uint64_t tag = tag_of(warp, k, lane, is_async(warp, k));
+		uint64_t tag = tag_of(warp, k, lane, is_async(warp, k), is_small(warp, k));
 		int ret;
 
-		if (is_async(warp, k))
+		if (is_small(warp, k)) {
+			uint64_t out = 0;
+
+			ret = hostrpc_warp_invoke_small(&c, warp, tag, &out);
+			if (!ret && out != ~tag)
+				atomicAdd(errors, 1ull);
+		} else if (is_async(warp, k))
 			ret = hostrpc_warp_invoke_async(&c, warp, fill_req{ tag });
 		else
 			ret = hostrpc_warp_invoke(&c, warp, fill_req{ tag },
@@ -118,21 +139,36 @@ static void host_operate(struct zex_hostrpc_page *page, void *ctx)
 {
 	struct host_record *r = (struct host_record *)ctx;
 	int64_t call = -1;
-	uint32_t lanes = 0;
+	uint32_t lanes = 0, calling = 0xffffffffu;
 
+	/*
+	 * The lanes that call: those of the warp the first well-formed part
+	 * names. The others' parts hold whatever an earlier call left (never
+	 * filled, an old answer, a small call's tagged words).
+	 */
+	for (uint32_t lane = 0; lane < 32; lane++) {
+		uint64_t tag = hostrpc_lane_part_of(page, lane).word(0);
+
+		if (tag >> 56 == MAGIC && (tag >> 50 & 31) == lane && (uint32_t)tag < r->nwarps) {
+			calling = lanes_of((uint32_t)tag);
+			break;
+		}
+	}
 	for (uint32_t lane = 0; lane < 32; lane++) {
 		struct hostrpc_lane_part part = hostrpc_lane_part_of(page, lane);
 		uint64_t tag = part.word(0);
-		uint32_t warp = (uint32_t)tag, k = (uint32_t)(tag >> 32) & 0x3ffff;
+		uint32_t warp = (uint32_t)tag, k = (uint32_t)(tag >> 33) & 0x1ffff;
+		bool small = tag >> 32 & 1;
 
-		if (!tag || (~tag) >> 56 == MAGIC)
+		if (!(calling >> lane & 1) || !tag || (~tag) >> 56 == MAGIC)
 			continue;	/* an inactive lane's part: never filled, or an old answer */
 		if (tag >> 56 != MAGIC || (tag >> 50 & 31) != lane || warp >= r->nwarps ||
 		    k >= r->calls) {
 			host_error(r, "malformed part", tag);
 			continue;
 		}
-		for (uint32_t i = 1; i < 16; i++)
+		/* A small call's value is word 0 of its lane's part: nothing else. */
+		for (uint32_t i = 1; i < 16 && !small; i++)
 			if (part.word(i) != word_of(tag, i))
 				host_error(r, "torn part", tag);
 		if (call < 0)

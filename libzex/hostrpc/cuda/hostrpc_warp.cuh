@@ -145,4 +145,56 @@ static __device__ int hostrpc_warp_invoke_async(struct hostrpc_client *c, uint32
 	return hostrpc_warp_call(c, hint, true, fill, hostrpc_no_use());
 }
 
+/**
+ * hostrpc_warp_invoke_small - a small call by the warp's active lanes
+ * @c: the device side.
+ * @hint: the warp's own slot.
+ * @in: this lane's value.
+ * @out: this lane's answer.
+ *
+ * No page and no fence: each lane stores its value in two tagged words,
+ * the leader also stores the idle lanes' and publishes, and each lane
+ * polls its own words until they carry the answer's tag (no read of the
+ * answer word, no read after the poll). See hostrpc_client_publish_small().
+ *
+ * Return: 0, or %HOSTRPC_DEAD.
+ */
+static __device__ int hostrpc_warp_invoke_small(struct hostrpc_client *c, uint32_t hint,
+						uint64_t in, uint64_t *out)
+{
+	const uint32_t mask = __activemask();
+	const uint32_t lane = hostrpc_lane_id();
+	const uint32_t leader = __ffs(mask) - 1;
+	uint32_t slot = 0, request = 0, polls = 0, l;
+	hostrpc_page_t *page;
+	int ret = 0;
+
+	if (lane == leader) {
+		ret = hostrpc_client_begin(c, hint, &slot);
+		if (!ret)
+			request = hostrpc_client_small_request(c, slot);
+	}
+	ret = __shfl_sync(mask, ret, leader);
+	if (ret)
+		return ret;
+	slot = __shfl_sync(mask, slot, leader);
+	request = __shfl_sync(mask, request, leader);
+	page = &c->sh.pages[slot];
+	hostrpc_small_put(page, lane, true, request, in);
+	if (lane == leader)
+		for (l = 0; l < HOSTRPC_LANES; l++)
+			if (!(mask >> l & 1))
+				hostrpc_small_put(page, l, false, request, 0);
+	__syncwarp(mask);
+	if (lane == leader)
+		hostrpc_client_publish_small(c, slot, request);
+	while (!(ret = hostrpc_small_get(c, page, lane, request, polls, out)))
+		hr_relax(polls++);
+	ret = __any_sync(mask, ret < 0) ? HOSTRPC_DEAD : 0;
+	if (lane == leader)
+		hostrpc_client_end(c, slot);
+	__syncwarp(mask);
+	return ret;
+}
+
 #endif /* HOSTRPC_WARP_CUH */

@@ -100,6 +100,11 @@ bit A[NSLOTS];		/* host -> device: answer sequence (parity) */
 byte W[NSLOTS];		/* device-private: 0 free, HELD, or ASYNC (collectable) */
 bit M[NSLOTS];		/* device-private: mirror of R */
 bit T[NSLOTS];		/* host-private: a server holds the slot */
+#ifdef SMALL_CALLS
+bit K[NSLOTS];		/* the request's kind (bit 31 of R in C): 1 small, 0 page */
+bit L[NSLOTS];		/* a small request's tagged words have all landed */
+bit AL[NSLOTS];		/* a small answer's tagged words have all landed */
+#endif
 bit S[NGROUPS];		/* device -> host: summary flag of a group */
 bit armed;		/* host side asleep or about to: wants a ring */
 bit pending;		/* kernel: a ring to the host not yet consumed */
@@ -279,6 +284,12 @@ got:
 	/* A slot we hold is answered: R == A == M (invariant). */
 	assert(R[s] == A[s] && M[s] == R[s]);
 	watch(s);	/* C: the answer to wait for is M + 1 */
+#ifdef SMALL_CALLS
+	if
+	:: true -> goto small
+	:: true -> K[s] = 0	/* a page call (R == A: no server reads K now) */
+	fi;
+#endif
 #ifdef MUTANT_PUBLISH_BEFORE_FILL
 	M[s] = 1 - M[s];
 	R[s] = M[s];
@@ -330,6 +341,48 @@ got:
 #endif
 		s = 0
 	fi;
+#ifdef SMALL_CALLS
+	goto finished;
+small:
+	/*
+	 * hostrpc_client_call_small() (no doorbell): the lanes store their
+	 * tagged words with no fence; they are in flight (the device still
+	 * "holds" the page) until they land. After a page call the slot's
+	 * words hold plain data that a tag could match, so that first small
+	 * call publishes with a fence: its words land before R.
+	 */
+	page_device_enter(s);
+	AL[s] = 0;
+	if
+	:: K[s] == 0 ->
+#ifdef MUTANT_SMALL_UNFENCED_AFTER_PAGE
+		/* planted: no fence; old plain data may match the tags */
+		if
+		:: L[s] = 1
+		:: L[s] = 0
+		fi
+#else
+		L[s] = 1; page_device_leave(s)
+#endif
+	:: K[s] == 1 -> L[s] = 0
+	fi;
+	M[s] = 1 - M[s];
+	if
+	:: S[s / GROUP] = 1; d_step { R[s] = 1 - R[s]; K[s] = 1 }
+	:: d_step { R[s] = 1 - R[s]; K[s] = 1 }; S[s / GROUP] = 1
+	fi;
+	/* The words land, if they had not yet. */
+	if
+	:: dev_page[s] == 1 -> d_step { L[s] = 1; page_device_leave(s) }
+	:: else -> skip
+	fi;
+	/* Each lane polls its own words for the answer's tag, then uses them. */
+	AL[s] == 1;
+	unwatch();
+	page_device_enter(s); page_device_leave(s);
+	d_step { W[s] = 0; s = 0 };
+finished:
+#endif
 	calling[id] = 0;
 #ifdef CALLS
 	n++;
@@ -366,6 +419,24 @@ inline answer(s) {
 	}
 }
 
+#ifdef SMALL_CALLS
+/*
+ * A small request whose tagged words all landed: copied out, operated on;
+ * the answer word first, then the tagged answer words (the slot must not
+ * look free while the host still writes them).
+ */
+inline answer_small(s) {
+#ifdef MUTANT_SMALL_ANSWER_WORD_LAST
+	/* planted: the tagged answers land before the answer word */
+	d_step { page_host_enter(s); AL[s] = 1; page_host_leave(s) };
+	A[s] = R[s]
+#else
+	d_step { page_host_enter(s); A[s] = R[s] };
+	d_step { AL[s] = 1; page_host_leave(s) }
+#endif
+}
+#endif
+
 /*
  * A slot whose R differs from A: take T and answer under it, or, held by
  * another server, mark the group again.
@@ -373,7 +444,26 @@ inline answer(s) {
 inline serve_slot(s, g) {
 	if
 	:: atomic { T[s] == 0 -> T[s] = 1 };
+#ifdef SMALL_CALLS
+	   /*
+	    * One read of R (with its kind bit K) decides, as in C; under T
+	    * with R != A the device changes neither, and L only lands.
+	    */
+	   if
+#ifndef MUTANT_SMALL_NO_TAG_CHECK
+	   :: K[s] == 1 && R[s] != A[s] && L[s] == 0 ->
+		/* words not all there: leave it for a later pass */
+		S[g] = 1
+	   :: K[s] == 1 && R[s] != A[s] && L[s] == 1 -> answer_small(s)
+#else
+	   :: K[s] == 1 && R[s] != A[s] -> answer_small(s)
+#endif
+	   :: K[s] == 0 && R[s] != A[s] -> answer(s)
+	   :: R[s] == A[s] -> skip
+	   fi;
+#else
 	   answer(s);		/* re-read under T */
+#endif
 #ifdef DEVICE_SLEEPS
 	   T[s] = 0;
 	   ring_device()
