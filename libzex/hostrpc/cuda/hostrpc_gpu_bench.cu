@@ -367,12 +367,15 @@ __global__ void calls_kernel(struct hostrpc_client base, uint32_t calls, enum ca
 		uint32_t hint = warp;
 
 		if (kind == CALL_TAGGED) {
-			hostrpc_warp_invoke_small(&c, hint, k + lane, &v);
+			hostrpc_warp_invoke_small(&c, HOSTRPC_WARP_ALL, hint, k + lane, &v);
 			sink += v;
-		} else if (kind == CALL_PAGE)
-			hostrpc_warp_invoke(&c, hint, fill_full{ k + lane }, use_full{ &sink });
-		else
-			hostrpc_warp_invoke(&c, hint, fill_small{ k + lane }, use_small{ &sink });
+		} else if (kind == CALL_PAGE) {
+			hostrpc_warp_invoke(&c, HOSTRPC_WARP_ALL, hint, fill_full{ k + lane },
+					    use_full{ &sink });
+		} else {
+			hostrpc_warp_invoke(&c, HOSTRPC_WARP_ALL, hint, fill_small{ k + lane },
+					    use_small{ &sink });
+		}
 		if (lat && lane == 0)
 			lat[k] = gpu_ns() - t0;
 	}

@@ -6,25 +6,34 @@
 /*
  * DOC: hostrpc_gpu_check.cu - hostrpc's device half on a real GPU, every call verified
  *
- * One warp alone (20 000 calls), then a grid with one block on every SM
- * and as many warps as the channel has slots allows (so that no two warps
- * share an own slot: the protocol's progress argument) make calls to
- * libzex's polling servers, 1, 2, 4 and 8 of them. Warps differ by their
+ * One warp alone (20 000 calls); one warp per SM, on all slots, then on
+ * 32 slots (slots change hands between warps at every call; the scheduler
+ * is fair enough for that in practice, though the protocol's progress
+ * argument asks for a slot per warp); 16 warps per SM, more than the
+ * slots, small calls only, every lane; then a grid with one block on every
+ * SM and as many warps as the channel has slots allows (no two warps share
+ * an own slot) make calls to libzex's polling servers, 1, 2, 4 and 8 of
+ * them. Except in the run of small calls only, warps differ by their
  * number modulo 8: 0-3 call with all 32 lanes, every fourth call
  * asynchronous; 4 with the odd lanes only; 5 with lane 31 only; 6 with
  * lanes 0-15, synchronous only; 7 never call; warps 1, 4 and 5 make two
- * calls in three small ones (tagged words, no page). Every
- * lane's part of a request carries its warp, call, lane and a checksum;
- * the host checks each request and answers it with the complement, the
- * GPU checks every answer word. Afterwards every call must have been
- * served exactly once, with exactly its active lanes' parts. TAP output;
- * exit 4 (skip) without a GPU.
+ * calls in three small ones (tagged words, no page); in warps 1 and 2 the
+ * odd lanes call from another place in the code than the even ones (one
+ * call still: the lanes are the caller's mask, not those that happen to be
+ * converged). Every lane's part of a request carries its warp, call, lane
+ * and a checksum; the host checks each request and answers it with the
+ * complement, the GPU checks every answer word. Afterwards every call must
+ * have been served exactly once, with exactly its lanes' parts. TAP
+ * output; exit 4 (skip) without a GPU.
  */
 
 #include "gpu_rig.cuh"
 
 #define CALLS		48		/* per warp */
 #define LONE_CALLS	20000		/* the lone warp's */
+#define SHARED_SLOTS	32		/* slots of the run where warps share them */
+#define SHARED_CALLS	1000		/* per warp, in that run */
+#define SMALL_CALLS	240		/* per warp, in the run of small calls only */
 #define MAGIC		0xa5ull
 #define BLOCK_WARPS_MAX	32
 
@@ -41,9 +50,19 @@ static __host__ __device__ uint64_t word_of(uint64_t tag, uint32_t i)
 	return i ? tag * (2 * i + 1) + i : tag;
 }
 
+/*
+ * What the warps of a run call: the varied mix below, or small calls only
+ * from every lane of every warp (the mix of a warp that frees its slot
+ * while its lanes still wait: many warps, slots changing hands, every call
+ * polled by 32 lanes).
+ */
+enum mix { MIX_VARIED, MIX_SMALL };
+
 /* Which lanes of warp @w call, and whether it calls at all. */
-static __host__ __device__ uint32_t lanes_of(uint32_t w)
+static __host__ __device__ uint32_t lanes_of(uint32_t w, enum mix m)
 {
+	if (m == MIX_SMALL)
+		return 0xffffffffu;
 	switch (w % 8) {
 	case 4: return 0xaaaaaaaau;
 	case 5: return 0x80000000u;
@@ -59,14 +78,20 @@ static __host__ __device__ uint32_t lanes_of(uint32_t w)
  * the lone warp's, makes page calls only: their flags are the ones a full
  * pass must find.
  */
-static __host__ __device__ bool is_small(uint32_t w, uint32_t k)
+static __host__ __device__ bool is_small(uint32_t w, uint32_t k, enum mix m)
 {
-	return (w % 8 == 1 || w % 8 == 4 || w % 8 == 5) && k % 3 != 0;
+	return m == MIX_SMALL || ((w % 8 == 1 || w % 8 == 4 || w % 8 == 5) && k % 3 != 0);
 }
 
-static __host__ __device__ bool is_async(uint32_t w, uint32_t k)
+/* Whether the lanes of warp @w make each call from two places in the code. */
+static __host__ __device__ bool two_sites(uint32_t w, enum mix m)
 {
-	return w % 8 < 4 && k % 4 == 3 && !is_small(w, k);
+	return m == MIX_VARIED && (w % 8 == 1 || w % 8 == 2);
+}
+
+static __host__ __device__ bool is_async(uint32_t w, uint32_t k, enum mix m)
+{
+	return m == MIX_VARIED && w % 8 < 4 && k % 4 == 3 && !is_small(w, k, m);
 }
 
 struct fill_req {
@@ -89,38 +114,100 @@ struct check_answer {
 	}
 };
 
-__global__ void calls_kernel(struct hostrpc_client base, uint32_t calls,
-			     unsigned long long *errors, unsigned long long *dead)
+/*
+ * Call @k of @warp by this lane. @site tells the two places in the kernel
+ * the lanes call from (the same code, inlined twice).
+ */
+template <int site>
+static __device__ __forceinline__ int one_call(struct hostrpc_client *c, enum mix m,
+					       uint32_t warp, uint32_t k, uint32_t lane,
+					       unsigned long long *errors)
+{
+	const uint32_t mask = lanes_of(warp, m);
+	uint64_t tag = tag_of(warp, k, lane, is_async(warp, k, m), is_small(warp, k, m));
+	int ret;
+
+	if (site)
+		__nanosleep(100);	/* the two places differ */
+	if (is_small(warp, k, m)) {
+		uint64_t out = 0;
+
+		ret = hostrpc_warp_invoke_small(c, mask, warp, tag, &out);
+		if (!ret && out != ~tag)
+			atomicAdd(errors, 1ull);
+	} else if (is_async(warp, k, m)) {
+		ret = hostrpc_warp_invoke_async(c, mask, warp, fill_req{ tag });
+	} else {
+		ret = hostrpc_warp_invoke(c, mask, warp, fill_req{ tag },
+					  check_answer{ tag, errors });
+	}
+	return ret;
+}
+
+/*
+ * @progress (pinned host memory): each warp's first calling lane stores the
+ * number of the call it is at, then @calls, so that a hung run can say how
+ * far the warps got.
+ */
+__global__ void calls_kernel(struct hostrpc_client base, enum mix m, uint32_t calls,
+			     unsigned long long *errors, unsigned long long *dead,
+			     volatile uint32_t *progress)
 {
 	const uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
 	const uint32_t lane = hostrpc_lane_id();
 	struct hostrpc_client c = base;
 
 	c.id = warp + 1;
-	if (!(lanes_of(warp) >> lane & 1))
+	if (!(lanes_of(warp, m) >> lane & 1))
 		return;
 	for (uint32_t k = 0; k < calls; k++) {
-		uint64_t tag = tag_of(warp, k, lane, is_async(warp, k), is_small(warp, k));
 		int ret;
 
-		if (is_small(warp, k)) {
-			uint64_t out = 0;
+		if (lane == __ffs(lanes_of(warp, m)) - 1)
+			progress[warp] = k;
 
-			ret = hostrpc_warp_invoke_small(&c, warp, tag, &out);
-			if (!ret && out != ~tag)
-				atomicAdd(errors, 1ull);
-		} else if (is_async(warp, k))
-			ret = hostrpc_warp_invoke_async(&c, warp, fill_req{ tag });
+		/* warps 1 and 2 modulo 8: odd and even lanes call from two places */
+		if (two_sites(warp, m) && lane % 2)
+			ret = one_call<1>(&c, m, warp, k, lane, errors);
 		else
-			ret = hostrpc_warp_invoke(&c, warp, fill_req{ tag },
-						  check_answer{ tag, errors });
+			ret = one_call<0>(&c, m, warp, k, lane, errors);
 		if (ret)
 			atomicAdd(dead, 1ull);
 	}
+	if (lane == __ffs(lanes_of(warp, m)) - 1)
+		progress[warp] = calls;
+}
+
+/*
+ * The run of small calls only: a kernel of its own, as plain as a user's
+ * (every lane calls, the return value ignored, as many callers do: then
+ * nothing in the call may rest on the lanes' vote on it, which the
+ * compiler drops; a dead host shows as a wrong answer).
+ */
+__global__ void small_calls_kernel(struct hostrpc_client base, uint32_t calls,
+				   unsigned long long *errors, volatile uint32_t *progress)
+{
+	const uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	const uint32_t lane = hostrpc_lane_id();
+	struct hostrpc_client c = base;
+
+	c.id = warp + 1;
+	for (uint32_t k = 0; k < calls; k++) {
+		uint64_t tag = tag_of(warp, k, lane, false, true), out = 0;
+
+		if (lane == 0)
+			progress[warp] = k;
+		hostrpc_warp_invoke_small(&c, HOSTRPC_WARP_ALL, warp, tag, &out);
+		if (out != ~tag)
+			atomicAdd(errors, 1ull);
+	}
+	if (lane == 0)
+		progress[warp] = calls;
 }
 
 /* What the host saw: per call, how often it was served and which lanes. */
 struct host_record {
+	enum mix mix;
 	uint32_t nwarps, calls;		/* calls per warp */
 	unsigned *served;		/* [warp * calls + k] */
 	unsigned *lanes;		/* [warp * calls + k]: the lanes' bits */
@@ -150,7 +237,7 @@ static void host_operate(struct zex_hostrpc_page *page, void *ctx)
 		uint64_t tag = hostrpc_lane_part_of(page, lane).word(0);
 
 		if (tag >> 56 == MAGIC && (tag >> 50 & 31) == lane && (uint32_t)tag < r->nwarps) {
-			calling = lanes_of((uint32_t)tag);
+			calling = lanes_of((uint32_t)tag, r->mix);
 			break;
 		}
 	}
@@ -177,11 +264,13 @@ static void host_operate(struct zex_hostrpc_page *page, void *ctx)
 			host_error(r, "parts of two calls in one page", tag);
 		lanes |= 1u << lane;
 		/*
-		 * An operation takes time: the answer is written over about a
-		 * microsecond per page, so that an answer word stored before
-		 * it (the planted bug) lets the GPU read a half-written page.
+		 * A page call's operation takes time: the answer is written
+		 * over about a microsecond per page, so that an answer word
+		 * stored before it (the planted bug) lets the GPU read a
+		 * half-written page. A small call's is operated on in a copy:
+		 * at full speed, as fast as the GPU's warps can turn slots.
 		 */
-		for (int spin = 0; spin < 16; spin++)
+		for (int spin = 0; spin < 16 && !small; spin++)
 			__builtin_ia32_pause();
 		for (uint32_t i = 0; i < 16; i++)
 			part.word(i) = ~part.word(i);
@@ -194,17 +283,19 @@ static void host_operate(struct zex_hostrpc_page *page, void *ctx)
 	__atomic_fetch_or(&r->lanes[call], lanes, __ATOMIC_RELAXED);
 }
 
-static int run(int test, uint32_t nwarps, int warps_per_block, int servers, uint32_t per_warp,
-	       int *failed)
+static int run(int test, enum mix m, uint32_t nslots, uint32_t nwarps, int warps_per_block,
+	       int servers, uint32_t per_warp, int *failed)
 {
 	struct gpu_channel ch;
 	struct host_record rec = {};
 	unsigned long long *errors, *dead, dev_errors = 0, dev_dead = 0;
+	uint32_t *progress, *dev_progress;
 	unsigned long wrong = 0, calls = 0;
 	double t0;
 	bool done;
 
-	gpu_channel_open(&ch, HOSTRPC_MAX_SLOTS);
+	gpu_channel_open(&ch, nslots);
+	rec.mix = m;
 	rec.nwarps = nwarps;
 	rec.calls = per_warp;
 	rec.served = (unsigned *)calloc((size_t)nwarps * per_warp, sizeof(unsigned));
@@ -213,19 +304,37 @@ static int run(int test, uint32_t nwarps, int warps_per_block, int servers, uint
 	CUDA_OK(cudaMalloc(&dead, sizeof(*dead)));
 	CUDA_OK(cudaMemset(errors, 0, sizeof(*errors)));
 	CUDA_OK(cudaMemset(dead, 0, sizeof(*dead)));
+	CUDA_OK(cudaHostAlloc(&progress, nwarps * sizeof(*progress), cudaHostAllocMapped));
+	memset(progress, 0, nwarps * sizeof(*progress));
+	CUDA_OK(cudaHostGetDevicePointer((void **)&dev_progress, progress, 0));
 	gpu_servers_start(&ch, servers, host_operate, &rec);
 	t0 = gpu_now();
-	calls_kernel<<<nwarps / warps_per_block, warps_per_block * 32>>>(ch.client, per_warp, errors,
-									dead);
+	if (m == MIX_SMALL)
+		small_calls_kernel<<<nwarps / warps_per_block, warps_per_block * 32>>>(
+			ch.client, per_warp, errors, dev_progress);
+	else
+		calls_kernel<<<nwarps / warps_per_block, warps_per_block * 32>>>(
+			ch.client, m, per_warp, errors, dead, dev_progress);
 	CUDA_OK(cudaGetLastError());
 	done = gpu_wait(30);
 	if (!done) {
 		unsigned long n = 0;
+		uint32_t behind = 0, least = per_warp;
 
 		for (uint32_t i = 0; i < nwarps * per_warp; i++)
 			n += __atomic_load_n(&rec.served[i], __ATOMIC_RELAXED);
-		printf("not ok %d %u warps, %d servers: the calls did not finish in 30 s "
-		       "(%lu served)\n", test, nwarps, servers, n);
+		for (uint32_t w = 0; w < nwarps; w++) {
+			uint32_t k = ((volatile uint32_t *)progress)[w];
+
+			if (lanes_of(w, m) && k < per_warp) {
+				behind++;
+				least = k < least ? k : least;
+			}
+		}
+		printf("not ok %d %u warps, %u slots, %d server%s: the calls did not finish in 30 s "
+		       "(%lu served; %u warp%s unfinished, one at call %u of %u)\n", test, nwarps,
+		       nslots, servers, servers > 1 ? "s" : "", n, behind, behind > 1 ? "s" : "",
+		       least, per_warp);
 		fflush(stdout);
 		_exit(1);	/* a hung kernel: nothing left to check */
 	}
@@ -238,16 +347,16 @@ static int run(int test, uint32_t nwarps, int warps_per_block, int servers, uint
 	for (uint32_t w = 0; w < nwarps; w++)
 		for (uint32_t k = 0; k < per_warp; k++) {
 			uint32_t idx = w * per_warp + k;
-			unsigned want = lanes_of(w) ? 1 : 0;
+			unsigned want = lanes_of(w, m) ? 1 : 0;
 
 			calls += want;
-			if (rec.served[idx] != want || (want && rec.lanes[idx] != lanes_of(w)))
+			if (rec.served[idx] != want || (want && rec.lanes[idx] != lanes_of(w, m)))
 				wrong++;
 		}
 	bool ok = !wrong && !rec.errors && !dev_errors && !dev_dead;
-	printf("%s %d %u warps (%u per block), %d server thread%s: %lu calls each served "
-	       "exactly once with its lanes' parts, every answer checked (%.2f s)\n",
-	       ok ? "ok" : "not ok", test, nwarps, (unsigned)warps_per_block, servers,
+	printf("%s %d %u warps (%u per block) on %u slots, %d server thread%s: %lu calls each "
+	       "served exactly once with its lanes' parts, every answer checked (%.2f s)\n",
+	       ok ? "ok" : "not ok", test, nwarps, (unsigned)warps_per_block, nslots, servers,
 	       servers > 1 ? "s" : "", calls, gpu_now() - t0);
 	if (!ok)
 		printf("# calls served wrongly: %lu; host errors: %lu%s%s; answer words wrong: %llu;"
@@ -256,6 +365,7 @@ static int run(int test, uint32_t nwarps, int warps_per_block, int servers, uint
 	*failed |= !ok;
 	CUDA_OK(cudaFree(errors));
 	CUDA_OK(cudaFree(dead));
+	CUDA_OK(cudaFreeHost(progress));
 	free(rec.served);
 	free(rec.lanes);
 	gpu_channel_close(&ch);
@@ -271,12 +381,12 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	gpu_require("1..0");
 	CUDA_OK(cudaGetDeviceProperties(&prop, 0));
-	resident = gpu_resident_warps(calls_kernel, 32 * BLOCK_WARPS_MAX, &sms);
+	resident = gpu_resident_warps(calls_kernel, 32 * 8, &sms);
 	/* One block per SM, as many warps as the slots allow. */
 	per_block = HOSTRPC_MAX_SLOTS / sms;
 	if (per_block > BLOCK_WARPS_MAX)
 		per_block = BLOCK_WARPS_MAX;
-	printf("TAP version 13\n1..%zu\n", sizeof(servers) / sizeof(servers[0]) + 2);
+	printf("TAP version 13\n1..%zu\n", sizeof(servers) / sizeof(servers[0]) + 4);
 	printf("# %s, %d SMs; this kernel: %d resident warps (%d per SM), so a channel "
 	       "every resident warp may call at once needs %d slots; %d slots: %d warps of "
 	       "%d per SM\n", prop.name, sms, resident, resident / sms, resident,
@@ -286,12 +396,20 @@ int main(void)
 	 * one the host took before its request arrived (the GPU stores the
 	 * flag with no fence after the request, and on the H100 it does
 	 * arrive first at times): only the servers' full passes find those.
-	 * Then one warp per SM, then the full grid with each number of
+	 * Then one warp per SM; then one warp per SM on a channel of
+	 * SHARED_SLOTS slots, so that slots change hands between warps all
+	 * the time; then small calls only from 16 warps per SM, more than
+	 * the slots (a warp that frees its slot before every lane is done
+	 * polling loses their answers to the next owner: the H100 hangs such
+	 * calls within a second); then the full grid with each number of
 	 * servers.
 	 */
-	run(++test, 1, 1, 1, LONE_CALLS, &failed);
-	run(++test, (uint32_t)sms, 1, 1, CALLS, &failed);
+	run(++test, MIX_VARIED, HOSTRPC_MAX_SLOTS, 1, 1, 1, LONE_CALLS, &failed);
+	run(++test, MIX_VARIED, HOSTRPC_MAX_SLOTS, (uint32_t)sms, 1, 1, CALLS, &failed);
+	run(++test, MIX_VARIED, SHARED_SLOTS, (uint32_t)sms, 1, 2, SHARED_CALLS, &failed);
+	run(++test, MIX_SMALL, HOSTRPC_MAX_SLOTS, (uint32_t)(16 * sms), 8, 1, SMALL_CALLS, &failed);
 	for (size_t i = 0; i < sizeof(servers) / sizeof(servers[0]); i++)
-		run(++test, (uint32_t)(per_block * sms), per_block, servers[i], CALLS, &failed);
+		run(++test, MIX_VARIED, HOSTRPC_MAX_SLOTS, (uint32_t)(per_block * sms), per_block,
+		    servers[i], CALLS, &failed);
 	return failed;
 }

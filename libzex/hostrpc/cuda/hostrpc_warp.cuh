@@ -7,16 +7,23 @@
  * DOC: hostrpc_warp.cuh - the device half of hostrpc on a CUDA GPU, one call per warp
  *
  * The protocol core (../hostrpc.c, compiled here as device code with the
- * CUDA atomics of hostrpc_atomic_cuda.h) driven by a warp: the lanes that
- * are active elect a leader (the lowest), the leader collects, acquires a
- * slot and broadcasts it; each active lane fills its own 128-byte part of
- * the page, 16 words interleaved with the other lanes' (word j of lane i
- * is the page's word 32j + i), so that the warp's stores and loads of one
- * word each are 256 contiguous bytes, whole cache lines across PCIe;
- * the leader publishes and waits for the answer; each active lane uses its
- * part; the leader ends the call. Inactive lanes never take part (their
+ * CUDA atomics of hostrpc_atomic_cuda.h) driven by a warp: the lanes the
+ * caller names in a mask, as for __shfl_sync(), make one call together;
+ * they elect a leader (the lowest), the leader collects, acquires a slot
+ * and broadcasts it; each lane fills its own 128-byte part of the page,
+ * 16 words interleaved with the other lanes' (word j of lane i is the
+ * page's word 32j + i), so that the warp's stores and loads of one word
+ * each are 256 contiguous bytes, whole cache lines across PCIe; the
+ * leader publishes and waits for the answer; each lane uses its part; the
+ * leader ends the call. Lanes outside the mask never take part (their
  * parts stay as they were), and no step waits for another warp: a warp
  * that never calls holds nothing up.
+ *
+ * The mask is the caller's, never __activemask(): with independent thread
+ * scheduling the lanes that reach a call together need not be the lanes
+ * that make it (after a loop whose lanes left at different times, or when
+ * they call from two places in the code), and a warp split into groups
+ * that each called as the warp would share one owner id and slot.
  *
  * HOSTRPC_MUTANT_WARP_* (defined only by the GPU check's mutant builds) plant
  * known bugs, which the check must catch.
@@ -32,6 +39,9 @@
 #define HOSTRPC_WARP_CUH
 
 #include "../hostrpc.c"
+
+/** The mask of a call every lane of the warp makes. */
+#define HOSTRPC_WARP_ALL	0xffffffffu
 
 /** One lane's part of a slot's page: 16 words, every 32nd of the page. */
 struct hostrpc_lane_part {
@@ -63,11 +73,24 @@ static __device__ inline uint32_t hostrpc_lane_id(void)
  * acquire of the answer word happens before any lane reads the answer (the warp
  * barrier again).
  */
-template <typename Fill, typename Use>
-static __device__ int hostrpc_warp_call(struct hostrpc_client *c, uint32_t hint, bool async,
-					Fill fill, Use use)
+/*
+ * The lanes that make the call. HOSTRPC_MUTANT_WARP_ACTIVE_MASK plants the
+ * bug of taking whichever lanes happen to be converged.
+ */
+static __device__ inline uint32_t hostrpc_warp_lanes(uint32_t mask)
 {
-	const uint32_t mask = __activemask();
+#ifdef HOSTRPC_MUTANT_WARP_ACTIVE_MASK
+	return mask & __activemask();
+#else
+	return mask;
+#endif
+}
+
+template <typename Fill, typename Use>
+static __device__ int hostrpc_warp_call(struct hostrpc_client *c, uint32_t lanes, uint32_t hint,
+					bool async, Fill fill, Use use)
+{
+	const uint32_t mask = hostrpc_warp_lanes(lanes);
 	const uint32_t lane = hostrpc_lane_id();
 	const uint32_t leader = __ffs(mask) - 1;
 	uint32_t slot = 0;
@@ -109,24 +132,27 @@ static __device__ int hostrpc_warp_call(struct hostrpc_client *c, uint32_t hint,
 }
 
 /**
- * hostrpc_warp_invoke - a synchronous call by the warp's active lanes
+ * hostrpc_warp_invoke - a synchronous call by the lanes of @mask
  * @c: the device side (this warp's copy: its id is the warp's owner id).
+ * @mask: the lanes that make this call; every one of them must call (from
+ *        anywhere in the code), as with __shfl_sync().
  * @hint: the warp's own slot (its global warp number).
- * @fill: fill(part, lane), each active lane its part.
- * @use: use(part, lane), each active lane its part of the answer.
+ * @fill: fill(part, lane), each lane its part.
+ * @use: use(part, lane), each lane its part of the answer.
  *
  * Return: 0, or %HOSTRPC_DEAD when the host side is gone.
  */
 template <typename Fill, typename Use>
-static __device__ int hostrpc_warp_invoke(struct hostrpc_client *c, uint32_t hint, Fill fill,
-					  Use use)
+static __device__ int hostrpc_warp_invoke(struct hostrpc_client *c, uint32_t mask, uint32_t hint,
+					  Fill fill, Use use)
 {
-	return hostrpc_warp_call(c, hint, false, fill, use);
+	return hostrpc_warp_call(c, mask, hint, false, fill, use);
 }
 
 /**
- * hostrpc_warp_invoke_async - an asynchronous call by the warp's active lanes
+ * hostrpc_warp_invoke_async - an asynchronous call by the lanes of @mask
  * @c: the device side.
+ * @mask: the lanes that make this call (see hostrpc_warp_invoke()).
  * @hint: the warp's own slot.
  * @fill: fill(part, lane).
  *
@@ -139,30 +165,31 @@ struct hostrpc_no_use {
 };
 
 template <typename Fill>
-static __device__ int hostrpc_warp_invoke_async(struct hostrpc_client *c, uint32_t hint,
-						Fill fill)
+static __device__ int hostrpc_warp_invoke_async(struct hostrpc_client *c, uint32_t mask,
+						uint32_t hint, Fill fill)
 {
-	return hostrpc_warp_call(c, hint, true, fill, hostrpc_no_use());
+	return hostrpc_warp_call(c, mask, hint, true, fill, hostrpc_no_use());
 }
 
 /**
- * hostrpc_warp_invoke_small - a small call by the warp's active lanes
+ * hostrpc_warp_invoke_small - a small call by the lanes of @mask
  * @c: the device side.
+ * @mask: the lanes that make this call (see hostrpc_warp_invoke()).
  * @hint: the warp's own slot.
  * @in: this lane's value.
  * @out: this lane's answer.
  *
  * No page and no fence: each lane stores its value in two tagged words,
- * the leader also stores the idle lanes' and publishes, and each lane
+ * the leader also stores the other lanes' (tagged idle) and publishes, and each lane
  * polls its own words until they carry the answer's tag (no read of the
  * answer word, no read after the poll). See hostrpc_client_publish_small().
  *
  * Return: 0, or %HOSTRPC_DEAD.
  */
-static __device__ int hostrpc_warp_invoke_small(struct hostrpc_client *c, uint32_t hint,
-						uint64_t in, uint64_t *out)
+static __device__ int hostrpc_warp_invoke_small(struct hostrpc_client *c, uint32_t lanes,
+						uint32_t hint, uint64_t in, uint64_t *out)
 {
-	const uint32_t mask = __activemask();
+	const uint32_t mask = hostrpc_warp_lanes(lanes);
 	const uint32_t lane = hostrpc_lane_id();
 	const uint32_t leader = __ffs(mask) - 1;
 	uint32_t slot = 0, request = 0, polls = 0, l;
@@ -191,6 +218,16 @@ static __device__ int hostrpc_warp_invoke_small(struct hostrpc_client *c, uint32
 	while (!(ret = hostrpc_small_get(c, page, lane, request, polls, out)))
 		hr_relax(polls++);
 	ret = __any_sync(mask, ret < 0) ? HOSTRPC_DEAD : 0;
+	/*
+	 * Every lane's last poll before the leader frees the slot: a warp
+	 * barrier. The vote does not do it: it orders no memory, and where
+	 * the caller ignores the return value the compiler drops it; the
+	 * leader then frees the slot while other lanes still poll, and the
+	 * slot's next owner overwrites the words they wait for.
+	 */
+#ifndef HOSTRPC_MUTANT_WARP_FREE_BEFORE_POLLS
+	__syncwarp(mask);
+#endif
 	if (lane == leader)
 		hostrpc_client_end(c, slot);
 	__syncwarp(mask);
