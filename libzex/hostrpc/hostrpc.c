@@ -65,9 +65,9 @@ static HR_FN bool dead_at_poll(struct hostrpc_client *c, uint32_t polls)
 
 /*
  * wait_moved(): until @slot's answer word differs from @seen, polling,
- * then (with a kernel) sleeping. The answer word only grows, by one per
- * answer, so no later reuse of the slot can bring it back to @seen unseen
- * (2^32 answers away).
+ * then (with a kernel) sleeping. The answer word takes the values of the
+ * slot's requests, whose sequence (bits 0-30) only grows, so no later
+ * reuse of the slot can bring it back to @seen unseen (2^31 calls away).
  */
 static HR_FN int wait_moved(struct hostrpc_client *c, uint32_t slot, uint32_t seen)
 {
@@ -500,41 +500,54 @@ HR_FN int hostrpc_client_invoke_small(struct hostrpc_client *c, uint32_t hint, u
 }
 
 /*
- * small_landed(): have all of @request's words landed? Then the calling
- * lanes' values go to word 0 of their parts of @scratch (0 for the
- * others), and *@lanes says which lanes call.
+ * small_landed(): have all of @request's words landed? Each lane's pair of
+ * words carries one tag: @request (the lane calls), @request ^
+ * HOSTRPC_TAG_IDLE (it does not), or the complement of either (a server
+ * answered the lane and died before it stored the answer word: the lane
+ * keeps that answer). Then the lanes still to answer (calling ones, their
+ * values in word 0 of their parts of @scratch, 0 for the others) are
+ * *@lanes, and *@idle the lanes that do not call and still carry the
+ * request's idle tag.
  */
 static HR_FN bool small_landed(hostrpc_page_t *page, uint32_t request, hostrpc_page_t *scratch,
-			       uint32_t *lanes)
+			       uint32_t *lanes, uint32_t *idle)
 {
 	uint32_t lane;
 
 	*lanes = 0;
+	*idle = 0;
 	for (lane = 0; lane < HOSTRPC_LANES; lane++) {
 		uint64_t lo = hr_word_load(small_word(page, lane, 0));
 		uint64_t hi = hr_word_load(small_word(page, lane, 1));
 		uint32_t tag = (uint32_t)lo;
+		bool calls = tag == request;
 
 #ifndef HOSTRPC_MUTANT_SMALL_NO_TAG_CHECK
-		if ((tag != request && tag != (request ^ HOSTRPC_TAG_IDLE)) ||
-		    (uint32_t)hi != tag)
+		if ((uint32_t)hi != tag)
+			return false;
+		if (!calls && tag != (request ^ HOSTRPC_TAG_IDLE) && tag != ~request &&
+		    tag != ~(request ^ HOSTRPC_TAG_IDLE))
 			return false;
 #endif
-		*small_word(scratch, lane, 0) = tag == request ? (hi >> 32) << 32 | lo >> 32 : 0;
+		*small_word(scratch, lane, 0) = calls ? (hi >> 32) << 32 | lo >> 32 : 0;
 		*small_word(scratch, lane, 1) = 0;
-		if (tag == request)
+		if (calls)
 			*lanes |= 1u << lane;
+		else if (tag == (request ^ HOSTRPC_TAG_IDLE))
+			*idle |= 1u << lane;
 	}
 	return true;
 }
 
 /*
- * small_answer(): the answers into the page, every lane's words: the
- * lanes that did not call first, then the calling ones, so that once every
- * calling lane has its answer the host has written the whole page.
+ * small_answer(): the answers into the page: the idle lanes' words first,
+ * then the calling lanes' (each lane's words carry the complement of its
+ * tag), so that once every calling lane has its answer the host has
+ * written all of the page it writes. Lanes already answered are left as
+ * they are.
  */
 static HR_FN void small_answer(hostrpc_page_t *page, uint32_t request, hostrpc_page_t *scratch,
-			       uint32_t lanes)
+			       uint32_t lanes, uint32_t idle)
 {
 	uint32_t pass, lane;
 
@@ -544,7 +557,7 @@ static HR_FN void small_answer(hostrpc_page_t *page, uint32_t request, hostrpc_p
 			uint64_t v = calls ? *small_word(scratch, lane, 0) : 0;
 			uint32_t tag = ~(calls ? request : request ^ HOSTRPC_TAG_IDLE);
 
-			if (calls != (pass == 1))
+			if (!((pass ? lanes : idle) >> lane & 1))
 				continue;
 			hr_word_store(small_word(page, lane, 0), tagged((uint32_t)v, tag));
 			hr_word_store(small_word(page, lane, 1), tagged((uint32_t)(v >> 32), tag));
@@ -571,20 +584,30 @@ enum hostrpc_served {
 
 /*
  * A small call: its words copied out (all landed, else not yet), operated
- * on in @scratch, the answer word stored first, then the tagged answers:
- * the slot never looks free while the host still writes its page.
+ * on in @scratch, the tagged answers stored, then the answer word: the
+ * slot looks answered only once the host is done with its page (a dead
+ * device side's slot is freed by the answer word), as for a page call.
+ * The calling lanes stop waiting at their own words, so the slot may be
+ * taken and published again before the answer word is stored: it is the
+ * request served, never the request word re-read.
  */
 static HR_FN enum hostrpc_served serve_small(struct hostrpc_server *s, uint32_t slot,
 					     uint32_t request, hostrpc_page_fn operate, void *ctx)
 {
 	hostrpc_page_t scratch, *page = &s->sh.pages[slot];
-	uint32_t lanes;
+	uint32_t lanes, idle;
 
-	if (!small_landed(page, request, &scratch, &lanes))
+	if (!small_landed(page, request, &scratch, &lanes, &idle))
 		return HOSTRPC_NOT_LANDED;
-	operate(&scratch, ctx);
+	if (lanes)
+		operate(&scratch, ctx);
+#ifdef HOSTRPC_MUTANT_SMALL_ANSWER_WORD_FIRST
+	store_answer(s, slot, request);	/* planted: the slot looks done too early */
+	small_answer(page, request, &scratch, lanes, idle);
+#else
+	small_answer(page, request, &scratch, lanes, idle);
 	store_answer(s, slot, request);
-	small_answer(page, request, &scratch, lanes);
+#endif
 	return HOSTRPC_SERVED;
 }
 

@@ -25,6 +25,7 @@ mutants=(
 	"SUMMARY_CLEARED_LATE|a_request_published_during_a_scan_is_not_lost|not ok 1 global.a_request_published_during_a_scan_is_not_lost|"
 	"NO_FULL_PASS|a_request_whose_flag_came_first_is_found_by_a_full_pass|not ok 1 global.a_request_whose_flag_came_first_is_found_by_a_full_pass|"
 	"SMALL_NO_TAG_CHECK|a_small_call_is_served_only_once_its_words_land|not ok 1 global.a_small_call_is_served_only_once_its_words_land|"
+	"SMALL_ANSWER_WORD_FIRST|a_small_calls_answer_word_comes_after_its_words|not ok 1 global.a_small_calls_answer_word_comes_after_its_words|"
 )
 
 echo "1..${#mutants[@]}"

@@ -385,6 +385,131 @@ static void *small_server_main(void *arg)
 	return NULL;
 }
 
+/* Lane @lane's words of @page as a server's answer leaves them: @v, tag @tag. */
+static void answer_lane(hostrpc_page_t *page, uint32_t lane, uint32_t tag, uint64_t v)
+{
+	volatile uint64_t *w = (volatile uint64_t *)page;
+
+	w[lane] = (uint64_t)(uint32_t)v << 32 | tag;
+	w[HOSTRPC_LANES + lane] = (v >> 32) << 32 | tag;
+}
+
+/*
+ * A server that died in the middle of a small call's answer (some lanes
+ * answered, the answer word not stored) leaves it to another server, which
+ * answers only the lanes still waiting and then the answer word; one that
+ * died after every lane's answer leaves only the answer word to store.
+ */
+TEST(a_small_call_half_answered_by_a_dead_server_is_completed)
+{
+	struct rig *r = rig_or_abort(4);
+	struct hostrpc_client c = client_of(r, 2);
+	struct hostrpc_server s = server_of(r, 3);
+	uint32_t slot, request, lane;
+	uint64_t v;
+
+	ASSERT_EQ(0, hostrpc_client_begin(&c, 0, &slot));
+	request = hostrpc_client_small_request(&c, slot);
+	for (lane = 0; lane < HOSTRPC_LANES; lane++)
+		hostrpc_small_put(&r->pages[slot], lane, true, request, small_value(lane, 0));
+	hostrpc_client_publish_small(&c, slot, request);
+	/* The dead server answered lanes 1-15 with 77 + lane. */
+	for (lane = 1; lane < 16; lane++)
+		answer_lane(&r->pages[slot], lane, ~request, 77 + lane);
+	EXPECT_TRUE(hostrpc_server_handle(&s, true, operate_any, r));
+	EXPECT_EQ(request, hr_u32_load(&r->mem->answer[slot]));
+	for (lane = 0; lane < HOSTRPC_LANES; lane++) {
+		ASSERT_EQ(1, hostrpc_small_get(&c, &r->pages[slot], lane, request, 0, &v));
+		EXPECT_EQ(lane && lane < 16 ? 77 + lane : small_value(lane, 0) * 3 + 1, v);
+	}
+	hostrpc_client_end(&c, slot);
+	EXPECT_EQ(1, r->served_calls);
+
+	/* Every lane answered, lane 31 idle: the answer word is all that is left. */
+	ASSERT_EQ(0, hostrpc_client_begin(&c, 0, &slot));
+	request = hostrpc_client_small_request(&c, slot);
+	for (lane = 0; lane < HOSTRPC_LANES; lane++)
+		hostrpc_small_put(&r->pages[slot], lane, lane != 31, request,
+				  small_value(lane, 1));
+	hostrpc_client_publish_small(&c, slot, request);
+	for (lane = 0; lane < HOSTRPC_LANES; lane++)
+		answer_lane(&r->pages[slot], lane,
+			    ~(lane != 31 ? request : request ^ HOSTRPC_TAG_IDLE), 5);
+	EXPECT_TRUE(hostrpc_server_handle(&s, true, operate_any, r));
+	EXPECT_EQ(request, hr_u32_load(&r->mem->answer[slot]));
+	ASSERT_EQ(1, hostrpc_small_get(&c, &r->pages[slot], 0, request, 0, &v));
+	EXPECT_EQ(5, v);
+	hostrpc_client_end(&c, slot);
+	EXPECT_EQ(1, r->served_calls);	/* nothing left to operate on */
+	EXPECT_EQ(0, r->errors);
+	rig_free(r);
+}
+
+/*
+ * Someone watching a slot as the kernel's reaper does (the answer word
+ * equal to the request: the host is done with the page) never finds a
+ * word of that call still carrying its request's tag: the tagged answers
+ * are stored before the answer word.
+ */
+struct small_watch {
+	struct rig *r;
+	_Atomic long seen, early;
+};
+
+static void *small_watch_main(void *arg)
+{
+	struct small_watch *sw = arg;
+	uint32_t last = 0;
+
+	while (!sw->r->stop) {
+		uint32_t request = hr_u32_load(&sw->r->mem->request[0]);
+		uint32_t lane;
+
+		if (!(request & HOSTRPC_REQUEST_SMALL) || request == last ||
+		    hr_u32_load(&sw->r->mem->answer[0]) != request)
+			continue;
+		last = request;
+		sw->seen++;
+		for (lane = 0; lane < 2 * HOSTRPC_LANES; lane++) {
+			volatile uint64_t *w = (volatile uint64_t *)&sw->r->pages[0] + lane;
+			uint32_t tag = (uint32_t)hr_word_load(w);
+
+			if (tag == request || tag == (request ^ HOSTRPC_TAG_IDLE)) {
+				sw->early++;
+				break;
+			}
+		}
+	}
+	return NULL;
+}
+
+TEST(a_small_calls_answer_word_comes_after_its_words)
+{
+	struct rig *r = rig_or_abort(1);
+	struct hostrpc_client c = client_of(r, 2);
+	struct hostrpc_server s = server_of(r, 3);
+	struct small_server ss = { r, &s };
+	struct small_watch sw = { .r = r };
+	uint64_t in[HOSTRPC_LANES], out[HOSTRPC_LANES];
+	pthread_t st, wt;
+	uint32_t k, lane;
+
+	ASSERT_EQ(0, pthread_create(&st, NULL, small_server_main, &ss));
+	ASSERT_EQ(0, pthread_create(&wt, NULL, small_watch_main, &sw));
+	for (k = 0; k < 5000; k++) {
+		for (lane = 0; lane < HOSTRPC_LANES; lane++)
+			in[lane] = small_value(lane, k);
+		ASSERT_EQ(0, hostrpc_client_invoke_small(&c, 0, SMALL_LANES, in, out));
+	}
+	r->stop = 1;
+	ASSERT_EQ(0, pthread_join(st, NULL));
+	ASSERT_EQ(0, pthread_join(wt, NULL));
+	TH_LOG("the watcher looked at %ld answered calls", (long)sw.seen);
+	EXPECT_EQ(0, sw.early);
+	EXPECT_EQ(5000, r->served_calls);
+	rig_free(r);
+}
+
 /* Threads playing warps: small and page calls in turn on their own slots. */
 struct small_caller {
 	struct rig *r;
