@@ -10,11 +10,12 @@
  * (the last request the device published, so that a collector knows the
  * slot's state without reading R), and the host-private owner word T.
  * A slot is the host's turn while R != A; a call publishes R = M + 1 and is
- * answered when A == R. The words are 32-bit counters in C; here they are
- * bits (a slot is republished only once answered, so R and A never differ
- * by more than one, and equality is all the protocol compares), and "A
- * moved since I read it" is the ghost moved[] (in C, A != what was read:
- * 2^32 moves away from an ABA).
+ * answered when A == R. The words are 32-bit counters in C (31-bit
+ * sequences, bit 31 the kind); here they are bits (a slot is republished
+ * only once answered, so R and A never differ by more than one, and
+ * equality is all the protocol compares), or counters modulo 3 with
+ * -DSMALL_CALLS (see below), and "A moved since I read it" is the ghost
+ * moved[] (in C, A != what was read: 2^31 moves away from an ABA).
  *
  * The host finds work through summary flags, one per group of GROUP slots:
  * a publisher stores R, then its group's flag; a server clears a flag
@@ -39,6 +40,13 @@
  * sleep); the kernel's delivery of a ring wakes only the sleepers whose
  * condition holds, then, if any sleeper is left, arms the device side
  * again on their behalf and re-checks them (the ringer took the arming).
+ * With -DSMALL_CALLS (and -DNO_DOORBELL) a call may also be small: no
+ * page, each lane's value in tagged words (K: the request's kind; L: its
+ * words have all landed, which needs a fence only after a page call in
+ * the slot); the server serves it only once L, and stores the tagged
+ * answers (AL), then the answer word A; the calling lanes wait for AL,
+ * not A, so the slot may be taken and published again before A is
+ * stored (R is then A + 2: counters modulo 3).
  * With -DCALLS=K each client makes K calls; a monitor then checks, once
  * nothing can move, that every client finished and no request is left
  * unanswered. Memory is sequentially consistent here: the C code orders
@@ -69,6 +77,13 @@
  *   MUTANT_NO_FULL_PASS             (NO_DOORBELL) the servers look at
  *                                   flagged groups only: a flag that came
  *                                   before its request loses the call.
+ *   MUTANT_SMALL_NO_TAG_CHECK       (SMALL_CALLS) a small call served before
+ *                                   its words landed;
+ *   MUTANT_SMALL_UNFENCED_AFTER_PAGE  the first small call after a page call
+ *                                   publishes without a fence;
+ *   MUTANT_SMALL_ANSWER_OF_REREAD   the answer word stored from R re-read
+ *                                   (maybe the next call's), not the
+ *                                   request served.
  *
  * Each transition names the C function of libzex/hostrpc that performs it.
  */
@@ -95,10 +110,25 @@
 #define HELD 1
 #define ASYNC 2
 
-bit R[NSLOTS];		/* device -> host: request sequence (parity) */
-bit A[NSLOTS];		/* host -> device: answer sequence (parity) */
+/*
+ * The sequence words: parities, or counters modulo 3 with small calls,
+ * whose caller stops waiting at its own words, so that the slot's next
+ * request may be published before the answer word of the last is stored
+ * (R is then A + 2).
+ */
+#ifdef SMALL_CALLS
+#define SEQ 3
+#define seq_t byte
+#else
+#define SEQ 2
+#define seq_t bit
+#endif
+#define NEXT(x) (((x) + 1) % SEQ)
+
+seq_t R[NSLOTS];	/* device -> host: request sequence */
+seq_t A[NSLOTS];	/* host -> device: answer sequence */
 byte W[NSLOTS];		/* device-private: 0 free, HELD, or ASYNC (collectable) */
-bit M[NSLOTS];		/* device-private: mirror of R */
+seq_t M[NSLOTS];	/* device-private: mirror of R */
 bit T[NSLOTS];		/* host-private: a server holds the slot */
 #ifdef SMALL_CALLS
 bit K[NSLOTS];		/* the request's kind (bit 31 of R in C): 1 small, 0 page */
@@ -281,17 +311,24 @@ retry:
 		s++
 	od;
 got:
-	/* A slot we hold is answered: R == A == M (invariant). */
+	/*
+	 * A slot we hold is answered: R == A == M (invariant); with small
+	 * calls, or the answer word of the last (small) call is on its way.
+	 */
+#ifdef SMALL_CALLS
+	assert(M[s] == R[s] && (A[s] == R[s] || K[s] == 1));
+#else
 	assert(R[s] == A[s] && M[s] == R[s]);
+#endif
 	watch(s);	/* C: the answer to wait for is M + 1 */
 #ifdef SMALL_CALLS
 	if
 	:: true -> goto small
-	:: true -> K[s] = 0	/* a page call (R == A: no server reads K now) */
+	:: true -> K[s] = 0	/* a page call (a server reads K only under T with R != A) */
 	fi;
 #endif
 #ifdef MUTANT_PUBLISH_BEFORE_FILL
-	M[s] = 1 - M[s];
+	M[s] = NEXT(M[s]);
 	R[s] = M[s];
 	S[s / GROUP] = 1;
 	page_device_enter(s); page_device_leave(s);
@@ -300,7 +337,7 @@ got:
 	page_device_enter(s); page_device_leave(s);
 	/* hostrpc_client_publish(): mirror, then request, then summary. */
 #ifndef MUTANT_MIRROR_AFTER_FLAG
-	M[s] = 1 - M[s];
+	M[s] = NEXT(M[s]);
 #endif
 #if defined(MUTANT_SUMMARY_BEFORE_REQUEST) || defined(NO_DOORBELL)
 	/*
@@ -308,13 +345,13 @@ got:
 	 * may reach the host before R does. Both orders are explored.
 	 */
 	if
-	:: S[s / GROUP] = 1; R[s] = 1 - R[s]
+	:: S[s / GROUP] = 1; R[s] = NEXT(R[s])
 #ifdef NO_DOORBELL
-	:: R[s] = 1 - R[s]; S[s / GROUP] = 1
+	:: R[s] = NEXT(R[s]); S[s / GROUP] = 1
 #endif
 	fi;
 #else
-	R[s] = 1 - R[s];
+	R[s] = NEXT(R[s]);
 	S[s / GROUP] = 1;
 #endif
 #endif
@@ -324,10 +361,21 @@ got:
 	if
 	:: true ->
 #ifdef MUTANT_MIRROR_AFTER_FLAG
-		M[s] = 1 - M[s];
+		M[s] = NEXT(M[s]);
 #endif
 		/* hostrpc_client_wait_answer(), then use the page. */
+#ifdef SMALL_CALLS
+		/*
+		 * The last call's answer word may still move A: wait until A
+		 * is our request, re-reading it at each move, as the C loop.
+		 */
+		do
+		:: A[s] == M[s] -> break
+		:: d_step { A[s] != M[s] -> moved[id] = 0 }; wait_moved(s)
+		od;
+#else
 		wait_moved(s);
+#endif
 		unwatch();
 		assert(A[s] == R[s]);
 		page_device_enter(s); page_device_leave(s);
@@ -337,7 +385,7 @@ got:
 		/* hostrpc_client_end_async(): collectable once published. */
 		W[s] = ASYNC;
 #ifdef MUTANT_MIRROR_AFTER_FLAG
-		M[s] = 1 - M[s];
+		M[s] = NEXT(M[s]);
 #endif
 		s = 0
 	fi;
@@ -366,10 +414,10 @@ small:
 #endif
 	:: K[s] == 1 -> L[s] = 0
 	fi;
-	M[s] = 1 - M[s];
+	M[s] = NEXT(M[s]);
 	if
-	:: S[s / GROUP] = 1; d_step { R[s] = 1 - R[s]; K[s] = 1 }
-	:: d_step { R[s] = 1 - R[s]; K[s] = 1 }; S[s / GROUP] = 1
+	:: S[s / GROUP] = 1; d_step { R[s] = NEXT(R[s]); K[s] = 1 }
+	:: d_step { R[s] = NEXT(R[s]); K[s] = 1 }; S[s / GROUP] = 1
 	fi;
 	/* The words land, if they had not yet. */
 	if
@@ -420,19 +468,35 @@ inline answer(s) {
 }
 
 #ifdef SMALL_CALLS
+/* A = @v, and every client watching A[s] sees it move. */
+inline move_answer(s, v) {
+	d_step {
+		A[s] = v;
+		for (k : 0 .. NCLIENTS - 1) {
+			if
+			:: wslot[k] == s + 1 -> moved[k] = 1
+			:: else -> skip
+			fi
+		};
+		k = 0
+	}
+}
+#endif
+
+#ifdef SMALL_CALLS
 /*
- * A small request whose tagged words all landed: copied out, operated on;
- * the answer word first, then the tagged answer words (the slot must not
- * look free while the host still writes them).
+ * A small request @r whose tagged words all landed: copied out, operated
+ * on; the tagged answers, then the answer word (the slot looks answered
+ * only once the host is done with its page). The calling lanes stop at
+ * their words, so the slot may be taken and published again before the
+ * answer word: it is @r, the request served.
  */
-inline answer_small(s) {
-#ifdef MUTANT_SMALL_ANSWER_WORD_LAST
-	/* planted: the tagged answers land before the answer word */
+inline answer_small(s, r) {
 	d_step { page_host_enter(s); AL[s] = 1; page_host_leave(s) };
-	A[s] = R[s]
+#ifdef MUTANT_SMALL_ANSWER_OF_REREAD
+	move_answer(s, R[s])	/* planted: R re-read, maybe the next request */
 #else
-	d_step { page_host_enter(s); A[s] = R[s] };
-	d_step { AL[s] = 1; page_host_leave(s) }
+	move_answer(s, r)
 #endif
 }
 #endif
@@ -454,9 +518,10 @@ inline serve_slot(s, g) {
 	   :: K[s] == 1 && R[s] != A[s] && L[s] == 0 ->
 		/* words not all there: leave it for a later pass */
 		S[g] = 1
-	   :: K[s] == 1 && R[s] != A[s] && L[s] == 1 -> answer_small(s)
+	   :: d_step { K[s] == 1 && R[s] != A[s] && L[s] == 1 -> r = R[s] };
+		answer_small(s, r)
 #else
-	   :: K[s] == 1 && R[s] != A[s] -> answer_small(s)
+	   :: d_step { K[s] == 1 && R[s] != A[s] -> r = R[s] }; answer_small(s, r)
 #endif
 	   :: K[s] == 0 && R[s] != A[s] -> answer(s)
 	   :: R[s] == A[s] -> skip
@@ -482,6 +547,9 @@ inline serve_slot(s, g) {
 proctype server(byte id)
 {
 	byte s, g, k;
+#ifdef SMALL_CALLS
+	byte r;
+#endif
 serve:
 	/* hostrpc_server_handle(): each flagged group: clear, then scan. */
 	do
@@ -558,4 +626,8 @@ init {
 }
 
 /* Every call of every client completes (checked with weak fairness). */
+#if NCLIENTS == 1
+ltl calls_complete { [] (calling[0] -> <> !calling[0]) }
+#else
 ltl calls_complete { [] ((calling[0] -> <> !calling[0]) && (calling[1] -> <> !calling[1])) }
+#endif
