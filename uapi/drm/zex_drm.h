@@ -1086,11 +1086,12 @@ struct drm_zex_wait_user_fence {
  * struct drm_zex_hostrpc_control - the words both sides share
  *
  * Slot i is the host's turn while @request[i] differs from @answer[i]: a
- * call stores @request[i] = the previous value + 1 after its page, then
- * @summary[i / 64] = 1; the host answers with @answer[i] = @request[i]
- * after the page. The kernel keeps its own copy of @nslots and never
- * trusts these words; a side that scribbles on them breaks only its own
- * calls.
+ * call stores @request[i] = the previous sequence + 1 (bits 0-30; bit 31
+ * is the protocol's: the call's kind, Documentation/hostrpc.rst) after its
+ * page, then @summary[i / 64] = 1; the host answers with @answer[i] =
+ * @request[i] after the page. The kernel compares the two words for
+ * equality only, keeps its own copy of @nslots and never trusts these
+ * words; a side that scribbles on them breaks only its own calls.
  */
 struct drm_zex_hostrpc_control {
 	/** @magic: %DRM_ZEX_HOSTRPC_MAGIC. */
