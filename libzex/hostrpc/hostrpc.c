@@ -583,6 +583,16 @@ enum hostrpc_served {
 };
 
 /*
+ * A small call's words travel unfenced, so they often land just after its
+ * request: a server that finds them not all there looks again, a pause
+ * between, before it leaves the call to a later pass, which with
+ * thousands of callers is a whole scan of the slots away. Bounded: words
+ * that never come (a dead or faulty device side) cost each pass that
+ * much.
+ */
+#define HOSTRPC_LAND_CHECKS	32
+
+/*
  * A small call: its words copied out (all landed, else not yet), operated
  * on in @scratch, the tagged answers stored, then the answer word: the
  * slot looks answered only once the host is done with its page (a dead
@@ -595,10 +605,13 @@ static HR_FN enum hostrpc_served serve_small(struct hostrpc_server *s, uint32_t 
 					     uint32_t request, hostrpc_page_fn operate, void *ctx)
 {
 	hostrpc_page_t scratch, *page = &s->sh.pages[slot];
-	uint32_t lanes, idle;
+	uint32_t lanes, idle, checks = 0;
 
-	if (!small_landed(page, request, &scratch, &lanes, &idle))
-		return HOSTRPC_NOT_LANDED;
+	while (!small_landed(page, request, &scratch, &lanes, &idle)) {
+		if (++checks == HOSTRPC_LAND_CHECKS)
+			return HOSTRPC_NOT_LANDED;
+		hr_relax(0);
+	}
 	if (lanes)
 		operate(&scratch, ctx);
 #ifdef HOSTRPC_MUTANT_SMALL_ANSWER_WORD_FIRST
