@@ -507,17 +507,15 @@ static HR_FN bool small_tag_of(uint32_t tag, uint32_t request)
 }
 
 /*
- * lane_landed(): have lane @lane's two words of @request landed? Then
- * *@tag is the one they carry. A server that died between a lane's two
- * answer words left one word answered (the complement of the other's
+ * lane_landed(): have a lane's two words of @request, @w0 and @w1, landed?
+ * Then *@tag is the one they carry. A server that died between a lane's
+ * two answer words left one word answered (the complement of the other's
  * tag): the lane counts as not answered, with a value half lost (a call a
  * server died in has an undefined answer, never a hang).
  */
-static HR_FN bool lane_landed(hostrpc_page_t *page, uint32_t lane, uint32_t request,
-			      uint32_t *tag)
+static HR_FN bool lane_landed(uint64_t w0, uint64_t w1, uint32_t request, uint32_t *tag)
 {
-	uint32_t lo = (uint32_t)hr_word_load(small_word(page, lane, 0));
-	uint32_t hi = (uint32_t)hr_word_load(small_word(page, lane, 1));
+	uint32_t lo = (uint32_t)w0, hi = (uint32_t)w1;
 
 	if (!small_tag_of(lo, request) || !small_tag_of(hi, request))
 		return false;
@@ -538,30 +536,26 @@ static HR_FN bool lane_landed(hostrpc_page_t *page, uint32_t lane, uint32_t requ
  * keeps that answer). Then the lanes still to answer (calling ones, their
  * values in word 0 of their parts of @scratch, 0 for the others) are
  * *@lanes, and *@idle the lanes that do not call and still carry the
- * request's idle tag. Not: *@missing is the first lane whose words are
- * not there.
+ * request's idle tag.
  */
 static HR_FN bool small_landed(hostrpc_page_t *page, uint32_t request, hostrpc_page_t *scratch,
-			       uint32_t *lanes, uint32_t *idle, uint32_t *missing)
+			       uint32_t *lanes, uint32_t *idle)
 {
 	uint32_t lane, tag;
 
 	*lanes = 0;
 	*idle = 0;
 	for (lane = 0; lane < HOSTRPC_LANES; lane++) {
-		uint64_t lo, hi;
+		uint64_t lo = hr_word_load(small_word(page, lane, 0));
+		uint64_t hi = hr_word_load(small_word(page, lane, 1));
 
 #ifdef HOSTRPC_MUTANT_SMALL_NO_TAG_CHECK
-		tag = request;	/* planted: whatever the words hold */
-		(void)missing;
+		if (!lane_landed(lo, hi, request, &tag))
+			tag = request;	/* planted: served whatever the words hold */
 #else
-		if (!lane_landed(page, lane, request, &tag)) {
-			*missing = lane;
+		if (!lane_landed(lo, hi, request, &tag))
 			return false;
-		}
 #endif
-		lo = hr_word_load(small_word(page, lane, 0));
-		hi = hr_word_load(small_word(page, lane, 1));
 		*small_word(scratch, lane, 0) = tag == request ? (hi >> 32) << 32 | lo >> 32 : 0;
 		*small_word(scratch, lane, 1) = 0;
 		if (tag == request)
@@ -616,16 +610,6 @@ enum hostrpc_served {
 };
 
 /*
- * A small call's words travel unfenced, so they often land just after its
- * request: a server that finds a lane's not there watches them (two cache
- * lines, a pause between reads) and then looks at all again, before it
- * leaves the call to a later pass, which with thousands of callers is a
- * whole scan of the slots away. Bounded: words that never come (a dead or
- * faulty device side) cost each pass HOSTRPC_LAND_CHECKS reads.
- */
-#define HOSTRPC_LAND_CHECKS	64
-
-/*
  * A small call: its words copied out (all landed, else not yet), operated
  * on in @scratch, the tagged answers stored, then the answer word: the
  * slot looks answered only once the host is done with its page (a dead
@@ -638,16 +622,10 @@ static HR_FN enum hostrpc_served serve_small(struct hostrpc_server *s, uint32_t 
 					     uint32_t request, hostrpc_page_fn operate, void *ctx)
 {
 	hostrpc_page_t scratch, *page = &s->sh.pages[slot];
-	uint32_t lanes, idle, missing, tag, checks = 0;
+	uint32_t lanes, idle;
 
-	while (!small_landed(page, request, &scratch, &lanes, &idle, &missing)) {
-		/* Watch the lane whose words were not there, then look at all again. */
-		do {
-			if (++checks == HOSTRPC_LAND_CHECKS)
-				return HOSTRPC_NOT_LANDED;
-			hr_relax(0);
-		} while (!lane_landed(page, missing, request, &tag));
-	}
+	if (!small_landed(page, request, &scratch, &lanes, &idle))
+		return HOSTRPC_NOT_LANDED;
 	if (lanes)
 		operate(&scratch, ctx);
 #ifdef HOSTRPC_MUTANT_SMALL_ANSWER_WORD_FIRST
