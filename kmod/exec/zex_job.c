@@ -358,6 +358,7 @@ void zex_job_run(struct work_struct *work)
 {
 	struct zex_job *job = container_of(work, struct zex_job, work);
 	struct zex_exec_queue *q = job->queue;
+	struct zex_exec_device *xdev = q->ring->xdev;
 	struct mem_cgroup *old;
 	int ret = -ECANCELED;
 
@@ -379,8 +380,13 @@ void zex_job_run(struct work_struct *work)
 	}
 	/* Counted before the fence: whoever sees it signalled sees the count. */
 	atomic64_inc(&q->jobs_completed);
+	/*
+	 * Once the fence is signalled the scheduler may free the job, which
+	 * drops the queue: neither is touched after it. The device's state
+	 * outlives this work item (its teardown drains the ring's workqueue).
+	 */
 	dma_fence_signal(job->hw_fence);
-	zex_exec_signal_done(q->ring->xdev);
+	zex_exec_signal_done(xdev);
 }
 
 /**
