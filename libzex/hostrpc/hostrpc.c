@@ -222,6 +222,31 @@ HR_FN int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, uint32_t
 	}
 }
 
+/* The request word after @prev: the next sequence number, of @kind. */
+static HR_FN uint32_t next_request(uint32_t prev, uint32_t kind)
+{
+	return ((prev + 1) & HOSTRPC_SEQ_MASK) | kind;
+}
+
+/*
+ * raise_flag(): @slot's summary flag after its request word. With a
+ * doorbell ordered after it and followed by a ring if the host side is
+ * armed; without one a plain store (see hostrpc_client_publish()).
+ */
+static HR_FN void raise_flag(struct hostrpc_client *c, uint32_t slot)
+{
+	hr_u32_t *flag = &c->sh.summary[slot / HOSTRPC_GROUP];
+
+#ifndef HR_NO_DOORBELL
+	if (c->ring) {
+		hr_u32_store_sc(flag, 1);
+		hostrpc_doorbell_ring(c->sh.host_armed, c->ring, c->ring_ctx);
+		return;
+	}
+#endif
+	hr_u32_store_relaxed(flag, 1);
+}
+
 /**
  * hostrpc_client_publish - hand a filled page to the host
  * @c: the device side.
@@ -237,27 +262,13 @@ HR_FN int hostrpc_client_begin(struct hostrpc_client *c, uint32_t hint, uint32_t
  * find such a request. All plain stores: no read-modify-write of shared
  * memory, no read of it.
  */
-/* The request word after @prev: the next sequence number, of @kind. */
-static HR_FN uint32_t next_request(uint32_t prev, uint32_t kind)
-{
-	return ((prev + 1) & HOSTRPC_SEQ_MASK) | kind;
-}
-
 HR_FN void hostrpc_client_publish(struct hostrpc_client *c, uint32_t slot)
 {
 	uint32_t seq = next_request(hr_own_load(&c->M[slot]), 0);
-	hr_u32_t *flag = &c->sh.summary[slot / HOSTRPC_GROUP];
 
 	hr_own_set(&c->M[slot], seq);
 	hr_u32_store(&c->sh.request[slot], seq);
-#ifndef HR_NO_DOORBELL
-	if (c->ring) {
-		hr_u32_store_sc(flag, 1);
-		hostrpc_doorbell_ring(c->sh.host_armed, c->ring, c->ring_ctx);
-		return;
-	}
-#endif
-	hr_u32_store_relaxed(flag, 1);
+	raise_flag(c, slot);
 }
 
 /**
@@ -370,9 +381,17 @@ static HR_FN volatile uint64_t *small_word(hostrpc_page_t *page, uint32_t lane, 
 	return (volatile uint64_t *)page + HOSTRPC_LANES * j + lane;
 }
 
-static HR_FN uint64_t tagged(uint32_t data, uint32_t tag)
+/* Lane @lane's two words: @v's halves, each beside @tag. */
+static HR_FN void small_store(hostrpc_page_t *page, uint32_t lane, uint32_t tag, uint64_t v)
 {
-	return (uint64_t)data << 32 | tag;
+	hr_word_store(small_word(page, lane, 0), (uint64_t)(uint32_t)v << 32 | tag);
+	hr_word_store(small_word(page, lane, 1), (v >> 32) << 32 | tag);
+}
+
+/* The value two tagged words @lo and @hi carry. */
+static HR_FN uint64_t small_untag(uint64_t lo, uint64_t hi)
+{
+	return (hi >> 32) << 32 | lo >> 32;
 }
 
 /**
@@ -400,10 +419,7 @@ HR_FN uint32_t hostrpc_client_small_request(struct hostrpc_client *c, uint32_t s
 HR_FN void hostrpc_small_put(hostrpc_page_t *page, uint32_t lane, bool calls, uint32_t request,
 			     uint64_t value)
 {
-	uint32_t tag = calls ? request : request ^ HOSTRPC_TAG_IDLE;
-
-	hr_word_store(small_word(page, lane, 0), tagged((uint32_t)value, tag));
-	hr_word_store(small_word(page, lane, 1), tagged((uint32_t)(value >> 32), tag));
+	small_store(page, lane, calls ? request : request ^ HOSTRPC_TAG_IDLE, value);
 }
 
 /**
@@ -422,21 +438,13 @@ HR_FN void hostrpc_client_publish_small(struct hostrpc_client *c, uint32_t slot,
 					uint32_t request)
 {
 	bool after_small = hr_own_load(&c->M[slot]) & HOSTRPC_REQUEST_SMALL;
-	hr_u32_t *flag = &c->sh.summary[slot / HOSTRPC_GROUP];
 
 	hr_own_set(&c->M[slot], request);
 	if (after_small)
 		hr_u32_store_relaxed(&c->sh.request[slot], request);
 	else
 		hr_u32_store(&c->sh.request[slot], request);
-#ifndef HR_NO_DOORBELL
-	if (c->ring) {
-		hr_u32_store_sc(flag, 1);
-		hostrpc_doorbell_ring(c->sh.host_armed, c->ring, c->ring_ctx);
-		return;
-	}
-#endif
-	hr_u32_store_relaxed(flag, 1);
+	raise_flag(c, slot);
 }
 
 /**
@@ -458,7 +466,7 @@ HR_FN int hostrpc_small_get(struct hostrpc_client *c, hostrpc_page_t *page, uint
 	uint64_t hi = hr_word_load(small_word(page, lane, 1));
 
 	if ((uint32_t)lo == ~request && (uint32_t)hi == ~request) {
-		*value = (hi >> 32) << 32 | lo >> 32;
+		*value = small_untag(lo, hi);
 		return 1;
 	}
 	return dead_at_poll(c, polls) ? HOSTRPC_DEAD : 0;
@@ -556,7 +564,7 @@ static HR_FN bool small_landed(hostrpc_page_t *page, uint32_t request, hostrpc_p
 		if (!lane_landed(lo, hi, request, &tag))
 			return false;
 #endif
-		*small_word(scratch, lane, 0) = tag == request ? (hi >> 32) << 32 | lo >> 32 : 0;
+		*small_word(scratch, lane, 0) = tag == request ? small_untag(lo, hi) : 0;
 		*small_word(scratch, lane, 1) = 0;
 		if (tag == request)
 			*lanes |= 1u << lane;
@@ -586,8 +594,7 @@ static HR_FN void small_answer(hostrpc_page_t *page, uint32_t request, hostrpc_p
 
 			if (!((pass ? lanes : idle) >> lane & 1))
 				continue;
-			hr_word_store(small_word(page, lane, 0), tagged((uint32_t)v, tag));
-			hr_word_store(small_word(page, lane, 1), tagged((uint32_t)(v >> 32), tag));
+			small_store(page, lane, tag, v);
 		}
 }
 
