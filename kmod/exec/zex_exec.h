@@ -20,8 +20,8 @@
  * the module; a hardware fence holds the device and the module, so the
  * scheduler a fence names outlives it and no fence calls into an unloaded
  * module. What is freed from a fence's release or the scheduler's own
- * threads is freed on zex_exec_cleanup_wq, which the module drains when it
- * goes.
+ * threads is freed on zex_exec_cleanup_wq, and a killed queue is torn down
+ * on zex_exec_teardown_wq; the module drains both when it goes.
  */
 
 #ifndef _ZEX_EXEC_H_
@@ -105,7 +105,10 @@ struct zex_exec_device {
  * @vm: the file's address space, held.
  * @id: its id in the file.
  * @submit_lock: arming and pushing a job happen under it, so the
- *	scheduler sees jobs in the order their fences were numbered.
+ *	scheduler sees jobs in the order their fences were numbered, and
+ *	only while the queue is not banned: a queue is killed (destroyed, or
+ *	its file closed) by banning it under this lock, after which no job
+ *	reaches its entity.
  * @in_flight: jobs submitted and not yet freed.
  * @state_lock: protects @banned, @error, @fault_reason, @fault_addr.
  * @banned: a job faulted or timed out, or the queue was destroyed: no
@@ -116,6 +119,7 @@ struct zex_exec_device {
  * @fault_addr: a fault's address.
  * @jobs_completed: jobs of the queue that have ended, counted before
  *	their fences signal.
+ * @teardown: a killed queue's entity is drained and destroyed by it.
  */
 struct zex_exec_queue {
 	struct kref refcount;
@@ -131,6 +135,7 @@ struct zex_exec_queue {
 	u32 fault_reason;
 	u64 fault_addr;
 	atomic64_t jobs_completed;
+	struct work_struct teardown;
 };
 
 /**
@@ -189,6 +194,7 @@ struct zex_exec_file {
 };
 
 extern struct workqueue_struct *zex_exec_cleanup_wq;
+extern struct workqueue_struct *zex_exec_teardown_wq;
 
 /* zex_exec_state.c */
 int zex_exec_module_init(void);

@@ -14,7 +14,8 @@
  * fences: those order themselves), found through the address space's binds,
  * with the reservation locks of all of them held, gives the job the
  * fences it must wait for (writes wait for readers and writers, reads for
- * writers). Then, under the queue's submit lock, the job is armed, its
+ * writers). Then, under the queue's submit lock, the ban is looked at
+ * again (a kill bans under that lock: -EIO), the job is armed, its
  * scheduler fence added to each piece's reservation (as a write or a
  * read), and it is pushed; the sync objects to signal get the same fence.
  * Nothing can fail after the job is armed.
@@ -41,6 +42,7 @@
 
 #include "../bo/zex_bo.h"
 #include "../common/zex_compat.h"
+#include "../common/zex_gfp.h"
 #include "../device/zex_device.h"
 #include "../tiles/zex_piece.h"
 #include "../vm/zex_vm.h"
@@ -75,11 +77,11 @@ static int zex_objects_grow(struct zex_exec_objects *o)
 	struct drm_gem_object **objs;
 	bool *writes;
 
-	objs = krealloc_array(o->objs, max, sizeof(*objs), GFP_KERNEL_ACCOUNT);
+	objs = krealloc_array(o->objs, max, sizeof(*objs), ZEX_GFP_USER);
 	if (!objs)
 		return -ENOMEM;
 	o->objs = objs;
-	writes = krealloc_array(o->writes, max, sizeof(*writes), GFP_KERNEL_ACCOUNT);
+	writes = krealloc_array(o->writes, max, sizeof(*writes), ZEX_GFP_USER);
 	if (!writes)
 		return -ENOMEM;
 	o->writes = writes;
@@ -116,7 +118,7 @@ static int zex_objects_add(struct zex_exec_objects *o, struct drm_gem_object *ob
 			return ret;
 	}
 	ret = xa_err(xa_store(&o->index, (unsigned long)obj, xa_mk_value(o->count + 1),
-			      GFP_KERNEL_ACCOUNT));
+			      ZEX_GFP_USER));
 	if (ret)
 		return ret;
 	drm_gem_object_get(obj);
@@ -213,7 +215,7 @@ static int zex_exec_commands(struct drm_device *drm, const struct drm_zex_exec *
 	u32 i;
 
 	job->commands = kvmalloc_array(args->num_commands, sizeof(*job->commands),
-				       GFP_KERNEL_ACCOUNT);
+				       ZEX_GFP_USER);
 	if (!job->commands)
 		return -ENOMEM;
 	job->num_commands = args->num_commands;
@@ -240,7 +242,7 @@ static struct drm_zex_sync *zex_exec_syncs(struct drm_device *drm, const struct 
 
 	if (!args->num_syncs)
 		return NULL;
-	syncs = kvmalloc_array(args->num_syncs, sizeof(*syncs), GFP_KERNEL_ACCOUNT);
+	syncs = kvmalloc_array(args->num_syncs, sizeof(*syncs), ZEX_GFP_USER);
 	if (!syncs)
 		return ERR_PTR(-ENOMEM);
 	if (copy_from_user(syncs, u64_to_user_ptr(args->syncs),
@@ -277,7 +279,7 @@ static int zex_exec_prepare_syncs(struct drm_file *file, struct zex_job *job,
 		if (syncs[i].type == DRM_ZEX_SYNC_USER_FENCE)
 			n++;
 	if (n) {
-		job->user_fences = kcalloc(n, sizeof(*job->user_fences), GFP_KERNEL_ACCOUNT);
+		job->user_fences = kcalloc(n, sizeof(*job->user_fences), ZEX_GFP_USER);
 		if (!job->user_fences)
 			return -ENOMEM;
 	}
@@ -366,15 +368,23 @@ static void zex_job_abort(struct zex_job *job, bool inited)
 	zex_job_release(job);
 }
 
-/* Arm, publish the fence in every piece and sync object, push: cannot fail. */
-static void zex_exec_push(struct zex_job *job, struct zex_exec_objects *o,
-			  struct zex_exec_signal *signals, u32 num_signals)
+/*
+ * Arm, publish the fence in every piece and sync object, push; -EIO, with
+ * nothing done, when the queue was banned since the ioctl looked (a kill
+ * bans it under the submit lock before its entity goes).
+ */
+static int zex_exec_push(struct zex_job *job, struct zex_exec_objects *o,
+			 struct zex_exec_signal *signals, u32 num_signals)
 {
 	struct zex_exec_queue *q = job->queue;
 	struct dma_fence *done;
 	u32 i;
 
 	mutex_lock(&q->submit_lock);
+	if (zex_ioctl_check(q->ring->xdev->drm, zex_exec_queue_is_banned(q))) {
+		mutex_unlock(&q->submit_lock);
+		return -EIO;
+	}
 	drm_sched_job_arm(&job->base);
 	done = dma_fence_get(&job->base.s_fence->finished);
 	for (i = 0; i < o->count; i++)
@@ -393,6 +403,7 @@ static void zex_exec_push(struct zex_job *job, struct zex_exec_objects *o,
 		}
 	}
 	dma_fence_put(done);
+	return 0;
 }
 
 static int zex_exec_args_check(struct drm_device *drm, const struct drm_zex_exec *args)
@@ -427,7 +438,7 @@ int zex_exec_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	if (IS_ERR(syncs))
 		return PTR_ERR(syncs);
 	if (args->num_syncs) {
-		signals = kcalloc(args->num_syncs, sizeof(*signals), GFP_KERNEL_ACCOUNT);
+		signals = kcalloc(args->num_syncs, sizeof(*signals), ZEX_GFP_USER);
 		if (!signals) {
 			kvfree(syncs);
 			return -ENOMEM;
@@ -478,10 +489,11 @@ int zex_exec_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		zex_job_abort(job, true);
 		goto out_signals;
 	}
-	zex_exec_push(job, &objects, signals, num_signals);
+	ret = zex_exec_push(job, &objects, signals, num_signals);
 	if (objects.count)
 		drm_gem_unlock_reservations(objects.objs, objects.count, &ctx);
-	ret = 0;
+	if (ret)
+		zex_job_abort(job, true);
 
 out_signals:
 	zex_exec_signals_put(signals, num_signals);

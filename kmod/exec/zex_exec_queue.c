@@ -8,12 +8,19 @@
  *
  * A file's queues live in an xarray, ids from 1; the file holds one
  * reference to each and every job one more. Destroying a queue (or
- * closing the file) takes it out of the table and kills it: its running
- * job stops and its jobs not yet run end with -ECANCELED as they reach the
- * ring; its scheduler entity is torn down the scheduler's way, which
- * waits until the queue's jobs have reached the ring (each once its
- * dependencies have signalled); a fatal signal, or the process exiting,
- * cuts that wait short, the jobs left then ending with an error too.
+ * closing the file) takes it out of the table and kills it: it is banned
+ * under its submit lock, so an exec racing the kill either pushed its job
+ * before or fails with -EIO, and nothing reaches the entity afterwards;
+ * its running job stops and its jobs not yet run end with -ECANCELED as
+ * they reach the ring. The entity is then drained and destroyed on
+ * zex_exec_teardown_wq, never by the closing task: there the scheduler's
+ * own wait (until each job has reached the ring, once its dependencies
+ * have signalled) is neither cut short by a fatal signal nor by the 1 s
+ * an exiting task gets, so the scheduler never has to end the queue's jobs
+ * itself (which on 6.1 leaks a reference to the last fence, and with it
+ * the module). The wait is as long as the slowest dependency: a fence
+ * signals in bounded time, and a killed queue's jobs do not run. The work
+ * item holds the queue, the device and the module until it is done.
  *
  * A queue's priority is its scheduler entity's: normal, low, or high with
  * CAP_SYS_NICE (as xe asks), mapped to the scheduler's own numbering.
@@ -23,13 +30,16 @@
  */
 
 #include <linux/capability.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_print.h>
 
 #include "../common/zex_compat.h"
+#include "../common/zex_gfp.h"
 #include "../device/zex_device.h"
 #include "../vm/zex_vm.h"
 #include "zex_exec.h"
@@ -54,14 +64,36 @@ struct zex_exec_queue *zex_exec_queue_lookup(struct zex_exec_file *xfile, u32 id
 }
 
 /*
- * Out of the table: its jobs end with -ECANCELED (the running one at its
- * next page), once they reach the ring; then the table's hold goes.
+ * A killed queue's entity, on zex_exec_teardown_wq: the scheduler's flush
+ * waits (from a worker: not killable, no time limit) until every job has
+ * left the entity, so drm_sched_entity_fini() finds none to end; then the
+ * table's hold goes, and what the work item held.
+ */
+static void zex_exec_queue_teardown(struct work_struct *work)
+{
+	struct zex_exec_queue *q = container_of(work, struct zex_exec_queue, teardown);
+	struct drm_device *drm = q->ring->xdev->drm;
+
+	drm_sched_entity_destroy(&q->entity);
+	zex_exec_queue_put(q);
+	drm_dev_put(drm);
+	module_put(THIS_MODULE);
+}
+
+/*
+ * Out of the table: banned under the submit lock, so no job reaches the
+ * entity after this; its jobs end with -ECANCELED (the running one at its
+ * next page) as they reach the ring, and the entity goes on a worker.
  */
 static void zex_exec_queue_kill(struct zex_exec_queue *q)
 {
+	mutex_lock(&q->submit_lock);
 	zex_exec_queue_ban(q, -ECANCELED, DRM_ZEX_FAULT_NONE, 0);
-	drm_sched_entity_destroy(&q->entity);
-	zex_exec_queue_put(q);
+	mutex_unlock(&q->submit_lock);
+	__module_get(THIS_MODULE);
+	drm_dev_get(q->ring->xdev->drm);
+	INIT_WORK(&q->teardown, zex_exec_queue_teardown);
+	queue_work(zex_exec_teardown_wq, &q->teardown);
 }
 
 /**
@@ -72,7 +104,7 @@ static void zex_exec_queue_kill(struct zex_exec_queue *q)
  */
 struct zex_exec_file *zex_exec_file_open(void)
 {
-	struct zex_exec_file *xfile = kzalloc(sizeof(*xfile), GFP_KERNEL_ACCOUNT);
+	struct zex_exec_file *xfile = kzalloc(sizeof(*xfile), ZEX_GFP_USER);
 
 	if (!xfile)
 		return ERR_PTR(-ENOMEM);
@@ -138,7 +170,7 @@ static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct z
 	struct zex_exec_queue *q;
 	int ret;
 
-	q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
+	q = kzalloc(sizeof(*q), ZEX_GFP_USER);
 	if (!q)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&q->refcount);
@@ -189,7 +221,7 @@ int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_f
 		ret = PTR_ERR(q);
 		goto out;
 	}
-	ret = xa_alloc(&xfile->queues, &id, q, xa_limit_32b, GFP_KERNEL_ACCOUNT);
+	ret = xa_alloc(&xfile->queues, &id, q, xa_limit_32b, ZEX_GFP_USER);
 	if (ret) {
 		zex_exec_queue_kill(q);
 		goto out;

@@ -7,8 +7,8 @@
  * DOC: zex_exec_state.c - what every part of execution shares
  *
  * A queue's ban and its references; the device's completion wait queue,
- * which user-fence waits and wait commands sleep on; the workqueue that
- * frees jobs and hardware fences.
+ * which user-fence waits and wait commands sleep on; the workqueues that
+ * free jobs and hardware fences and tear killed queues down.
  *
  * A queue is banned once, by the first job that faults, times out or
  * fails, or by its destruction: the first error and fault are kept, later
@@ -28,6 +28,13 @@
  * the references they hold delay until then.
  */
 struct workqueue_struct *zex_exec_cleanup_wq;
+
+/*
+ * Tears killed queues down: each work item waits until its queue's jobs
+ * have all reached the engine (see zex_exec_queue.c), so they get a
+ * workqueue of their own and never hold up the frees above.
+ */
+struct workqueue_struct *zex_exec_teardown_wq;
 
 /**
  * zex_exec_signal_done - wake whoever waits for a job to end
@@ -60,12 +67,21 @@ void zex_exec_device_unplug(struct zex_exec_device *xdev)
 int zex_exec_module_init(void)
 {
 	zex_exec_cleanup_wq = alloc_workqueue("zex-cleanup", WQ_UNBOUND, 0);
-	return zex_exec_cleanup_wq ? 0 : -ENOMEM;
+	if (!zex_exec_cleanup_wq)
+		return -ENOMEM;
+	zex_exec_teardown_wq = alloc_workqueue("zex-teardown", WQ_UNBOUND, 0);
+	if (!zex_exec_teardown_wq) {
+		destroy_workqueue(zex_exec_cleanup_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /** zex_exec_module_exit - drain and free what zex_exec_module_init() made */
 void zex_exec_module_exit(void)
 {
+	/* A teardown's last job may still queue its free on the other. */
+	destroy_workqueue(zex_exec_teardown_wq);
 	destroy_workqueue(zex_exec_cleanup_wq);
 }
 
