@@ -43,6 +43,7 @@
 
 #include "bo/zex_bo.h"
 #include "common/zex_compat.h"
+#include "common/zex_gfp.h"
 #include "device/zex_device.h"
 #include "device/zex_params.h"
 #include "common/zex_fault_inject.h"
@@ -180,7 +181,7 @@ static const struct file_operations zex_fops = {
 
 static int zex_open(struct drm_device *drm, struct drm_file *file)
 {
-	struct zex_file *zfile = kzalloc(sizeof(*zfile), GFP_KERNEL_ACCOUNT);
+	struct zex_file *zfile = kzalloc(sizeof(*zfile), ZEX_GFP_USER);
 
 	if (!zfile)
 		return -ENOMEM;

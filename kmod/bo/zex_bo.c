@@ -33,6 +33,7 @@
 
 #include "../common/zex_compat.h"
 #include "../common/zex_check.h"
+#include "../common/zex_gfp.h"
 #include "../tiles/zex_piece.h"
 #include "zex_bo.h"
 
@@ -226,7 +227,7 @@ struct zex_bo *zex_bo_alloc(struct drm_device *drm, u32 max_pieces, u64 size,
 {
 	struct zex_bo *bo;
 
-	bo = kvzalloc(struct_size(bo, pieces, max_pieces), GFP_KERNEL_ACCOUNT);
+	bo = kvzalloc(struct_size(bo, pieces, max_pieces), ZEX_GFP_USER);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	bo->base.funcs = &zex_bo_funcs;

@@ -23,6 +23,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_vma_manager.h>
 
+#include "../common/zex_gfp.h"
 #include "../device/zex_device.h"
 #include "../tiles/zex_colour.h"
 #include "../tiles/zex_piece.h"
@@ -90,7 +91,7 @@ int zex_bo_create_ioctl(struct drm_device *drm, void *data,
 			 DRM_ZEX_MAX_PIECES);
 	if (zex_ioctl_check(drm, ret))
 		return ret;
-	colours = kvcalloc(shape.num_pieces, sizeof(*colours), GFP_KERNEL_ACCOUNT);
+	colours = kvcalloc(shape.num_pieces, sizeof(*colours), ZEX_GFP_USER);
 	if (!colours)
 		return -ENOMEM;
 	zex_colour(args->size, tiles, policy, granularity, &shape, colours,
@@ -175,7 +176,7 @@ int zex_bo_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		goto out;
 	}
 
-	info = kvcalloc(bo->num_pieces, sizeof(*info), GFP_KERNEL_ACCOUNT);
+	info = kvcalloc(bo->num_pieces, sizeof(*info), ZEX_GFP_USER);
 	if (!info) {
 		ret = -ENOMEM;
 		goto out;

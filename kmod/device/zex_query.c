@@ -17,6 +17,7 @@
 #include <linux/time64.h>
 #include <linux/uaccess.h>
 
+#include "../common/zex_gfp.h"
 #include "zex_device.h"
 
 static size_t zex_query_device_size(struct zex_device *zdev)
@@ -116,7 +117,7 @@ int zex_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	if (zex_ioctl_check(drm, q->size < size))
 		return -ENOSPC;
 
-	buf = kzalloc(size, GFP_KERNEL_ACCOUNT);
+	buf = kzalloc(size, ZEX_GFP_USER);
 	if (!buf)
 		return -ENOMEM;
 	ops->fill(zdev, buf);

@@ -37,6 +37,7 @@
 
 #include "../bo/zex_bo.h"
 #include "../common/zex_fault_inject.h"
+#include "../common/zex_gfp.h"
 #include "../tiles/zex_piece.h"
 #include "../tiles/zex_tile.h"
 #include "../vm/zex_vm.h"
@@ -132,7 +133,7 @@ static int zex_runs_emit(void *ctx, u64 offset, u64 len, u32 tile)
 		struct zex_split_run *runs;
 
 		runs = zex_engine_alloc_fails() ? NULL :
-		       kvmalloc_array(max, sizeof(*runs), GFP_KERNEL_ACCOUNT);
+		       kvmalloc_array(max, sizeof(*runs), ZEX_GFP_USER);
 		if (!runs)
 			return -ENOMEM;
 		if (r->count)
@@ -185,7 +186,7 @@ static int zex_split_walk_bo(struct zex_bo *bo, u64 va, u64 offset, u64 len, boo
 	if (ret)
 		return ret;
 	pieces = zex_engine_alloc_fails() ? NULL :
-		 kvmalloc_array(bo->num_pieces, sizeof(*pieces), GFP_KERNEL_ACCOUNT);
+		 kvmalloc_array(bo->num_pieces, sizeof(*pieces), ZEX_GFP_USER);
 	if (!pieces)
 		return -ENOMEM;
 	for (i = 0; i < bo->num_pieces; i++) {
@@ -287,7 +288,7 @@ static int zex_job_split(struct zex_job *job, const struct drm_zex_command *cmd,
 	if (ret)
 		return ret;
 	parts = zex_engine_alloc_fails() ? NULL :
-		kcalloc(hweight_long(mask), sizeof(*parts), GFP_KERNEL_ACCOUNT);
+		kcalloc(hweight_long(mask), sizeof(*parts), ZEX_GFP_USER);
 	if (!parts)
 		return -ENOMEM;
 	for_each_set_bit(tile, &mask, BITS_PER_LONG) {
@@ -399,7 +400,7 @@ void zex_job_run(struct work_struct *work)
  */
 struct zex_job *zex_job_alloc(struct drm_device *drm, struct zex_exec_queue *q)
 {
-	struct zex_job *job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	struct zex_job *job = kzalloc(sizeof(*job), ZEX_GFP_USER);
 
 	if (!job)
 		return NULL;

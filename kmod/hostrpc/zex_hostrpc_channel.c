@@ -44,6 +44,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
+#include "../common/zex_gfp.h"
 #include "../common/zex_kunit_export.h"
 #include "../common/zex_compat.h"
 #include "zex_hostrpc.h"
@@ -122,7 +123,7 @@ static int zex_hostrpc_device_add(struct zex_hostrpc_device *hdev,
 		goto out;
 	}
 	ret = xa_err(xa_store(&hdev->users, uid, xa_mk_value(count + 1),
-			      GFP_KERNEL_ACCOUNT));
+			      ZEX_GFP_USER));
 	if (ret)
 		goto out;
 	ch->hdev = hdev;
@@ -156,7 +157,7 @@ static void zex_hostrpc_device_remove(struct zex_hostrpc_channel *ch)
  */
 static void *zex_hostrpc_alloc_shared(size_t size)
 {
-	return __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN);
+	return __vmalloc(size, ZEX_GFP_USER | __GFP_ZERO);
 }
 
 /**
@@ -175,7 +176,7 @@ zex_hostrpc_channel_create(struct drm_device *drm, u32 nslots)
 	if (!nslots || nslots > DRM_ZEX_HOSTRPC_MAX_SLOTS)
 		return ERR_PTR(-EINVAL);
 
-	ch = kzalloc(sizeof(*ch), GFP_KERNEL_ACCOUNT);
+	ch = kzalloc(sizeof(*ch), ZEX_GFP_USER);
 	if (!ch)
 		return ERR_PTR(-ENOMEM);
 	ch->nslots = nslots;
@@ -193,7 +194,7 @@ zex_hostrpc_channel_create(struct drm_device *drm, u32 nslots)
 	ch->priv[ZEX_HOSTRPC_HOST] = zex_hostrpc_alloc_shared(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
 	ch->priv[ZEX_HOSTRPC_DEVICE] = zex_hostrpc_alloc_shared(DRM_ZEX_HOSTRPC_PRIVATE_SIZE);
 	ch->slots = zex_hostrpc_alloc_shared((size_t)nslots * PAGE_SIZE);
-	ch->orphans = bitmap_zalloc(nslots, GFP_KERNEL_ACCOUNT);
+	ch->orphans = bitmap_zalloc(nslots, ZEX_GFP_USER);
 	if (!ch->control || !ch->priv[ZEX_HOSTRPC_HOST] ||
 	    !ch->priv[ZEX_HOSTRPC_DEVICE] || !ch->slots || !ch->orphans) {
 		zex_hostrpc_channel_put(ch);
@@ -258,11 +259,11 @@ struct zex_hostrpc_view *zex_hostrpc_view_create(struct zex_hostrpc_channel *ch,
 	struct zex_hostrpc_view *view;
 	int id;
 
-	view = kzalloc(sizeof(*view), GFP_KERNEL_ACCOUNT);
+	view = kzalloc(sizeof(*view), ZEX_GFP_USER);
 	if (!view)
 		return ERR_PTR(-ENOMEM);
 	id = ida_alloc_range(&ch->ids, DRM_ZEX_HOSTRPC_OWNER_ORPHAN + 1,
-			     DRM_ZEX_HOSTRPC_OWNER_ID_MASK, GFP_KERNEL_ACCOUNT);
+			     DRM_ZEX_HOSTRPC_OWNER_ID_MASK, ZEX_GFP_USER);
 	if (id < 0) {
 		kfree(view);
 		return ERR_PTR(id);

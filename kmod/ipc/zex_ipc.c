@@ -41,6 +41,7 @@
 
 #include "../bo/zex_bo.h"
 #include "../common/zex_check.h"
+#include "../common/zex_gfp.h"
 #include "../tiles/zex_piece.h"
 #include "zex_dmabuf.h"
 #include "zex_ipc.h"
@@ -82,8 +83,8 @@ int zex_bo_export_ioctl(struct drm_device *drm, void *data,
 		fds = fds_small;
 		bufs = bufs_small;
 	} else {
-		fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL_ACCOUNT);
-		bufs = kvmalloc_array(n, sizeof(*bufs), GFP_KERNEL_ACCOUNT);
+		fds = kvmalloc_array(n, sizeof(*fds), ZEX_GFP_USER);
+		bufs = kvmalloc_array(n, sizeof(*bufs), ZEX_GFP_USER);
 		if (!fds || !bufs) {
 			ret = -ENOMEM;
 			goto out_free;
@@ -236,8 +237,8 @@ int zex_bo_import_ioctl(struct drm_device *drm, void *data,
 		fds = fds_small;
 		pieces = pieces_small;
 	} else {
-		fds = kvmalloc_array(n, sizeof(*fds), GFP_KERNEL_ACCOUNT);
-		pieces = kvcalloc(n, sizeof(*pieces), GFP_KERNEL_ACCOUNT);
+		fds = kvmalloc_array(n, sizeof(*fds), ZEX_GFP_USER);
+		pieces = kvcalloc(n, sizeof(*pieces), ZEX_GFP_USER);
 		if (!fds || !pieces) {
 			ret = -ENOMEM;
 			goto out_free;

@@ -53,6 +53,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
+#include "../common/zex_gfp.h"
 #include "../common/zex_kunit_export.h"
 #include "zex_pt.h"
 
@@ -123,11 +124,11 @@ static u64 *slot_of(struct zex_pt_node *node, u64 va, int level)
 
 static struct zex_pt_node *node_alloc(struct zex_pt *pt, int level)
 {
-	struct zex_pt_node *node = kzalloc(sizeof(*node), GFP_KERNEL_ACCOUNT);
+	struct zex_pt_node *node = kzalloc(sizeof(*node), ZEX_GFP_USER);
 
 	if (!node)
 		return NULL;
-	node->entries = (void *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
+	node->entries = (void *)get_zeroed_page(ZEX_GFP_USER);
 	if (!node->entries) {
 		kfree(node);
 		return NULL;

@@ -22,6 +22,7 @@
 #include <drm/drm_vma_manager.h>
 
 #include "../common/zex_compat.h"
+#include "../common/zex_gfp.h"
 #include "zex_piece.h"
 #include "zex_tile.h"
 
@@ -100,7 +101,7 @@ struct drm_gem_object *zex_piece_create_object(struct drm_device *drm, size_t si
 {
 	struct zex_piece *piece;
 
-	piece = kzalloc(sizeof(*piece), GFP_KERNEL_ACCOUNT);
+	piece = kzalloc(sizeof(*piece), ZEX_GFP_USER);
 	if (!piece)
 		return ERR_PTR(-ENOMEM);
 	piece->base.base.funcs = &zex_piece_funcs;

@@ -49,6 +49,7 @@
 #include <drm/drm_print.h>
 
 #include "../common/zex_fault_inject.h"
+#include "../common/zex_gfp.h"
 #include "zex_mirror.h"
 #include "zex_vm.h"
 
@@ -216,7 +217,7 @@ static int fill_block(struct zex_vm *vm, struct zex_mirror *m, u64 start, u64 en
 		return 0;
 	if (!*pfns) {
 		*pfns = zex_engine_alloc_fails() ? NULL :
-			kmalloc_array(ZEX_PT_ENTRIES, sizeof(**pfns), GFP_KERNEL_ACCOUNT);
+			kmalloc_array(ZEX_PT_ENTRIES, sizeof(**pfns), ZEX_GFP_USER);
 		if (!*pfns)
 			return -ENOMEM;
 	}
@@ -270,7 +271,7 @@ int zex_mirror_create(struct zex_vm *vm, u64 addr, u64 npages, bool writable,
 	struct zex_mirror *m;
 	int ret;
 
-	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
+	m = kzalloc(sizeof(*m), ZEX_GFP_USER);
 	if (!m)
 		return -ENOMEM;
 	m->vm = vm;
@@ -279,7 +280,7 @@ int zex_mirror_create(struct zex_vm *vm, u64 addr, u64 npages, bool writable,
 	m->writable = writable;
 	m->node.start = addr;
 	m->node.last = addr + (npages << PAGE_SHIFT) - 1;
-	m->blocks = kvcalloc(mirror_blocks(m), sizeof(*m->blocks), GFP_KERNEL_ACCOUNT);
+	m->blocks = kvcalloc(mirror_blocks(m), sizeof(*m->blocks), ZEX_GFP_USER);
 	if (!m->blocks) {
 		ret = -ENOMEM;
 		goto err_free;

@@ -40,6 +40,7 @@
 #include <drm/drm_print.h>
 
 #include "../bo/zex_bo.h"
+#include "../common/zex_gfp.h"
 #include "zex_mirror.h"
 #include "zex_vm.h"
 
@@ -70,7 +71,7 @@ static atomic_t zex_vm_serial = ATOMIC_INIT(0);
 /* A mapping record of @size bytes at @addr, of no kind yet; NULL without memory. */
 static struct zex_mapping *zex_mapping_new(u64 addr, u64 size, bool writable)
 {
-	struct zex_mapping *map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	struct zex_mapping *map = kzalloc(sizeof(*map), ZEX_GFP_USER);
 
 	if (map) {
 		map->addr = addr;
@@ -198,7 +199,7 @@ static int zex_vm_insert(struct zex_vm *vm, struct zex_mapping *map, struct page
 		interval_tree_insert(&map->node, &vm->bos);
 	}
 	if (!ret) {
-		ret = xa_alloc(&vm->mappings, id, map, xa_limit_32b, GFP_KERNEL_ACCOUNT);
+		ret = xa_alloc(&vm->mappings, id, map, xa_limit_32b, ZEX_GFP_USER);
 		if (ret)
 			zex_mapping_unbind(vm, map, true);
 		else
@@ -246,7 +247,7 @@ DEFINE_SHOW_ATTRIBUTE(zex_vm);
 struct zex_vm *zex_vm_create(struct drm_device *drm, u32 max_mappings,
 			     struct dentry *debugfs_dir, pid_t owner)
 {
-	struct zex_vm *vm = kzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
+	struct zex_vm *vm = kzalloc(sizeof(*vm), ZEX_GFP_USER);
 	char name[32];
 
 	if (!vm)
@@ -342,7 +343,7 @@ int zex_vm_import_userptr(struct zex_vm *vm, u64 addr, u64 size, bool writable, 
 	up = zex_mapping_new(addr, size, writable);
 	if (!up)
 		return -ENOMEM;
-	pages = kmalloc_array(ZEX_PT_ENTRIES, sizeof(*pages), GFP_KERNEL_ACCOUNT);
+	pages = kmalloc_array(ZEX_PT_ENTRIES, sizeof(*pages), ZEX_GFP_USER);
 	if (!pages) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -435,7 +436,7 @@ int zex_vm_bind_bo(struct zex_vm *vm, struct zex_bo *bo, u64 va, u64 offset, u64
 		return -ENOMEM;
 	map->bo = bo;
 	map->bo_offset = offset;
-	pages = kvmalloc_array(bo->base.size >> PAGE_SHIFT, sizeof(*pages), GFP_KERNEL_ACCOUNT);
+	pages = kvmalloc_array(bo->base.size >> PAGE_SHIFT, sizeof(*pages), ZEX_GFP_USER);
 	if (!pages) {
 		ret = -ENOMEM;
 		goto err_free;
