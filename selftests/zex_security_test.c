@@ -29,11 +29,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "zex_cgroup.h"
 #include "zex_exec.h"
 
 #define PG		4096ul
 #define LIVE_CHANNELS	"/sys/kernel/debug/zex/hostrpc_channels"
-#define CGROOT		"/sys/fs/cgroup"
 #define BIND_VA		0x100000000000ull	/* 16 TiB: device VA only */
 
 static int bind_bo(int fd, uint32_t handle, uint64_t va, uint32_t flags, uint32_t *id)
@@ -387,15 +387,6 @@ static int channels_until_refused(int drm, uid_t uid, int ready, int hold)
 	return n;
 }
 
-static int child_result(pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -100;
-	return (signed char)WEXITSTATUS(status);
-}
-
 /* Fork a child running channels_until_refused() as @uid; *ready gets its pipe. */
 static pid_t spawn_channel_user(int drm, uid_t uid, const int hold[2], int *ready)
 {
@@ -444,49 +435,6 @@ TEST_F(sec, hostrpc_channels_per_user_are_bounded)
 	close(ready_b);
 	/* Every channel went with its mappings. */
 	EXPECT_EQ(live, zex_sysfs_u64(LIVE_CHANNELS));
-}
-
-/* Write @s to cgroup file @dir/@file; 0 or -errno. */
-static int cg_write(const char *dir, const char *file, const char *s)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return zex_sysfs_write(path, s);
-}
-
-static long long cg_read(const char *dir, const char *file)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return zex_sysfs_u64(path);
-}
-
-/* A new memory cgroup @dir (named after @tag and this process); 0 or -errno. */
-static int cg_create(char *dir, size_t len, const char *tag)
-{
-	int ret;
-
-	if (access(CGROOT "/cgroup.controllers", F_OK)) {
-		mkdir(CGROOT, 0755);
-		if (mount("cgroup2", CGROOT, "cgroup2", 0, NULL))
-			return -errno;
-	}
-	ret = cg_write(CGROOT, "cgroup.subtree_control", "+memory");
-	if (ret)
-		return ret;
-	snprintf(dir, len, CGROOT "/zex-%s-%d", tag, getpid());
-	return mkdir(dir, 0755) ? -errno : 0;
-}
-
-/* Move the calling process into cgroup @dir; 0 or -errno. */
-static int cg_join(const char *dir)
-{
-	char me[16];
-
-	snprintf(me, sizeof(me), "%d", getpid());
-	return cg_write(dir, "cgroup.procs", me);
 }
 
 /*

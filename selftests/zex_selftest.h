@@ -166,6 +166,26 @@ static inline int64_t zex_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/*
+ * Wait until zex's module count drops to @count or below (what is freed
+ * after the last reference goes, and a killed queue's teardown, happen on
+ * workqueues); the count then. It gives up after 20 s: a count that stays
+ * above is a leak.
+ */
+static inline long long zex_module_refs_drop_to(long long count)
+{
+	long long refs;
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		refs = zex_sysfs_u64("/sys/module/zex/refcnt");
+		if (refs <= count)
+			break;
+		usleep(1000);
+	}
+	return refs;
+}
+
 /* Raw buffer-object helpers: the ioctls themselves, no libzex. */
 /* Create a buffer object; returns 0 or -errno. */
 static inline int raw_bo_create(int fd, uint64_t size, uint32_t placement,

@@ -33,24 +33,6 @@ static int try_rmmod_zex(void)
 	return syscall(__NR_delete_module, "zex", O_NONBLOCK) ? -errno : 0;
 }
 
-/*
- * Wait until zex's module count drops to @count or below (what is freed
- * after the last reference goes is freed on a workqueue); the count then.
- */
-static long long module_refs_drop_to(long long count)
-{
-	long long refs;
-	int i;
-
-	for (i = 0; i < 20000; i++) {
-		refs = zex_sysfs_u64("/sys/module/zex/refcnt");
-		if (refs <= count)
-			break;
-		usleep(1000);
-	}
-	return refs;
-}
-
 static uint32_t *map_new_bo(int fd, size_t size, uint32_t *handle)
 {
 	struct drm_zex_bo_create c = { .size = size, .placement = 0 };
@@ -147,11 +129,11 @@ TEST(rmmod_is_refused_while_a_job_fence_lives)
 	close(fd);
 	EXPECT_EQ(7, mem[0]);
 	/* The queue, the job and the file go; the fence stays, and holds the module. */
-	EXPECT_EQ(1, module_refs_drop_to(1));
+	EXPECT_EQ(1, zex_module_refs_drop_to(1));
 	EXPECT_EQ(-EWOULDBLOCK, try_rmmod_zex());
 	EXPECT_EQ(1, sync_file_status(sf));
 	close(sf);
-	EXPECT_EQ(0, module_refs_drop_to(0));
+	EXPECT_EQ(0, zex_module_refs_drop_to(0));
 	munmap(mem, 4096);
 }
 
