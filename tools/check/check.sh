@@ -12,7 +12,8 @@
 #             TSan test's planted bugs (each must be caught), a DKMS build,
 #             libzex's DDI layout against Level Zero loader 1.32.0's headers,
 #             libzex's fuzz targets (20000 inputs each), hostrpc's CUDA
-#             device half compiled (where nvcc is)
+#             device half compiled (where nvcc is), the test VMs' reboot of
+#             a VM that died before zex was loaded
 # 3. kunit    zex put into Debian's 6.1 source tree, its KUnit suites built
 #             in and run by the kernel's kunit.py in QEMU (tools/check/kunit.sh)
 # 4. stock    Debian's stock kernels in QEMU, both lines: every kselftest on
@@ -148,6 +149,9 @@ host_layer() {
 		# step installs.
 		tools/check/fresh-kdir.sh >"$logs/fresh-kdir.tap" 2>&1
 		python3 tools/check/results.py tap host fresh-kdir $? "$logs/fresh-kdir.tap"
+		# A test VM that dies before zex is loaded is booted again.
+		tools/check/vm-retry-test.sh >"$logs/vm-retry.tap" 2>&1
+		python3 tools/check/results.py tap host vm-retry $? "$logs/vm-retry.tap"
 	} | tally
 	layer_end host
 }

@@ -49,6 +49,8 @@ BAD_KERNEL_LOG = [
     r"list_add corruption", r"list_del corruption", r"refcount_t: ",
     r"blocked for more than", r"rcu.*self-detected stall",
     r"Unable to handle kernel",
+    # A job lost: pushed to a scheduler entity already torn down.
+    r"Trying to push to a killed entity",
 ]
 BAD_RE = re.compile("|".join(BAD_KERNEL_LOG))
 # Taint bits allowed: O (out-of-tree, 12), E (unsigned, 13), N (test, 18).

@@ -62,6 +62,10 @@ selftests=$(cat /etc/zex/selftests)
 	mark "absent $t rc=$?"
 done
 
+# From here on zex's code runs: a VM that dies before this line died of
+# something else (tools/vm/run-vm.sh boots it again).
+mark "zex-loading"
+
 # Invalid parameters must refuse the load and name themselves in the log.
 grep -v '^#' /etc/zex/bad-params | while read -r bad; do
 	[ -n "$bad" ] || continue
