@@ -16,12 +16,13 @@ mkdir -p "$out"
 cd "$top/libzex"
 
 # mutant | the test that must catch it | what its output must show | environment
-# (the own-slot wait strands a caller in some runs: up to 300 runs, each
-# with a 10 s hang deadline; it has hung within 6 to 48 runs)
+# (the own-slot wait strands a caller in some runs: up to 300 runs, the
+# rig's stall watch allowing 10 s without a served call; it has hung within
+# 6 to 48 runs)
 mutants=(
 	"ANSWER_BEFORE_OPERATE|one_device_one_server|WARNING: ThreadSanitizer: data race|"
 	"NO_RECHECK|arming_sees_work_and_rings_once|not ok 1 global.arming_sees_work_and_rings_once|"
-	"OWN_SLOT_WAITS_FOR_VALUE|recycled_slots_strand_no_caller|# HANG: run|HOSTRPC_PRESSURE_RUNS=300 HOSTRPC_PRESSURE_DEADLINE_S=10"
+	"OWN_SLOT_WAITS_FOR_VALUE|recycled_slots_strand_no_caller|# STALL: no call served|HOSTRPC_PRESSURE_RUNS=300 HOSTRPC_STALL_S=10"
 	"SUMMARY_CLEARED_LATE|a_request_published_during_a_scan_is_not_lost|not ok 1 global.a_request_published_during_a_scan_is_not_lost|"
 	"NO_FULL_PASS|a_request_whose_flag_came_first_is_found_by_a_full_pass|not ok 1 global.a_request_whose_flag_came_first_is_found_by_a_full_pass|"
 	"SMALL_NO_TAG_CHECK|a_small_call_is_served_only_once_its_words_land|not ok 1 global.a_small_call_is_served_only_once_its_words_land|"

@@ -10,11 +10,17 @@
  * server threads serving them. Every call's page is checked at each
  * hand-over (fill -> operate -> use): a page touched by both sides at once,
  * an answer to someone else's request, a call answered twice or lost all
- * count as errors.
+ * count as errors. While a rig lives, a watch thread requires progress: a
+ * call served at least every HOSTRPC_STALL_S seconds (60; 0: no watch),
+ * else the calls have stopped (a lost wakeup, a stranded caller), and it
+ * prints "# STALL" with every thread's state and ends the process. What
+ * bounds a run is progress, never its total time: a busy machine makes a
+ * run slow, not failed.
  */
 #ifndef HOSTRPC_RIG_H
 #define HOSTRPC_RIG_H
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +51,12 @@ struct rig {
 	uint64_t device_gen;
 	_Atomic int stop;
 	_Atomic long errors, served_calls, host_rings, device_rings, sleeps, device_sleeps;
+	/* The stall watch: its thread, and how rig_free() ends it. */
+	pthread_t watch;
+	bool watching;
+	pthread_mutex_t watch_lock;
+	pthread_cond_t watch_cond;
+	bool watch_end;
 };
 
 struct call {
@@ -222,9 +234,75 @@ struct shape {
 
 static void rig_free(struct rig *r);
 
+/* Every thread of this process: its name, state and where it waits. */
+static void rig_print_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[300], stat[256] = "", wchan[64] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
+		f = fopen(path, "r");
+		if (f && !fgets(stat, sizeof(stat), f))
+			stat[0] = 0;
+		if (f)
+			fclose(f);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/wchan", e->d_name);
+		f = fopen(path, "r");
+		if (f && !fgets(wchan, sizeof(wchan), f))
+			wchan[0] = 0;
+		if (f)
+			fclose(f);
+		stat[strcspn(stat, "\n")] = 0;
+		printf("#   thread %s wchan %s\n", stat, wchan[0] ? wchan : "-");
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * The stall watch: wakes every second; when the count of served calls has
+ * not moved for the allowed time, the calls have stopped.
+ */
+static void *rig_watch(void *arg)
+{
+	struct rig *r = arg;
+	const char *env = getenv("HOSTRPC_STALL_S");
+	long limit = env && *env ? strtol(env, NULL, 0) : 60, still = 0;
+	long last = r->served_calls;
+
+	pthread_mutex_lock(&r->watch_lock);
+	while (!r->watch_end) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 1;
+		if (!pthread_cond_timedwait(&r->watch_cond, &r->watch_lock, &until))
+			continue;
+		if (r->served_calls != last) {
+			last = r->served_calls;
+			still = 0;
+		} else if (++still >= limit) {
+			printf("# STALL: no call served in %ld s (%ld served, %ld errors)\n",
+			       limit, last, (long)r->errors);
+			rig_print_threads();
+			fflush(stdout);
+			_exit(1);
+		}
+	}
+	pthread_mutex_unlock(&r->watch_lock);
+	return NULL;
+}
+
 /* A region of @nslots slots with both interrupts; NULL when out of memory. */
 static struct rig *rig_new(uint32_t nslots, uint32_t lines)
 {
+	const char *stall = getenv("HOSTRPC_STALL_S");
 	struct rig *r = calloc(1, sizeof(*r));
 
 	if (!r)
@@ -236,15 +314,28 @@ static struct rig *rig_new(uint32_t nslots, uint32_t lines)
 	r->lines = lines;
 	pthread_mutex_init(&r->device_lock, NULL);
 	pthread_cond_init(&r->device_cond, NULL);
+	pthread_mutex_init(&r->watch_lock, NULL);
+	pthread_cond_init(&r->watch_cond, NULL);
 	if (!r->mem || !r->pages || r->host_efd < 0) {
 		rig_free(r);
 		return NULL;
 	}
+	if (!(stall && !strcmp(stall, "0")))
+		r->watching = !pthread_create(&r->watch, NULL, rig_watch, r);
 	return r;
 }
 
 static void rig_free(struct rig *r)
 {
+	if (r->watching) {
+		pthread_mutex_lock(&r->watch_lock);
+		r->watch_end = true;
+		pthread_cond_signal(&r->watch_cond);
+		pthread_mutex_unlock(&r->watch_lock);
+		pthread_join(r->watch, NULL);
+	}
+	pthread_cond_destroy(&r->watch_cond);
+	pthread_mutex_destroy(&r->watch_lock);
 	if (r->host_efd >= 0)
 		close(r->host_efd);
 	pthread_cond_destroy(&r->device_cond);
