@@ -22,6 +22,10 @@
  * Where the kernel has fault injection, 1 call in 16 runs with one of its
  * first allocations failed.
  *
+ * A second mode races exec queues: threads of one process create, destroy
+ * and submit to the same queue ids of one file while the file is replaced
+ * under them (see race()).
+ *
  * ZEX_FUZZ_CALLS (default 20000) is the number of calls per process,
  * ZEX_FUZZ_SEED (default 1) the seed; both are printed, and a run with the
  * same seed makes the same sequence of calls. make fuzz runs 10^6 calls on
@@ -30,6 +34,7 @@
 
 #include <dirent.h>
 #include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -50,8 +55,11 @@
 #define DEV_VA		0x200000000000ull
 #define PROGRESS_EVERY	10000
 
-/* xorshift64*: the whole sequence follows from the seed. */
-static uint64_t rng_state;
+/*
+ * xorshift64*: the whole sequence follows from the seed (per thread: the
+ * race mode's threads each have their own).
+ */
+static __thread uint64_t rng_state;
 
 static uint64_t rnd(void)
 {
@@ -992,12 +1000,9 @@ static void progress(uid_t uid, int64_t start)
 	fflush(stdout);
 }
 
-/* One fuzzing process; exits 0, or 1 when a result was undocumented. */
-static int fuzz(uint64_t seed, uint64_t calls, uid_t uid)
+/* An empty pool, host memory for imports and pointers, the seed; 0 or -1. */
+static int pool_init(uint64_t seed)
 {
-	struct sigaction sa = { .sa_handler = on_fault };
-	uint64_t next_report = PROGRESS_EVERY;
-	int64_t start;
 	int i;
 
 	memset(&P, 0, sizeof(P));
@@ -1010,8 +1015,20 @@ static int fuzz(uint64_t seed, uint64_t calls, uid_t uid)
 	P.host = mmap(NULL, P.host_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		      -1, 0);
 	if (P.host == MAP_FAILED)
-		return 2;
+		return -1;
 	memset(P.host, 0x5a, P.host_len);
+	return 0;
+}
+
+/* One fuzzing process; exits 0, or 1 when a result was undocumented. */
+static int fuzz(uint64_t seed, uint64_t calls, uid_t uid)
+{
+	struct sigaction sa = { .sa_handler = on_fault };
+	uint64_t next_report = PROGRESS_EVERY;
+	int64_t start;
+
+	if (pool_init(seed))
+		return 2;
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
 	if (uid && zex_become_user(uid))
@@ -1033,6 +1050,144 @@ static int fuzz(uint64_t seed, uint64_t calls, uid_t uid)
 	fflush(stdout);
 	release_all();
 	return P.unexpected ? 1 : 0;
+}
+
+/*
+ * The race mode: RACERS threads of one process share one DRM file and race
+ * on its exec queues: create (any engine and priority), destroy, get the
+ * state of and exec on the same few ids (commands and syncs as above,
+ * waits included), and now and then the file itself is replaced under them
+ * (dup2() of a fresh file onto its number: the old file goes, with its
+ * queues full of jobs, once no ioctl holds it). Every result must be
+ * documented; afterwards every module reference is back. Each thread has
+ * its own seed (the process's seed, then the thread's index).
+ */
+#define RACERS		4
+#define RACE_IDS	8
+
+/* The number of the shared file; dup2() puts a new file behind it. */
+static int race_fd = -1;
+
+struct racer {
+	pthread_t thread;
+	uint64_t seed, calls, unexpected;
+};
+
+static void race_call(struct racer *r, unsigned long req, void *arg)
+{
+	int err = ioctl(race_fd, req, arg) ? errno : 0;
+	size_t i;
+
+	r->calls++;
+	for (i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
+		if (err == documented[i])
+			return;
+	r->unexpected++;
+	printf("# race: unexpected errno %d from ioctl %#lx\n", err, req);
+}
+
+/* A fresh file with the host memory imported (device VA == host VA). */
+static int race_open(void)
+{
+	struct drm_zex_userptr_import imp = { .addr = (uintptr_t)P.host, .size = P.host_len };
+	int fd = zex_open_render();
+
+	if (fd >= 0 && ioctl(fd, DRM_IOCTL_ZEX_USERPTR_IMPORT, &imp)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void *race_thread(void *arg)
+{
+	struct racer *r = arg;
+	uint64_t i;
+
+	rng_state = r->seed * 0x9e3779b97f4a7c15ull | 1;
+	for (i = 0; i < r->calls; i++) {
+		uint32_t what = below(32);
+
+		if (what < 5) {
+			struct drm_zex_exec_queue_create c = {
+				.engine_class = one_in(2) ? DRM_ZEX_ENGINE_CLASS_COPY
+							  : DRM_ZEX_ENGINE_CLASS_COMPUTE,
+				.engine_instance = below(4),
+				.device = one_in(3) ? DRM_ZEX_DEVICE_ROOT : below(3),
+				.priority = below(2),
+			};
+
+			race_call(r, DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
+		} else if (what < 9) {
+			struct drm_zex_exec_queue_destroy d = { .exec_queue_id = 1 + below(RACE_IDS) };
+
+			race_call(r, DRM_IOCTL_ZEX_EXEC_QUEUE_DESTROY, &d);
+		} else if (what < 11) {
+			struct drm_zex_exec_queue_get_state g = { .exec_queue_id = 1 + below(RACE_IDS) };
+
+			race_call(r, DRM_IOCTL_ZEX_EXEC_QUEUE_GET_STATE, &g);
+		} else if (what < 13) {
+			struct drm_syncobj_create c = { .flags = below(2) };
+
+			race_call(r, DRM_IOCTL_SYNCOBJ_CREATE, &c);
+		} else if (what == 13 && one_in(8)) {
+			int fresh = race_open();
+
+			r->calls++;
+			if (fresh >= 0) {
+				dup2(fresh, race_fd);
+				close(fresh);
+			}
+		} else {
+			struct drm_zex_command cmds[4];
+			struct drm_zex_sync syncs[2];
+			struct drm_zex_exec e = {
+				.exec_queue_id = 1 + below(RACE_IDS),
+				.num_commands = 1 + below(4), .num_syncs = below(3),
+				.commands = (uintptr_t)cmds, .syncs = (uintptr_t)syncs,
+			};
+			uint32_t k;
+
+			for (k = 0; k < 4; k++)
+				fuzz_command(&cmds[k]);
+			for (k = 0; k < 2; k++)
+				fuzz_sync(&syncs[k]);
+			race_call(r, DRM_IOCTL_ZEX_EXEC, &e);
+		}
+	}
+	return NULL;
+}
+
+/* One racing process: 0, 1 when a result was undocumented, else setup failed. */
+static int race(uint64_t seed, uint64_t calls, uid_t uid)
+{
+	struct racer racers[RACERS];
+	uint64_t done = 0, unexpected = 0;
+	int i;
+
+	if (pool_init(seed))
+		return 2;
+	if (uid && zex_become_user(uid))
+		return 3;
+	race_fd = race_open();
+	if (race_fd < 0)
+		return 4;
+	for (i = 0; i < RACERS; i++) {
+		racers[i] = (struct racer){ .seed = seed * RACERS + i, .calls = calls / RACERS };
+		if (pthread_create(&racers[i].thread, NULL, race_thread, &racers[i]))
+			return 5;
+	}
+	for (i = 0; i < RACERS; i++) {
+		pthread_join(racers[i].thread, NULL);
+		done += racers[i].calls;
+		unexpected += racers[i].unexpected;
+	}
+	printf("# uid %u seed %llu: %llu racing calls from %d threads, %llu undocumented\n",
+	       uid, (unsigned long long)seed, (unsigned long long)done, RACERS,
+	       (unsigned long long)unexpected);
+	fflush(stdout);
+	close(race_fd);
+	return unexpected ? 1 : 0;
 }
 
 static uint64_t env_u64(const char *name, uint64_t def)
@@ -1101,6 +1256,37 @@ TEST_F_TIMEOUT(fuzz, root_and_unprivileged, 600)
 	/* Everything released: no memory charged, no channel alive. */
 	EXPECT_EQ(0, zex_tiles_usage());
 	EXPECT_EQ(live, zex_sysfs_u64(LIVE_CHANNELS));
+}
+
+/*
+ * The race mode, as root and as an unprivileged user at once: the same
+ * number of calls per process, spread over its threads. Every queue, job
+ * and file the racers left goes: the module's references come back.
+ */
+TEST_F_TIMEOUT(fuzz, queues_raced_by_threads_on_one_file, 600)
+{
+	uint64_t seed = env_u64("ZEX_FUZZ_SEED", 1);
+	uint64_t calls = env_u64("ZEX_FUZZ_CALLS", 20000);
+	long long refs = zex_sysfs_u64("/sys/module/zex/refcnt");
+	pid_t pids[2];
+	int i, status;
+
+	open_render_nodes_to_all();
+	TH_LOG("seed %llu, %llu racing calls per process (ZEX_FUZZ_SEED, ZEX_FUZZ_CALLS)",
+	       (unsigned long long)seed, (unsigned long long)calls);
+	for (i = 0; i < 2; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (!pids[i])
+			_exit(race(seed + i, calls, i ? ZEX_NOBODY : 0));
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status)) TH_LOG("racer %d died: signal %d", i,
+						      WTERMSIG(status));
+		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("racer %d", i);
+	}
+	EXPECT_GE(refs, zex_module_refs_drop_to(refs));
 }
 
 ZEX_SELFTEST_MAIN
