@@ -26,6 +26,7 @@
 
 #include <kunit/test.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/xarray.h>
 
@@ -163,6 +164,7 @@ static void check_all(struct pt_ctx *c)
 
 	/* The model is sorted: count distinct blocks per level in one pass. */
 	xa_for_each(&c->model, idx, entry) {
+		cond_resched();
 		check_page(c, idx);
 		for (l = 0; l < ZEX_PT_LEVELS - 1; l++) {
 			u64 block = (u64)idx >> (ZEX_PT_SHIFT * (l + 1));
@@ -396,6 +398,11 @@ static void zex_test_pt_random_sequences(struct kunit *test)
 		}
 		if (op % 40 == 0)
 			check_all(c);
+		/*
+		 * Under KASAN and TCG on a busy host the sequence runs for
+		 * minutes: let RCU see this CPU pass a quiescent state.
+		 */
+		cond_resched();
 	}
 	pt_ctx_fini(c);
 }
