@@ -13,14 +13,18 @@
  * before or fails with -EIO, and nothing reaches the entity afterwards;
  * its running job stops and its jobs not yet run end with -ECANCELED as
  * they reach the ring. The entity is then drained and destroyed on
- * zex_exec_teardown_wq, never by the closing task: there the scheduler's
- * own wait (until each job has reached the ring, once its dependencies
- * have signalled) is neither cut short by a fatal signal nor by the 1 s
- * an exiting task gets, so the scheduler never has to end the queue's jobs
- * itself (which on 6.1 leaks a reference to the last fence, and with it
- * the module). The wait is as long as the slowest dependency: a fence
- * signals in bounded time, and a killed queue's jobs do not run. The work
- * item holds the queue, the device and the module until it is done.
+ * zex_exec_teardown_wq, as xe and panthor tear their queues down, never by
+ * the task that killed it: there the scheduler's own wait (until each job
+ * has reached the ring, once its dependencies have signalled and its turn
+ * among the ring's priorities has come) neither blocks that task nor is
+ * cut short by a fatal signal or by the 1 s an exiting task gets, so the
+ * scheduler never has to end the queue's jobs itself (which on 6.1 leaks a
+ * reference to the last fence, and with it the module). A killed queue's
+ * jobs do not run; the wait is as long as its dependencies, which are
+ * fences, and the ring's busier queues of higher priority take. The work
+ * item holds the queue, the device and the module until it is done; what
+ * the queue's jobs hold (the file's address space, and the memory bound in
+ * it) goes with them.
  *
  * A queue's priority is its scheduler entity's: normal, low, or high with
  * CAP_SYS_NICE (as xe asks), mapped to the scheduler's own numbering.

@@ -258,8 +258,10 @@ static void rig_print_threads(void)
 			wchan[0] = 0;
 		if (f)
 			fclose(f);
-		stat[strcspn(stat, "\n")] = 0;
-		printf("#   thread %s wchan %s\n", stat, wchan[0] ? wchan : "-");
+		/* "tid (name) S ...": up to the state. */
+		if (strrchr(stat, ')') && strrchr(stat, ')')[1])
+			strrchr(stat, ')')[3] = 0;
+		printf("#   thread %s, waiting in %s\n", stat, wchan[0] ? wchan : "-");
 	}
 	if (d)
 		closedir(d);
