@@ -268,17 +268,10 @@ static int queue_up_and_exit(int fd, int gate, int ready, bool wait_for_kill)
 /* Whether process @pid sleeps waiting for a fence (its wchan says so). */
 static bool waits_for_a_fence(pid_t pid)
 {
-	char path[64], wchan[128] = "";
-	ssize_t n;
-	int fd;
+	char path[64], wchan[128];
 
 	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return false;
-	n = read(fd, wchan, sizeof(wchan) - 1);
-	close(fd);
-	return n > 0 && strstr(wchan, "dma_fence");
+	return zex_proc_read(path, wchan, sizeof(wchan)) && strstr(wchan, "dma_fence");
 }
 
 FIXTURE(exit) {

@@ -1229,6 +1229,31 @@ static void open_render_nodes_to_all(void)
 	}
 }
 
+/*
+ * @fn as root (seed @seed) and as an unprivileged user (seed @seed + 1)
+ * at once, each in a process of its own; each must exit 0.
+ */
+static void root_and_unprivileged(struct __test_metadata *_metadata,
+				  int (*fn)(uint64_t seed, uint64_t calls, uid_t uid),
+				  uint64_t seed, uint64_t calls)
+{
+	pid_t pids[2];
+	int i, status;
+
+	for (i = 0; i < 2; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (!pids[i])
+			_exit(fn(seed + i, calls, i ? ZEX_NOBODY : 0));
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status)) TH_LOG("process %d died: signal %d", i,
+						      WTERMSIG(status));
+		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("process %d", i);
+	}
+}
+
 FIXTURE(fuzz) {
 	int unused;
 };
@@ -1254,26 +1279,14 @@ TEST_F_TIMEOUT(fuzz, root_and_unprivileged, 600)
 		{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N" },
 		{ "/sys/kernel/debug/fail_page_alloc/verbose", "0" },
 	};
-	pid_t pids[2];
-	int i, status;
+	int i;
 
 	for (i = 0; i < 4; i++)
 		zex_sysfs_write(knobs[i][0], knobs[i][1]);
 	open_render_nodes_to_all();
 	TH_LOG("seed %llu, %llu calls per process (ZEX_FUZZ_SEED, ZEX_FUZZ_CALLS)",
 	       (unsigned long long)seed, (unsigned long long)calls);
-	for (i = 0; i < 2; i++) {
-		pids[i] = fork();
-		ASSERT_LE(0, pids[i]);
-		if (!pids[i])
-			_exit(fuzz(seed + i, calls, i ? ZEX_NOBODY : 0));
-	}
-	for (i = 0; i < 2; i++) {
-		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
-		EXPECT_TRUE(WIFEXITED(status)) TH_LOG("fuzzer %d died: signal %d", i,
-						      WTERMSIG(status));
-		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("fuzzer %d", i);
-	}
+	root_and_unprivileged(_metadata, fuzz, seed, calls);
 	/*
 	 * Everything released: no memory charged, no channel alive. An
 	 * exiting process's queues are torn down after it (their jobs hold
@@ -1287,8 +1300,8 @@ TEST_F_TIMEOUT(fuzz, root_and_unprivileged, 600)
 
 /*
  * The race mode, as root and as an unprivileged user at once: a quarter
- * of ZEX_FUZZ_CALLS per process (each call here may replace a file, and
- * waits for its queues), spread over its threads. Every queue, job and
+ * of ZEX_FUZZ_CALLS per process (its threads share one file, so a call
+ * here costs more than one of the other mode), spread over its threads. Every queue, job and
  * file the racers left goes: the module's references come back.
  */
 TEST_F_TIMEOUT(fuzz, queues_raced_by_threads_on_one_file, 600)
@@ -1296,24 +1309,11 @@ TEST_F_TIMEOUT(fuzz, queues_raced_by_threads_on_one_file, 600)
 	uint64_t seed = env_u64("ZEX_FUZZ_SEED", 1);
 	uint64_t calls = env_u64("ZEX_FUZZ_CALLS", 20000);
 	long long refs = zex_sysfs_u64("/sys/module/zex/refcnt");
-	pid_t pids[2];
-	int i, status;
 
 	open_render_nodes_to_all();
 	TH_LOG("seed %llu, %llu racing calls per process (ZEX_FUZZ_SEED, ZEX_FUZZ_CALLS / 4)",
 	       (unsigned long long)seed, (unsigned long long)calls / 4);
-	for (i = 0; i < 2; i++) {
-		pids[i] = fork();
-		ASSERT_LE(0, pids[i]);
-		if (!pids[i])
-			_exit(race(seed + i, calls / 4, i ? ZEX_NOBODY : 0));
-	}
-	for (i = 0; i < 2; i++) {
-		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
-		EXPECT_TRUE(WIFEXITED(status)) TH_LOG("racer %d died: signal %d", i,
-						      WTERMSIG(status));
-		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("racer %d", i);
-	}
+	root_and_unprivileged(_metadata, race, seed, calls / 4);
 	EXPECT_GE(refs, zex_module_refs_drop_to(refs));
 }
 

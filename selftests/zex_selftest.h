@@ -127,36 +127,41 @@ static inline int zex_sysfs_write(const char *path, const char *s)
 }
 
 
+/* A /proc file into @buf, NUL-terminated; false when it cannot be read. */
+static inline bool zex_proc_read(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	buf[0] = 0;
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return n > 0;
+}
+
 /*
  * Whether thread @tid of this process sleeps (state S) in system call @nr,
  * from /proc: a waker waits for that before it wakes the sleeper.
  */
 static inline bool zex_sleeps_in_syscall(pid_t tid, long nr)
 {
-	char path[64], buf[256] = "", want[24];
+	char path[64], buf[256], want[24];
 	const char *state;
 	bool in_call;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return false;
-	in_call = read(fd, buf, sizeof(buf) - 1) > 0;
-	close(fd);
 	snprintf(want, sizeof(want), "%ld ", nr);
-	in_call = in_call && !strncmp(buf, want, strlen(want));
+	in_call = zex_proc_read(path, buf, sizeof(buf)) && !strncmp(buf, want, strlen(want));
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	memset(buf, 0, sizeof(buf));
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (!zex_proc_read(path, buf, sizeof(buf)))
 		return false;
-	if (read(fd, buf, sizeof(buf) - 1) <= 0)
-		buf[0] = 0;
-	close(fd);
 	state = strrchr(buf, ')');
 	return in_call && state && state[1] == ' ' && state[2] == 'S';
 }
+
 /* CLOCK_MONOTONIC in nanoseconds (the clock of hostrpc wait deadlines). */
 static inline int64_t zex_now_ns(void)
 {

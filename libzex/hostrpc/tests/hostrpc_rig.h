@@ -234,6 +234,19 @@ struct shape {
 
 static void rig_free(struct rig *r);
 
+/* The first line of file @path into @buf (empty when it cannot be read). */
+static void rig_read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (f && !fgets(buf, (int)len, f))
+		buf[0] = 0;
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+}
+
 /* Every thread of this process: its name, state and where it waits. */
 static void rig_print_threads(void)
 {
@@ -241,26 +254,18 @@ static void rig_print_threads(void)
 	struct dirent *e;
 
 	while (d && (e = readdir(d))) {
-		char path[300], stat[256] = "", wchan[64] = "";
-		FILE *f;
+		char path[300], stat[256], wchan[64], *end;
 
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
-		f = fopen(path, "r");
-		if (f && !fgets(stat, sizeof(stat), f))
-			stat[0] = 0;
-		if (f)
-			fclose(f);
+		rig_read_line(path, stat, sizeof(stat));
 		snprintf(path, sizeof(path), "/proc/self/task/%s/wchan", e->d_name);
-		f = fopen(path, "r");
-		if (f && !fgets(wchan, sizeof(wchan), f))
-			wchan[0] = 0;
-		if (f)
-			fclose(f);
+		rig_read_line(path, wchan, sizeof(wchan));
 		/* "tid (name) S ...": up to the state. */
-		if (strrchr(stat, ')') && strrchr(stat, ')')[1])
-			strrchr(stat, ')')[3] = 0;
+		end = strrchr(stat, ')');
+		if (end && end[1] && end[2])
+			end[3] = 0;
 		printf("#   thread %s, waiting in %s\n", stat, wchan[0] ? wchan : "-");
 	}
 	if (d)
