@@ -132,12 +132,21 @@ static void fail_nth(unsigned int n)
 	close(fd);
 }
 
+static bool is_documented(int err)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
+		if (err == documented[i])
+			return true;
+	return false;
+}
+
 /* One call into zex: maybe with a fault injected, result checked. */
 static int call(int fd, unsigned long req, void *arg)
 {
 	bool inject = P.fault_injection && one_in(16);
 	int ret, err;
-	size_t i;
 
 	if (inject)
 		fail_nth(1 + below(8));
@@ -146,9 +155,8 @@ static int call(int fd, unsigned long req, void *arg)
 	if (inject)
 		fail_nth(0);
 	P.calls++;
-	for (i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
-		if (err == documented[i])
-			return ret < 0 ? -err : ret;
+	if (is_documented(err))
+		return ret < 0 ? -err : ret;
 	P.unexpected++;
 	printf("# unexpected errno %d from ioctl %#lx\n", err, req);
 	return -err;
@@ -1079,11 +1087,9 @@ struct racer {
 static void race_call(struct racer *r, unsigned long req, void *arg)
 {
 	int err = ioctl(race_fd, req, arg) ? errno : 0;
-	size_t i;
 
-	for (i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
-		if (err == documented[i])
-			return;
+	if (is_documented(err))
+		return;
 	r->unexpected++;
 	printf("# race: unexpected errno %d from ioctl %#lx\n", err, req);
 }

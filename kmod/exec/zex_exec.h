@@ -197,6 +197,8 @@ extern struct workqueue_struct *zex_exec_cleanup_wq;
 extern struct workqueue_struct *zex_exec_teardown_wq;
 
 /* zex_exec_state.c */
+void zex_exec_hold(struct drm_device *drm);
+void zex_exec_release(struct drm_device *drm);
 int zex_exec_module_init(void);
 void zex_exec_module_exit(void);
 void zex_exec_signal_done(struct zex_exec_device *xdev);

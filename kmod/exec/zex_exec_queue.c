@@ -34,11 +34,9 @@
  */
 
 #include <linux/capability.h>
-#include <linux/module.h>
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
-#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_print.h>
 
@@ -80,8 +78,7 @@ static void zex_exec_queue_teardown(struct work_struct *work)
 
 	drm_sched_entity_destroy(&q->entity);
 	zex_exec_queue_put(q);
-	drm_dev_put(drm);
-	module_put(THIS_MODULE);
+	zex_exec_release(drm);
 }
 
 /*
@@ -94,8 +91,7 @@ static void zex_exec_queue_kill(struct zex_exec_queue *q)
 	mutex_lock(&q->submit_lock);
 	zex_exec_queue_ban(q, -ECANCELED, DRM_ZEX_FAULT_NONE, 0);
 	mutex_unlock(&q->submit_lock);
-	__module_get(THIS_MODULE);
-	drm_dev_get(q->ring->xdev->drm);
+	zex_exec_hold(q->ring->xdev->drm);
 	INIT_WORK(&q->teardown, zex_exec_queue_teardown);
 	queue_work(zex_exec_teardown_wq, &q->teardown);
 }

@@ -15,8 +15,11 @@
  * ones do not overwrite them. zex_exec_queue_ban() is that state machine.
  */
 
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+
+#include <drm/drm_drv.h>
 
 #include "../common/zex_kunit_export.h"
 #include "../vm/zex_vm.h"
@@ -57,6 +60,34 @@ void zex_exec_device_unplug(struct zex_exec_device *xdev)
 {
 	WRITE_ONCE(xdev->unplugged, true);
 	zex_exec_signal_done(xdev);
+}
+
+/**
+ * zex_exec_hold - hold the device and the module for what outlives a file
+ * @drm: the device.
+ *
+ * A job, a hardware fence and a killed queue's teardown hold both, so the
+ * scheduler a fence names outlives it and nothing calls into an unloaded
+ * module. The caller already holds both (through an open file, or a job).
+ */
+void zex_exec_hold(struct drm_device *drm)
+{
+	__module_get(THIS_MODULE);
+	drm_dev_get(drm);
+}
+
+/**
+ * zex_exec_release - drop what zex_exec_hold() took
+ * @drm: the device.
+ *
+ * The module may go as soon as this returns: from a work item, call it on
+ * zex_exec_cleanup_wq or zex_exec_teardown_wq, which unloading drains, and
+ * touch nothing afterwards.
+ */
+void zex_exec_release(struct drm_device *drm)
+{
+	drm_dev_put(drm);
+	module_put(THIS_MODULE);
 }
 
 /**

@@ -27,7 +27,6 @@
 #include <linux/completion.h>
 #include <linux/dma-fence.h>
 #include <linux/memcontrol.h>
-#include <linux/module.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -406,8 +405,7 @@ struct zex_job *zex_job_alloc(struct drm_device *drm, struct zex_exec_queue *q)
 		return NULL;
 	job->queue = q;
 	job->memcg = get_mem_cgroup_from_mm(current->mm);
-	__module_get(THIS_MODULE);
-	drm_dev_get(drm);
+	zex_exec_hold(drm);
 	return job;
 }
 
@@ -425,8 +423,7 @@ void zex_job_release(struct zex_job *job)
 	kvfree(job->commands);
 	kfree(job->user_fences);
 	kfree(job);
-	drm_dev_put(drm);
-	module_put(THIS_MODULE);
+	zex_exec_release(drm);
 }
 
 static void zex_job_cleanup(struct work_struct *work)

@@ -22,7 +22,6 @@
  */
 
 #include <linux/dma-fence.h>
-#include <linux/module.h>
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
@@ -70,10 +69,10 @@ static const char *zex_hw_fence_timeline_name(struct dma_fence *f)
 static void zex_hw_fence_cleanup(struct work_struct *work)
 {
 	struct zex_hw_fence *f = container_of(work, struct zex_hw_fence, cleanup);
+	struct drm_device *drm = f->ring->xdev->drm;
 
-	drm_dev_put(f->ring->xdev->drm);
 	dma_fence_free(&f->base);
-	module_put(THIS_MODULE);
+	zex_exec_release(drm);
 }
 
 static void zex_hw_fence_release(struct dma_fence *f)
@@ -98,8 +97,7 @@ static struct dma_fence *zex_hw_fence_create(struct zex_ring *ring)
 	if (!f)
 		return NULL;
 	f->ring = ring;
-	__module_get(THIS_MODULE);
-	drm_dev_get(ring->xdev->drm);
+	zex_exec_hold(ring->xdev->drm);
 	dma_fence_init(&f->base, &zex_hw_fence_ops, &ring->fence_lock, ring->fence_context,
 		       ++ring->seqno);
 	return &f->base;
