@@ -73,6 +73,7 @@ static struct zex_params zex_module_params = {
 	.vm_max_mappings = 16384,
 	.exec_max_queues = 1024,
 	.exec_max_jobs = 128,
+	.exec_max_lr_queues = 64,
 	.job_timeout_ms = 2000,
 };
 
@@ -108,6 +109,9 @@ MODULE_PARM_DESC(exec_max_queues, "Most exec queues of one open file, 1 to 4096 
 module_param_named(exec_max_jobs, zex_module_params.exec_max_jobs, uint, 0444);
 MODULE_PARM_DESC(exec_max_jobs,
 		 "Most unfinished jobs of one exec queue, 1 to 65536 (default 128)");
+module_param_named(exec_max_lr_queues, zex_module_params.exec_max_lr_queues, uint, 0444);
+MODULE_PARM_DESC(exec_max_lr_queues,
+		 "Most long-running exec queues of one open file, 1 to 4096 (default 64)");
 module_param_named(job_timeout_ms, zex_module_params.job_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(job_timeout_ms,
 		 "Milliseconds a job may run before it is stopped, 10 to 600000 (default 2000)");
@@ -130,6 +134,7 @@ static const struct drm_ioctl_desc zex_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_EXEC, zex_exec_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(ZEX_WAIT_USER_FENCE, zex_wait_user_fence_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(ZEX_LAUNCH_REPORT, zex_launch_report_ioctl, DRM_RENDER_ALLOW),
 	/* DRM_IOCTL_ZEX_HOSTRPC_CREATE: zex_ioctl() routes it, see there. */
 };
 
@@ -165,11 +170,24 @@ static long zex_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long 
 #define zex_compat_ioctl NULL
 #endif
 
-/* DEFINE_DRM_GEM_FOPS with zex's ioctl entry. */
+/*
+ * Each close of a descriptor, and each at a process's exit: a process that
+ * no longer holds the file stops serving its long-running queues.
+ */
+static int zex_flush(struct file *filp, fl_owner_t owner)
+{
+	struct drm_file *file = filp->private_data;
+
+	zex_exec_file_flush(to_zex_file(file)->exec, filp, owner);
+	return 0;
+}
+
+/* DEFINE_DRM_GEM_FOPS with zex's ioctl entry and flush. */
 static const struct file_operations zex_fops = {
 	.owner = THIS_MODULE,
 	.open = drm_open,
 	.release = drm_release,
+	.flush = zex_flush,
 	.unlocked_ioctl = zex_ioctl,
 	.compat_ioctl = zex_compat_ioctl,
 	.poll = drm_poll,
@@ -336,6 +354,7 @@ static int zex_probe(struct platform_device *pdev)
 	zdev->vm_max_mappings = zex_module_params.vm_max_mappings;
 	zdev->exec_limits.max_queues = zex_module_params.exec_max_queues;
 	zdev->exec_limits.max_jobs = zex_module_params.exec_max_jobs;
+	zdev->exec_limits.max_lr_queues = zex_module_params.exec_max_lr_queues;
 	zdev->exec_limits.job_timeout_ms = zex_module_params.job_timeout_ms;
 	zdev->exec = zex_exec_device_create(&zdev->drm, &zdev->topo,
 					    zdev->exec_limits.job_timeout_ms);

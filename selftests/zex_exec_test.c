@@ -708,7 +708,7 @@ TEST_F(exec, bad_arguments_are_refused)
 	EXPECT_EQ(-ENOENT, zex_ioctl(self->fd, DRM_IOCTL_ZEX_EXEC, &e));
 	e.exec_queue_id = self->q;
 	bad = good;
-	bad.op = 5;
+	bad.op = DRM_ZEX_CMD_LAUNCH + 1;
 	EXPECT_EQ(-EINVAL, exec(self->fd, self->q, &bad, 1, NULL, 0));
 	bad = good;
 	bad.dst += 4;

@@ -40,11 +40,13 @@ struct zex_vm;
  * struct zex_exec_limits - the execution module parameters, fixed at probe
  * @max_queues: exec queues one file may have.
  * @max_jobs: unfinished jobs one queue may have.
+ * @max_lr_queues: long-running exec queues one file may have.
  * @job_timeout_ms: how long a job may run.
  */
 struct zex_exec_limits {
 	u32 max_queues;
 	u32 max_jobs;
+	u32 max_lr_queues;
 	u32 job_timeout_ms;
 };
 

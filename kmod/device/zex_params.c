@@ -70,6 +70,8 @@ int zex_params_validate(const struct zex_params *p, struct zex_param_error *err)
 		return zex_param_fail(err, "exec_max_queues", "must be between 1 and 4096");
 	if (p->exec_max_jobs < 1 || p->exec_max_jobs > ZEX_EXEC_MAX_JOBS_MAX)
 		return zex_param_fail(err, "exec_max_jobs", "must be between 1 and 65536");
+	if (p->exec_max_lr_queues < 1 || p->exec_max_lr_queues > ZEX_EXEC_MAX_QUEUES_MAX)
+		return zex_param_fail(err, "exec_max_lr_queues", "must be between 1 and 4096");
 	if (p->job_timeout_ms < ZEX_JOB_TIMEOUT_MS_MIN ||
 	    p->job_timeout_ms > ZEX_JOB_TIMEOUT_MS_MAX)
 		return zex_param_fail(err, "job_timeout_ms", "must be between 10 and 600000");

@@ -49,6 +49,8 @@
  *	%ZEX_EXEC_MAX_QUEUES_MAX.
  * @exec_max_jobs: the most unfinished jobs of one exec queue, 1 to
  *	%ZEX_EXEC_MAX_JOBS_MAX.
+ * @exec_max_lr_queues: the most long-running exec queues of one file, 1
+ *	to %ZEX_EXEC_MAX_QUEUES_MAX.
  * @job_timeout_ms: how long a job may run before it is stopped,
  *	%ZEX_JOB_TIMEOUT_MS_MIN to %ZEX_JOB_TIMEOUT_MS_MAX.
  */
@@ -63,6 +65,7 @@ struct zex_params {
 	unsigned int vm_max_mappings;
 	unsigned int exec_max_queues;
 	unsigned int exec_max_jobs;
+	unsigned int exec_max_lr_queues;
 	unsigned int job_timeout_ms;
 };
 

@@ -39,6 +39,7 @@ static void zex_query_device_fill(struct zex_device *zdev, void *buf)
 	dev->job_timeout_ms = zdev->exec_limits.job_timeout_ms;
 	dev->max_exec_queues = zdev->exec_limits.max_queues;
 	dev->max_jobs_in_flight = zdev->exec_limits.max_jobs;
+	dev->max_lr_exec_queues = zdev->exec_limits.max_lr_queues;
 }
 
 static size_t zex_query_tiles_size(struct zex_device *zdev)

@@ -10,7 +10,9 @@
  * every pad, must be 0, so that a later op may give them a meaning. An
  * address range may not wrap; a copy's two ranges may not overlap; the
  * 64-bit stores and reads (STORE, TIMESTAMP, WAIT, user fences) are 8-byte
- * aligned so the engine makes each with one access.
+ * aligned so the engine makes each with one access. A launch's record
+ * (24 bytes) may not wrap either. A launch report names either a done or
+ * a fault with a known reason, never both.
  */
 
 #include <linux/kernel.h>
@@ -147,6 +149,15 @@ int zex_command_check(const struct drm_zex_command *cmd, const char **why)
 		if (!IS_ALIGNED(cmd->src, sizeof(u64)))
 			return ZEX_FAIL(-EINVAL, "wait: src not 8-byte aligned");
 		return 0;
+	case DRM_ZEX_CMD_LAUNCH:
+		if (cmd->src || cmd->len || cmd->pattern_size || cmd->compare || cmd->mask ||
+		    !zex_pattern_unused_is_zero(cmd, 0))
+			return ZEX_FAIL(-EINVAL, "launch: a field it does not use != 0");
+		if (!IS_ALIGNED(cmd->dst, sizeof(u64)))
+			return ZEX_FAIL(-EINVAL, "launch: dst not 8-byte aligned");
+		if (zex_range_wraps(cmd->dst, sizeof(struct drm_zex_launch_record)))
+			return ZEX_FAIL(-EINVAL, "launch: record wraps");
+		return 0;
 	}
 	return ZEX_FAIL(-EINVAL, "unknown op");
 }
@@ -192,3 +203,39 @@ int zex_sync_check(const struct drm_zex_sync *sync, const char **why)
 	return ZEX_FAIL(-EINVAL, "sync: unknown type");
 }
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_sync_check);
+
+/**
+ * zex_launch_report_check - whether a launch report may be taken
+ * @r: the report, as userspace wrote it.
+ * @why: receives the failed check's text.
+ *
+ * Return: 0, or -EINVAL: an unknown status or fault flag, a tile not below
+ * %DRM_ZEX_MAX_TILES, launch 0, a fault without a known reason, a done
+ * with fault fields, a non-zero pad, extension or reserved field.
+ */
+int zex_launch_report_check(const struct drm_zex_launch_report *r, const char **why)
+{
+	if (r->extensions)
+		return ZEX_FAIL(-EINVAL, "report: extensions != 0");
+	if (r->pad || r->reserved[0] || r->reserved[1])
+		return ZEX_FAIL(-EINVAL, "report: pad or reserved != 0");
+	if (r->tile >= DRM_ZEX_MAX_TILES)
+		return ZEX_FAIL(-EINVAL, "report: tile >= DRM_ZEX_MAX_TILES");
+	if (!r->seqno)
+		return ZEX_FAIL(-EINVAL, "report: seqno 0");
+	switch (r->status) {
+	case DRM_ZEX_LAUNCH_DONE:
+		if (r->fault_reason || r->fault_addr || r->fault_flags)
+			return ZEX_FAIL(-EINVAL, "report: done with fault fields");
+		return 0;
+	case DRM_ZEX_LAUNCH_FAULT:
+		if (r->fault_reason == DRM_ZEX_FAULT_NONE ||
+		    r->fault_reason > DRM_ZEX_FAULT_KERNEL_ABORTED)
+			return ZEX_FAIL(-EINVAL, "report: fault without a known reason");
+		if (r->fault_flags & ~DRM_ZEX_FAULT_WRITE)
+			return ZEX_FAIL(-EINVAL, "report: unknown fault flags");
+		return 0;
+	}
+	return ZEX_FAIL(-EINVAL, "report: unknown status");
+}
+EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_launch_report_check);

@@ -4,7 +4,7 @@
  */
 
 /**
- * DOC: zex_command.h - a job's commands and syncs, checked
+ * DOC: zex_command.h - a job's commands and syncs, launch reports, checked
  *
  * The rules a &struct drm_zex_command and a &struct drm_zex_sync must
  * meet, as pure functions of the structures: the exec ioctl calls them on
@@ -20,11 +20,13 @@
 #include <linux/types.h>
 
 struct drm_zex_command;
+struct drm_zex_launch_report;
 struct drm_zex_sync;
 
 int zex_command_check(const struct drm_zex_command *cmd, const char **why);
 int zex_sync_check(const struct drm_zex_sync *sync, const char **why);
 bool zex_compare(u64 current_value, u16 op, u64 operand, u64 mask);
 bool zex_compare_op_valid(u16 op);
+int zex_launch_report_check(const struct drm_zex_launch_report *r, const char **why);
 
 #endif /* _ZEX_COMMAND_H_ */

@@ -15,6 +15,10 @@
  * root-device engine of one tile is that tile's engine. Each exec queue
  * (&struct zex_exec_queue) is a drm_sched_entity on one ring; each job
  * (&struct zex_job) a drm_sched_job whose hardware fence the ring signals.
+ * A compute ring has a second scheduler for long-running queues, each a
+ * context of its own (&struct zex_lr, zex_lr.c) that runs its jobs beside
+ * the ring's, without a hardware fence; their launches (zex_launch.c)
+ * wait for the compute side in userspace.
  *
  * Lifetimes: a job holds its queue, its address space, the DRM device and
  * the module; a hardware fence holds the device and the module, so the
@@ -42,6 +46,7 @@
 
 struct drm_device;
 struct drm_file;
+struct file;
 struct mem_cgroup;
 struct zex_topology;
 struct zex_vm;
@@ -58,9 +63,16 @@ struct zex_vm;
  * @tile_mask: the tiles it executes on.
  * @name: "zex-<device>-<class>-<instance>", the scheduler's and the
  *	fences' timeline name.
+ * @lr_sched: a compute ring's scheduler of long-running queues: it hands
+ *	each job, once its dependencies have signalled, to its queue's
+ *	context; no timeout.
+ * @has_lr: @lr_sched was made.
+ * @lr_name: "<@name>-lr", @lr_sched's name.
  */
 struct zex_ring {
 	struct drm_gpu_scheduler sched;
+	struct drm_gpu_scheduler lr_sched;
+	bool has_lr;
 	struct zex_exec_device *xdev;
 	struct workqueue_struct *hw;
 	u64 fence_context;
@@ -68,6 +80,7 @@ struct zex_ring {
 	spinlock_t fence_lock; /* the hardware fences' */
 	u16 tile_mask;
 	char name[32];
+	char lr_name[36];
 };
 
 /**
@@ -98,6 +111,62 @@ struct zex_exec_device {
 };
 
 /**
+ * struct zex_fault - what a fault reports
+ * @addr: the faulting device VA.
+ * @reason: &enum drm_zex_fault_reason.
+ * @flags: %DRM_ZEX_FAULT_WRITE or 0.
+ */
+struct zex_fault {
+	u64 addr;
+	u32 reason;
+	u32 flags;
+};
+
+/**
+ * struct zex_launch - a long-running queue's published launch
+ * @seqno: its number, 0 when none is published.
+ * @record: the device VA of its &struct drm_zex_launch_record.
+ * @tile_mask: the tiles that run a part.
+ * @pending: the tiles whose report has not come.
+ */
+struct zex_launch {
+	u64 seqno;
+	u64 record;
+	u16 tile_mask;
+	u16 pending;
+};
+
+/**
+ * struct zex_lr - a long-running queue's context: its jobs, run in order
+ * @queue: the queue it belongs to (not held: it lives as long).
+ * @lock: protects @jobs, @launch, @last_seqno and @queued.
+ * @jobs: jobs handed over by the scheduler and not ended, oldest first.
+ * @launch: the launch the oldest job waits for.
+ * @last_seqno: the number of the last launch published.
+ * @queued: @work is pending and holds its references.
+ * @work: runs the oldest job from where it stopped, until it ends or
+ *	waits (for a launch's reports, or a WAIT's value); a kick with no
+ *	delay, or after a millisecond to read a WAIT's value again.
+ * @wake: on the device's completion wait queue while the oldest job waits
+ *	for a WAIT's value: each job's end kicks @work.
+ * @armed: @wake is on that wait queue (only @work touches it).
+ * @server: the files table of the process that serves its launches (only
+ *	compared, never followed).
+ */
+struct zex_lr {
+	struct zex_exec_queue *queue;
+	spinlock_t lock; /* jobs, launch, kick state */
+	struct list_head jobs;
+	struct zex_launch launch;
+	u64 last_seqno;
+	bool queued;
+	struct delayed_work work;
+	struct wait_queue_entry wake;
+	bool armed;
+	void *server;
+};
+
+/**
  * struct zex_exec_queue - an exec queue: a scheduler entity on one ring
  * @refcount: the file's table holds one reference, each job one.
  * @entity: the scheduler entity.
@@ -110,16 +179,16 @@ struct zex_exec_device {
  *	its file closed) by banning it under this lock, after which no job
  *	reaches its entity.
  * @in_flight: jobs submitted and not yet freed.
- * @state_lock: protects @banned, @error, @fault_reason, @fault_addr.
+ * @state_lock: protects @banned, @error, @fault.
  * @banned: a job faulted or timed out, or the queue was destroyed: no
  *	more jobs, and the running one stops (the engine operations'
  *	cancel flag).
  * @error: what banned it.
- * @fault_reason: a fault's &enum drm_zex_fault_reason.
- * @fault_addr: a fault's address.
+ * @fault: a fault's address, reason and flags.
  * @jobs_completed: jobs of the queue that have ended, counted before
  *	their fences signal.
  * @teardown: a killed queue's entity is drained and destroyed by it.
+ * @lr: a long-running queue's context, else NULL.
  */
 struct zex_exec_queue {
 	struct kref refcount;
@@ -132,10 +201,10 @@ struct zex_exec_queue {
 	spinlock_t state_lock; /* the ban state */
 	bool banned;
 	int error;
-	u32 fault_reason;
-	u64 fault_addr;
+	struct zex_fault fault;
 	atomic64_t jobs_completed;
 	struct work_struct teardown;
+	struct zex_lr *lr;
 };
 
 /**
@@ -151,7 +220,12 @@ struct zex_user_fence {
 /**
  * struct zex_job - one submission: a scheduler job and its commands
  * @base: the scheduler job.
+ * @refcount: the scheduler holds one reference, a long-running queue's
+ *	context another while the job is on its list.
  * @queue: its queue, held.
+ * @seqno: its scheduler fence's number, for the log.
+ * @pc: the next command to run (a long-running job stops and resumes).
+ * @lr_link: on &zex_lr.jobs.
  * @hw_fence: the fence the ring signals when the job has run; NULL
  *	before run_job.
  * @work: the ring's work item that runs it.
@@ -165,7 +239,11 @@ struct zex_user_fence {
  */
 struct zex_job {
 	struct drm_sched_job base;
+	struct kref refcount;
 	struct zex_exec_queue *queue;
+	u64 seqno;
+	u32 pc;
+	struct list_head lr_link;
 	struct dma_fence *hw_fence;
 	struct work_struct work;
 	struct work_struct cleanup;
@@ -186,15 +264,18 @@ static inline struct zex_job *to_zex_job(struct drm_sched_job *job)
  * @lock: serialises creating and destroying queues.
  * @queues: the queues by id (ids start at 1).
  * @count: queues in @queues.
+ * @lr_count: long-running ones among them.
  */
 struct zex_exec_file {
 	struct mutex lock; /* create and destroy */
 	struct xarray queues;
 	u32 count;
+	u32 lr_count;
 };
 
 extern struct workqueue_struct *zex_exec_cleanup_wq;
 extern struct workqueue_struct *zex_exec_teardown_wq;
+extern struct workqueue_struct *zex_exec_lr_wq;
 
 /* zex_exec_state.c */
 void zex_exec_hold(struct drm_device *drm);
@@ -204,15 +285,32 @@ void zex_exec_module_exit(void);
 void zex_exec_signal_done(struct zex_exec_device *xdev);
 void zex_exec_device_unplug(struct zex_exec_device *xdev);
 void zex_exec_queue_put(struct zex_exec_queue *q);
-bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, u32 fault_reason, u64 fault_addr);
+bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, const struct zex_fault *fault);
 bool zex_exec_queue_is_banned(struct zex_exec_queue *q);
 int zex_exec_queue_error(struct zex_exec_queue *q);
 
 /* zex_job.c */
 struct zex_job *zex_job_alloc(struct drm_device *drm, struct zex_exec_queue *q);
 void zex_job_run(struct work_struct *work);
+int zex_job_execute(struct zex_job *job);
+int zex_job_end(struct zex_job *job, int ret);
+int zex_job_write(struct zex_job *job, u64 va, const void *data, u32 len);
 void zex_job_free(struct zex_job *job);
-void zex_job_release(struct zex_job *job);
+void zex_job_put(struct zex_job *job);
+
+/* zex_lr.c */
+int zex_lr_init(struct zex_exec_queue *q);
+struct dma_fence *zex_lr_run_job(struct zex_job *job);
+void zex_lr_kick(struct zex_lr *lr);
+void zex_lr_wait_arm(struct zex_lr *lr);
+void zex_lr_wait_disarm(struct zex_lr *lr);
+void zex_exec_file_flush(struct zex_exec_file *xfile, struct file *filp, void *owner);
+bool zex_lr_server_gone(struct file *filp, void *owner);
+
+/* zex_launch.c */
+int zex_launch_step(struct zex_job *job, const struct drm_zex_command *cmd);
+void zex_launch_stop(struct zex_job *job);
+int zex_launch_report_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 /* zex_ring.c */
 struct zex_exec_device *zex_exec_device_create(struct drm_device *drm,

@@ -20,6 +20,13 @@
  * read), and it is pushed; the sync objects to signal get the same fence.
  * Nothing can fail after the job is armed.
  *
+ * A long-running queue's job (zex_lr.c) has no fence that signals in
+ * bounded time, so it publishes none: a sync object to signal is refused
+ * (-EOPNOTSUPP, as xe refuses it in long-running mode) and its scheduler
+ * fence goes into no reservation; it still waits for the fences it finds
+ * there and for the sync objects it names. A launch on any other queue is
+ * refused the same way.
+ *
  * A job holds no reference to the buffer objects it touches: their pages
  * are the address space's bindings', which the job's hold on the address
  * space keeps.
@@ -360,12 +367,27 @@ static int zex_exec_lock_objects(struct zex_job *job, struct zex_exec_objects *o
 /* A job that was never armed: undo what was added, give its slot back. */
 static void zex_job_abort(struct zex_job *job, bool inited)
 {
-	struct zex_exec_queue *q = job->queue;
-
 	if (inited)
-		drm_sched_job_cleanup(&job->base);
-	atomic_dec(&q->in_flight);
-	zex_job_release(job);
+		zex_job_free(job);
+	else
+		zex_job_put(job);
+}
+
+/* What the queue's mode does not take: -EOPNOTSUPP. */
+static int zex_exec_mode_check(struct drm_device *drm, const struct zex_job *job,
+			       const struct drm_zex_sync *syncs, u32 num_syncs)
+{
+	bool lr = job->queue->lr;
+	u32 i;
+
+	for (i = 0; i < job->num_commands; i++)
+		if (zex_ioctl_check(drm, !lr && job->commands[i].op == DRM_ZEX_CMD_LAUNCH))
+			return -EOPNOTSUPP;
+	for (i = 0; i < num_syncs; i++)
+		if (zex_ioctl_check(drm, lr && (syncs[i].flags & DRM_ZEX_SYNC_SIGNAL) &&
+				    syncs[i].type != DRM_ZEX_SYNC_USER_FENCE))
+			return -EOPNOTSUPP;
+	return 0;
 }
 
 /*
@@ -387,7 +409,9 @@ static int zex_exec_push(struct zex_job *job, struct zex_exec_objects *o,
 	}
 	drm_sched_job_arm(&job->base);
 	done = dma_fence_get(&job->base.s_fence->finished);
-	for (i = 0; i < o->count; i++)
+	job->seqno = done->seqno;
+	/* A long-running job's end is no fence's: it publishes none. */
+	for (i = 0; i < o->count && !q->lr; i++)
 		dma_resv_add_fence(o->objs[i]->resv, done,
 				   o->writes[i] ? DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
 	drm_sched_entity_push_job(&job->base);
@@ -471,6 +495,8 @@ int zex_exec_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		goto out_objects;
 	}
 	ret = zex_exec_commands(drm, args, job);
+	if (!ret)
+		ret = zex_exec_mode_check(drm, job, syncs, args->num_syncs);
 	if (ret) {
 		zex_job_abort(job, false);
 		goto out_objects;

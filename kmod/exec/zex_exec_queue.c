@@ -27,7 +27,10 @@
  * it) goes with them.
  *
  * A queue's priority is its scheduler entity's: normal, low, or high with
- * CAP_SYS_NICE (as xe asks), mapped to the scheduler's own numbering.
+ * CAP_SYS_NICE (as xe asks), mapped to the scheduler's own numbering. A
+ * long-running queue's entity is on its ring's second scheduler, and the
+ * queue has a context (zex_lr.c), served by the process creating it; a
+ * file has at most &zex_exec_limits.max_lr_queues of them.
  *
  * Unplugging the device bans every queue of every file with -ENODEV.
  * A queue's ban and references are zex_exec_state.c's.
@@ -89,7 +92,7 @@ static void zex_exec_queue_teardown(struct work_struct *work)
 static void zex_exec_queue_kill(struct zex_exec_queue *q)
 {
 	mutex_lock(&q->submit_lock);
-	zex_exec_queue_ban(q, -ECANCELED, DRM_ZEX_FAULT_NONE, 0);
+	zex_exec_queue_ban(q, -ECANCELED, NULL);
 	mutex_unlock(&q->submit_lock);
 	zex_exec_hold(q->ring->xdev->drm);
 	INIT_WORK(&q->teardown, zex_exec_queue_teardown);
@@ -145,7 +148,7 @@ void zex_exec_file_unplug(struct zex_exec_file *xfile)
 
 	mutex_lock(&xfile->lock);
 	xa_for_each(&xfile->queues, id, q)
-		zex_exec_queue_ban(q, -ENODEV, DRM_ZEX_FAULT_NONE, 0);
+		zex_exec_queue_ban(q, -ENODEV, NULL);
 	mutex_unlock(&xfile->lock);
 }
 
@@ -162,11 +165,14 @@ static enum drm_sched_priority zex_sched_priority(u16 priority)
 	}
 }
 
-/* A queue on @ring at @priority in the address space @vm, which it holds. */
+/*
+ * A queue on @ring at @priority in the address space @vm, which it holds;
+ * long-running with @long_running.
+ */
 static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct zex_vm *vm,
-						 u16 priority)
+						 u16 priority, bool long_running)
 {
-	struct drm_gpu_scheduler *sched = &ring->sched;
+	struct drm_gpu_scheduler *sched = long_running ? &ring->lr_sched : &ring->sched;
 	struct zex_exec_queue *q;
 	int ret;
 
@@ -177,9 +183,13 @@ static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct z
 	q->ring = ring;
 	mutex_init(&q->submit_lock);
 	spin_lock_init(&q->state_lock);
-	ret = drm_sched_entity_init(&q->entity, zex_sched_priority(priority), &sched, 1, NULL);
+	ret = long_running ? zex_lr_init(q) : 0;
+	if (!ret)
+		ret = drm_sched_entity_init(&q->entity, zex_sched_priority(priority), &sched, 1,
+					    NULL);
 	if (ret) {
 		mutex_destroy(&q->submit_lock);
+		kfree(q->lr);
 		kfree(q);
 		return ERR_PTR(ret);
 	}
@@ -192,6 +202,7 @@ int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_f
 	struct zex_device *zdev = to_zex_device(drm);
 	struct zex_exec_file *xfile = to_zex_file(file)->exec;
 	struct drm_zex_exec_queue_create *args = data;
+	bool lr = args->flags & DRM_ZEX_EXEC_QUEUE_LONG_RUNNING;
 	struct zex_exec_queue *q;
 	struct zex_ring *ring;
 	u32 id;
@@ -199,7 +210,8 @@ int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_f
 
 	if (zex_ioctl_check(drm, args->extensions) ||
 	    zex_ioctl_check(drm, args->priority > DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH) ||
-	    zex_ioctl_check(drm, args->flags) ||
+	    zex_ioctl_check(drm, args->flags & ~DRM_ZEX_EXEC_QUEUE_LONG_RUNNING) ||
+	    zex_ioctl_check(drm, lr && args->engine_class != DRM_ZEX_ENGINE_CLASS_COMPUTE) ||
 	    zex_ioctl_check(drm, args->reserved[0] || args->reserved[1]))
 		return -EINVAL;
 	/* As xe: a priority above normal can hold back other users' work. */
@@ -212,11 +224,12 @@ int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_f
 		return -EINVAL;
 
 	mutex_lock(&xfile->lock);
-	if (zex_ioctl_check(drm, xfile->count >= zdev->exec_limits.max_queues)) {
+	if (zex_ioctl_check(drm, xfile->count >= zdev->exec_limits.max_queues) ||
+	    zex_ioctl_check(drm, lr && xfile->lr_count >= zdev->exec_limits.max_lr_queues)) {
 		ret = -EMFILE;
 		goto out;
 	}
-	q = zex_exec_queue_new(ring, to_zex_file(file)->vm, args->priority);
+	q = zex_exec_queue_new(ring, to_zex_file(file)->vm, args->priority, lr);
 	if (IS_ERR(q)) {
 		ret = PTR_ERR(q);
 		goto out;
@@ -228,10 +241,18 @@ int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_f
 	}
 	q->id = id;
 	xfile->count++;
+	if (lr)
+		WRITE_ONCE(xfile->lr_count, xfile->lr_count + 1);
 	args->exec_queue_id = id;
 	/* Created as the device went: zex_exec_file_unplug() may have missed it. */
 	if (READ_ONCE(zdev->exec->unplugged))
-		zex_exec_queue_ban(q, -ENODEV, DRM_ZEX_FAULT_NONE, 0);
+		zex_exec_queue_ban(q, -ENODEV, NULL);
+	/*
+	 * Its server closed the file meanwhile (its flush, under this lock,
+	 * ran before the queue was in the table).
+	 */
+	if (lr && zex_lr_server_gone(file->filp, q->lr->server))
+		zex_exec_queue_ban(q, -EPIPE, NULL);
 out:
 	mutex_unlock(&xfile->lock);
 	return ret;
@@ -249,8 +270,11 @@ int zex_exec_queue_destroy_ioctl(struct drm_device *drm, void *data, struct drm_
 		return -EINVAL;
 	mutex_lock(&xfile->lock);
 	q = xa_erase(&xfile->queues, args->exec_queue_id);
-	if (q)
+	if (q) {
 		xfile->count--;
+		if (q->lr)
+			WRITE_ONCE(xfile->lr_count, xfile->lr_count - 1);
+	}
 	mutex_unlock(&xfile->lock);
 	if (zex_ioctl_check(drm, !q))
 		return -ENOENT;
@@ -274,10 +298,10 @@ int zex_exec_queue_get_state_ioctl(struct drm_device *drm, void *data, struct dr
 	spin_lock(&q->state_lock);
 	args->state = q->banned ? DRM_ZEX_EXEC_QUEUE_BANNED : 0;
 	args->error = q->error;
-	args->fault_reason = q->fault_reason;
-	args->fault_addr = q->fault_addr;
+	args->fault_reason = q->fault.reason;
+	args->fault_addr = q->fault.addr;
+	args->fault_flags = q->fault.flags;
 	spin_unlock(&q->state_lock);
-	args->pad = 0;
 	args->jobs_completed = atomic64_read(&q->jobs_completed);
 	zex_exec_queue_put(q);
 	return 0;

@@ -8,11 +8,13 @@
  *
  * A queue's ban and its references; the device's completion wait queue,
  * which user-fence waits and wait commands sleep on; the workqueues that
- * free jobs and hardware fences and tear killed queues down.
+ * free jobs and hardware fences, tear killed queues down and run
+ * long-running queues' contexts.
  *
  * A queue is banned once, by the first job that faults, times out or
  * fails, or by its destruction: the first error and fault are kept, later
- * ones do not overwrite them. zex_exec_queue_ban() is that state machine.
+ * ones do not overwrite them. zex_exec_queue_ban() is that state machine;
+ * it kicks a long-running queue's context, which ends its jobs.
  */
 
 #include <linux/module.h>
@@ -38,6 +40,12 @@ struct workqueue_struct *zex_exec_cleanup_wq;
  * workqueue of their own and never hold up the frees above.
  */
 struct workqueue_struct *zex_exec_teardown_wq;
+
+/*
+ * Runs long-running queues' contexts (zex_lr.c): work items that never
+ * sleep for userspace, each holding the device and the module.
+ */
+struct workqueue_struct *zex_exec_lr_wq;
 
 /**
  * zex_exec_signal_done - wake whoever waits for a job to end
@@ -101,31 +109,41 @@ int zex_exec_module_init(void)
 	if (!zex_exec_cleanup_wq)
 		return -ENOMEM;
 	zex_exec_teardown_wq = alloc_workqueue("zex-teardown", WQ_UNBOUND, 0);
-	if (!zex_exec_teardown_wq) {
-		destroy_workqueue(zex_exec_cleanup_wq);
-		return -ENOMEM;
-	}
+	if (!zex_exec_teardown_wq)
+		goto err_cleanup;
+	zex_exec_lr_wq = alloc_workqueue("zex-lr", WQ_UNBOUND, 0);
+	if (!zex_exec_lr_wq)
+		goto err_teardown;
 	return 0;
+
+err_teardown:
+	destroy_workqueue(zex_exec_teardown_wq);
+err_cleanup:
+	destroy_workqueue(zex_exec_cleanup_wq);
+	return -ENOMEM;
 }
 
 /** zex_exec_module_exit - drain and free what zex_exec_module_init() made */
 void zex_exec_module_exit(void)
 {
-	/* A teardown's last job may still queue its free on the other. */
+	/*
+	 * In this order: a teardown may kick a context, a context's last job
+	 * queues its free on the cleanup workqueue.
+	 */
 	destroy_workqueue(zex_exec_teardown_wq);
+	destroy_workqueue(zex_exec_lr_wq);
 	destroy_workqueue(zex_exec_cleanup_wq);
 }
 
 /**
  * zex_exec_queue_ban - ban a queue, keeping the first reason
- * @q: the queue.
+ * @q: the queue, held by the caller.
  * @error: why, a negative errno.
- * @fault_reason: a fault's &enum drm_zex_fault_reason, or 0.
- * @fault_addr: a fault's address, or 0.
+ * @fault: a fault's address, reason and flags, or NULL.
  *
  * Return: true when this call banned it, false when it already was.
  */
-bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, u32 fault_reason, u64 fault_addr)
+bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, const struct zex_fault *fault)
 {
 	bool first;
 
@@ -134,12 +152,15 @@ bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, u32 fault_reason, u
 	if (first) {
 		q->banned = true;
 		q->error = error;
-		q->fault_reason = fault_reason;
-		q->fault_addr = fault_addr;
+		if (fault)
+			q->fault = *fault;
 	}
 	spin_unlock(&q->state_lock);
-	if (first)
+	if (first) {
 		zex_exec_signal_done(q->ring->xdev);
+		if (q->lr)
+			zex_lr_kick(q->lr);
+	}
 	return first;
 }
 EXPORT_SYMBOL_FOR_ZEX_KUNIT(zex_exec_queue_ban);
@@ -179,6 +200,7 @@ static void zex_exec_queue_release(struct kref *kref)
 
 	zex_vm_put(q->vm);
 	mutex_destroy(&q->submit_lock);
+	kfree(q->lr);
 	kfree(q);
 }
 

@@ -22,6 +22,14 @@
  * space's lock; each tile's runs then go to one work item on the tiles'
  * workqueue, and the command ends when all have. Store, timestamp and wait
  * commands run on the ring's worker.
+ *
+ * A long-running queue's jobs run the same commands on the queue's context
+ * (zex_lr.c), which may stop a job in the middle: zex_job_execute() goes
+ * on from &zex_job.pc and returns -EINPROGRESS where a launch or a wait
+ * must wait, and the context calls it again when woken. A job is counted
+ * (&zex_job.refcount): the scheduler holds it until free_job, a
+ * long-running context as long as the job is on its list; the last put
+ * gives the queue its slot back and frees the job on zex_exec_cleanup_wq.
  */
 
 #include <linux/completion.h>
@@ -54,22 +62,46 @@ static int zex_job_op(struct zex_job *job, struct zex_vm_op *op)
 
 	op->cancel = &job->queue->banned;
 	ret = zex_vm_execute(job->queue->vm, op);
-	if (ret == -EFAULT)
-		zex_exec_queue_ban(job->queue, -EFAULT, op->fault_reason, op->fault_addr);
+	if (ret == -EFAULT) {
+		struct zex_fault fault = {
+			.addr = op->fault_addr,
+			.reason = op->fault_reason,
+		};
+
+		/* A copy's ranges do not overlap: a fault in dst is a write's. */
+		if (op->kind != ZEX_VM_OP_READ && op->fault_addr - op->dst < op->len)
+			fault.flags = DRM_ZEX_FAULT_WRITE;
+		zex_exec_queue_ban(job->queue, -EFAULT, &fault);
+	}
 	return ret;
 }
 
-static int zex_job_store(struct zex_job *job, u64 va, u64 value)
+/**
+ * zex_job_write - write bytes at a device VA as the job's engine does
+ * @job: the job.
+ * @va: where.
+ * @data: what.
+ * @len: how many bytes, at most %DRM_ZEX_FILL_MAX_PATTERN.
+ *
+ * Return: 0; -EFAULT (the queue banned with the fault), -ECANCELED, or
+ * -ENOMEM.
+ */
+int zex_job_write(struct zex_job *job, u64 va, const void *data, u32 len)
 {
 	struct zex_vm_op op = {
 		.kind = ZEX_VM_OP_FILL,
 		.dst = va,
-		.len = sizeof(value),
-		.pattern = (const u8 *)&value,
-		.pattern_size = sizeof(value),
+		.len = len,
+		.pattern = data,
+		.pattern_size = len,
 	};
 
 	return zex_job_op(job, &op);
+}
+
+static int zex_job_store(struct zex_job *job, u64 va, u64 value)
+{
+	return zex_job_write(job, va, &value, sizeof(value));
 }
 
 /* WAIT: read until the comparison holds, again after each job's end or a poll period. */
@@ -100,6 +132,31 @@ static int zex_job_wait(struct zex_job *job, const struct drm_zex_command *cmd)
 		if (zex_exec_queue_is_banned(job->queue))
 			return -ECANCELED;
 	}
+}
+
+/*
+ * WAIT on a long-running queue: read once; when false, stop (-EINPROGRESS)
+ * with the context kicked by each job's end and a poll, as above.
+ */
+static int zex_job_wait_lr(struct zex_job *job, const struct drm_zex_command *cmd)
+{
+	struct zex_vm_op op = {
+		.kind = ZEX_VM_OP_READ,
+		.src = cmd->src,
+		.len = sizeof(u64),
+	};
+	u64 value;
+	int ret;
+
+	zex_lr_wait_arm(job->queue->lr);
+	op.buf = &value;
+	ret = zex_job_op(job, &op);
+	if (ret)
+		return ret;
+	if (!zex_compare(value, cmd->compare, cmd->value, cmd->mask))
+		return -EINPROGRESS;
+	zex_lr_wait_disarm(job->queue->lr);
+	return 0;
 }
 
 /**
@@ -331,22 +388,66 @@ static int zex_job_command(struct zex_job *job, const struct drm_zex_command *cm
 	case DRM_ZEX_CMD_TIMESTAMP:
 		return zex_job_store(job, cmd->dst, ktime_get_ns());
 	case DRM_ZEX_CMD_WAIT:
+		if (job->queue->lr)
+			return zex_job_wait_lr(job, cmd);
 		return zex_job_wait(job, cmd);
+	case DRM_ZEX_CMD_LAUNCH:
+		/* Only long-running queues take it (the exec ioctl checks). */
+		return zex_launch_step(job, cmd);
 	}
 	return -EINVAL;
 }
 
-static int zex_job_execute(struct zex_job *job)
+/**
+ * zex_job_execute - run a job's commands from &zex_job.pc, then its user fences
+ * @job: the job.
+ *
+ * Return: 0 when the job has run; -EINPROGRESS when a long-running job
+ * waits (call again when woken: it goes on where it stopped); the error
+ * that ended it.
+ */
+int zex_job_execute(struct zex_job *job)
 {
 	struct zex_runs runs = {};
-	u32 i;
 	int ret = 0;
+	u32 i;
 
-	for (i = 0; i < job->num_commands && !ret; i++)
-		ret = zex_job_command(job, &job->commands[i], &runs);
+	while (job->pc < job->num_commands) {
+		ret = zex_job_command(job, &job->commands[job->pc], &runs);
+		if (ret)
+			break;
+		job->pc++;
+	}
 	for (i = 0; i < job->num_user_fences && !ret; i++)
 		ret = zex_job_store(job, job->user_fences[i].addr, job->user_fences[i].value);
 	kvfree(runs.runs);
+	return ret;
+}
+
+/**
+ * zex_job_end - what a job's end does to its queue
+ * @job: the job, run.
+ * @ret: what zex_job_execute() returned (not -EINPROGRESS), or
+ *	-ECANCELED for a job that did not run.
+ *
+ * A failure bans the queue (a fault banned it already); a job stopped by
+ * a ban ends with the ban's error. The job is counted as completed.
+ *
+ * Return: the job's error, 0 when it ended well.
+ */
+int zex_job_end(struct zex_job *job, int ret)
+{
+	struct zex_exec_queue *q = job->queue;
+
+	if (ret && ret != -ECANCELED)
+		zex_exec_queue_ban(q, ret, NULL);
+	/* Stopped because the queue was banned: end with what banned it. */
+	if (ret == -ECANCELED)
+		ret = zex_exec_queue_error(q);
+	if (ret)
+		drm_dbg(q->ring->xdev->drm, "%s: job %llu of queue %u ended with %d\n",
+			q->ring->name, job->seqno, q->id, ret);
+	atomic64_inc(&q->jobs_completed);
 	return ret;
 }
 
@@ -367,19 +468,12 @@ void zex_job_run(struct work_struct *work)
 		ret = zex_job_execute(job);
 		set_active_memcg(old);
 	}
-	if (ret && ret != -ECANCELED)
-		zex_exec_queue_ban(q, ret, DRM_ZEX_FAULT_NONE, 0);
-	/* Stopped because the queue was banned: end with what banned it. */
-	if (ret == -ECANCELED)
-		ret = zex_exec_queue_error(q);
+	/* Counted before the fence: whoever sees it signalled sees the count. */
+	ret = zex_job_end(job, ret);
 	if (ret) {
-		drm_dbg(q->ring->xdev->drm, "%s: job %llu of queue %u ended with %d\n",
-			q->ring->name, job->hw_fence->seqno, q->id, ret);
 		dma_fence_set_error(&job->base.s_fence->finished, ret);
 		dma_fence_set_error(job->hw_fence, ret);
 	}
-	/* Counted before the fence: whoever sees it signalled sees the count. */
-	atomic64_inc(&q->jobs_completed);
 	/*
 	 * Once the fence is signalled the scheduler may free the job, which
 	 * drops the queue: neither is touched after it. The device's state
@@ -403,17 +497,16 @@ struct zex_job *zex_job_alloc(struct drm_device *drm, struct zex_exec_queue *q)
 
 	if (!job)
 		return NULL;
+	kref_init(&job->refcount);
+	INIT_LIST_HEAD(&job->lr_link);
 	job->queue = q;
 	job->memcg = get_mem_cgroup_from_mm(current->mm);
 	zex_exec_hold(drm);
 	return job;
 }
 
-/**
- * zex_job_release - free a job and drop what it holds
- * @job: a job the scheduler is done with, or one never armed.
- */
-void zex_job_release(struct zex_job *job)
+/* Free a job and drop what it holds. */
+static void zex_job_release(struct zex_job *job)
 {
 	struct drm_device *drm = job->queue->ring->xdev->drm;
 
@@ -431,20 +524,34 @@ static void zex_job_cleanup(struct work_struct *work)
 	zex_job_release(container_of(work, struct zex_job, cleanup));
 }
 
+static void zex_job_last_put(struct kref *kref)
+{
+	struct zex_job *job = container_of(kref, struct zex_job, refcount);
+
+	atomic_dec(&job->queue->in_flight);
+	INIT_WORK(&job->cleanup, zex_job_cleanup);
+	queue_work(zex_exec_cleanup_wq, &job->cleanup);
+}
+
 /**
- * zex_job_free - free a job the scheduler is done with
+ * zex_job_put - drop a reference to a job
  * @job: the job.
  *
- * Its queue's count of jobs in flight drops at once; the rest goes on
- * zex_exec_cleanup_wq, since dropping the device may end the scheduler
- * that calls this.
+ * After the last, its queue's count of jobs in flight drops at once; the
+ * rest goes on zex_exec_cleanup_wq, since dropping the device may end the
+ * scheduler that calls this.
+ */
+void zex_job_put(struct zex_job *job)
+{
+	kref_put(&job->refcount, zex_job_last_put);
+}
+
+/**
+ * zex_job_free - the scheduler is done with a job (or it was never armed)
+ * @job: the job, after drm_sched_job_init().
  */
 void zex_job_free(struct zex_job *job)
 {
-	struct zex_exec_queue *q = job->queue;
-
 	drm_sched_job_cleanup(&job->base);
-	atomic_dec(&q->in_flight);
-	INIT_WORK(&job->cleanup, zex_job_cleanup);
-	queue_work(zex_exec_cleanup_wq, &job->cleanup);
+	zex_job_put(job);
 }

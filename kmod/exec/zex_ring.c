@@ -19,6 +19,11 @@
  * job at its next page or poll, and puts the job back on the scheduler's
  * pending list, as xe does: the scheduler is never stopped (stopping it
  * would end the jobs behind, which run as before, with -ECANCELED).
+ *
+ * A compute engine's ring has a second scheduler, for long-running
+ * queues: no timeout, and its run_job hands the job to the queue's
+ * context (zex_lr.c) and returns no fence, so its jobs never occupy the
+ * engine's worker.
  */
 
 #include <linux/dma-fence.h>
@@ -43,6 +48,11 @@
  * once free, a ready job of the highest priority that has one.
  */
 #define ZEX_RING_DEPTH		1
+/*
+ * Long-running jobs the second scheduler hands over at once: each leaves
+ * it as soon as it is handed over.
+ */
+#define ZEX_RING_LR_DEPTH	16
 
 /**
  * struct zex_hw_fence - a ring's fence: the job has run
@@ -136,7 +146,7 @@ static enum drm_gpu_sched_stat zex_ring_timedout_job(struct drm_sched_job *sched
 
 	/* Banning the queue stops its running job (zex_vm_execute()'s cancel flag). */
 	if (job->hw_fence && !dma_fence_is_signaled(job->hw_fence) &&
-	    zex_exec_queue_ban(job->queue, -ETIME, DRM_ZEX_FAULT_NONE, 0))
+	    zex_exec_queue_ban(job->queue, -ETIME, NULL))
 		drm_dbg(ring->xdev->drm, "%s: job %llu of queue %u timed out\n",
 			ring->name, job->hw_fence->seqno, job->queue->id);
 	spin_lock(&sched->job_list_lock);
@@ -155,6 +165,43 @@ static const struct drm_sched_backend_ops zex_ring_ops = {
 	.timedout_job = zex_ring_timedout_job,
 	.free_job = zex_ring_free_job,
 };
+
+static struct dma_fence *zex_ring_lr_run_job(struct drm_sched_job *sched_job)
+{
+	return zex_lr_run_job(to_zex_job(sched_job));
+}
+
+/* Never called: the scheduler of long-running queues has no timeout. */
+static enum drm_gpu_sched_stat zex_ring_lr_timedout_job(struct drm_sched_job *sched_job)
+{
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+static const struct drm_sched_backend_ops zex_ring_lr_ops = {
+	.run_job = zex_ring_lr_run_job,
+	.timedout_job = zex_ring_lr_timedout_job,
+	.free_job = zex_ring_free_job,
+};
+
+/* A compute ring's scheduler of long-running queues, "<ring>-lr". */
+static int zex_ring_init_lr(struct zex_exec_device *xdev, struct zex_ring *ring)
+{
+	struct drm_sched_init_args args = {
+		.ops = &zex_ring_lr_ops,
+		.credit_limit = ZEX_RING_LR_DEPTH,
+		.timeout = MAX_SCHEDULE_TIMEOUT,
+		.name = ring->lr_name,
+		.dev = xdev->drm->dev,
+	};
+	int ret;
+
+	snprintf(ring->lr_name, sizeof(ring->lr_name), "%s-lr", ring->name);
+	/* Its own submission work (6.12): never behind the engine's running job. */
+	zex_drm_sched_init_args(&args, NULL);
+	ret = drm_sched_init(&ring->lr_sched, &args);
+	ring->has_lr = !ret;
+	return ret;
+}
 
 static int zex_ring_init(struct zex_exec_device *xdev, struct zex_ring *ring, long timeout,
 			 const char *device, const char *class, u32 instance, u16 tile_mask)
@@ -182,7 +229,11 @@ static int zex_ring_init(struct zex_exec_device *xdev, struct zex_ring *ring, lo
 	if (ret) {
 		destroy_workqueue(ring->hw);
 		ring->hw = NULL;
+		return ret;
 	}
+	/* Compute engines run long-running queues too. */
+	if (!strcmp(class, "ccs"))
+		ret = zex_ring_init_lr(xdev, ring);
 	return ret;
 }
 
@@ -190,6 +241,8 @@ static void zex_ring_fini(struct zex_ring *ring)
 {
 	if (!ring->hw)
 		return;
+	if (ring->has_lr)
+		drm_sched_fini(&ring->lr_sched);
 	drm_sched_fini(&ring->sched);
 	destroy_workqueue(ring->hw);
 }

@@ -6,13 +6,13 @@
 /**
  * DOC: zex_exec_test.c - KUnit suite for execution's pure parts
  *
- * The command and sync checks on a table of good and bad elements (each
- * bad one names the errno it must get), every compare op on both sides of
+ * The command, sync and launch report checks on tables of good and bad
+ * elements (each bad one names the errno it must get), every compare op on both sides of
  * its boundary and under a mask, the split of a copy between tiles for
  * linear and interleaved layouts and host memory (the runs must cover the
  * range exactly, in order, each byte on the tile that holds it), and the
- * ban state machine: the first ban wins, keeps its error and fault, wakes
- * the waiters once.
+ * ban state machine: the first ban wins, keeps its error and fault (its
+ * flags too), wakes the waiters once.
  */
 
 #include <kunit/test.h>
@@ -76,7 +76,17 @@ static const struct zex_command_case zex_command_cases[] = {
 	{ "wait, misaligned", { .op = DRM_ZEX_CMD_WAIT, .src = 0x1001 }, -EINVAL },
 	{ "wait with a destination", { .op = DRM_ZEX_CMD_WAIT, .src = 0x1000, .dst = 8 },
 	  -EINVAL },
-	{ "unknown op", { .op = 5, .dst = 0x1000 }, -EINVAL },
+	{ "launch", { .op = DRM_ZEX_CMD_LAUNCH, .dst = 0x1008, .value = ~0ull }, 0 },
+	{ "launch, misaligned", { .op = DRM_ZEX_CMD_LAUNCH, .dst = 0x1004 }, -EINVAL },
+	{ "launch, record wraps", { .op = DRM_ZEX_CMD_LAUNCH, .dst = ~0ull - 15 }, -EINVAL },
+	{ "launch, the last record", { .op = DRM_ZEX_CMD_LAUNCH, .dst = ~0ull - 23 }, 0 },
+	{ "launch with a source", { .op = DRM_ZEX_CMD_LAUNCH, .dst = 0x1000, .src = 8 },
+	  -EINVAL },
+	{ "launch with a mask", { .op = DRM_ZEX_CMD_LAUNCH, .dst = 0x1000, .mask = 1 },
+	  -EINVAL },
+	{ "launch with a pattern", { .op = DRM_ZEX_CMD_LAUNCH, .dst = 0x1000,
+				     .pattern = { [3] = 1 } }, -EINVAL },
+	{ "unknown op", { .op = 6, .dst = 0x1000 }, -EINVAL },
 };
 
 static void zex_command_case_desc(const struct zex_command_case *c, char *desc)
@@ -280,6 +290,53 @@ static void zex_test_split_even(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, zex_split_even(0, 100, 0, zex_test_emit, &r));
 }
 
+struct zex_report_case {
+	const char *desc;
+	struct drm_zex_launch_report r;
+	int err;
+};
+
+static const struct zex_report_case zex_report_cases[] = {
+	{ "done", { .exec_queue_id = 1, .tile = 7, .seqno = 1 }, 0 },
+	{ "fault", { .seqno = 3, .status = DRM_ZEX_LAUNCH_FAULT,
+		     .fault_reason = DRM_ZEX_FAULT_KERNEL_ABORTED, .fault_addr = 0x1000,
+		     .fault_flags = DRM_ZEX_FAULT_WRITE }, 0 },
+	{ "fault, not mapped", { .seqno = 3, .status = DRM_ZEX_LAUNCH_FAULT,
+				 .fault_reason = DRM_ZEX_FAULT_NOT_MAPPED }, 0 },
+	{ "fault without a reason", { .seqno = 3, .status = DRM_ZEX_LAUNCH_FAULT }, -EINVAL },
+	{ "fault, unknown reason", { .seqno = 3, .status = DRM_ZEX_LAUNCH_FAULT,
+				     .fault_reason = 5 }, -EINVAL },
+	{ "fault, unknown flag", { .seqno = 3, .status = DRM_ZEX_LAUNCH_FAULT,
+				   .fault_reason = 1, .fault_flags = 2 }, -EINVAL },
+	{ "done with a reason", { .seqno = 1, .fault_reason = 1 }, -EINVAL },
+	{ "done with an address", { .seqno = 1, .fault_addr = 8 }, -EINVAL },
+	{ "done with flags", { .seqno = 1, .fault_flags = DRM_ZEX_FAULT_WRITE }, -EINVAL },
+	{ "unknown status", { .seqno = 1, .status = 2 }, -EINVAL },
+	{ "launch 0", { .seqno = 0 }, -EINVAL },
+	{ "tile 8", { .seqno = 1, .tile = DRM_ZEX_MAX_TILES }, -EINVAL },
+	{ "tile huge", { .seqno = 1, .tile = ~0u }, -EINVAL },
+	{ "extensions", { .seqno = 1, .extensions = 8 }, -EINVAL },
+	{ "pad", { .seqno = 1, .pad = 1 }, -EINVAL },
+	{ "reserved", { .seqno = 1, .reserved = { 1, 0 } }, -EINVAL },
+};
+
+static void zex_report_case_desc(const struct zex_report_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(zex_report_case, zex_report_cases, zex_report_case_desc);
+
+static void zex_test_report_check(struct kunit *test)
+{
+	const struct zex_report_case *c = test->param_value;
+	const char *why = NULL;
+
+	KUNIT_EXPECT_EQ(test, c->err, zex_launch_report_check(&c->r, &why));
+	if (c->err)
+		KUNIT_EXPECT_NOT_NULL(test, why);
+}
+
 static void zex_test_ban(struct kunit *test)
 {
 	struct zex_exec_device *xdev = kunit_kzalloc(test, sizeof(*xdev), GFP_KERNEL);
@@ -296,21 +353,29 @@ static void zex_test_ban(struct kunit *test)
 
 	KUNIT_EXPECT_FALSE(test, zex_exec_queue_is_banned(q));
 	KUNIT_EXPECT_EQ(test, 0, zex_exec_queue_error(q));
-	KUNIT_EXPECT_TRUE(test, zex_exec_queue_ban(q, -EFAULT, DRM_ZEX_FAULT_READ_ONLY, 0x4000));
+	struct zex_fault fault = {
+		.addr = 0x4000, .reason = DRM_ZEX_FAULT_READ_ONLY, .flags = DRM_ZEX_FAULT_WRITE,
+	};
+	struct zex_fault other = { .addr = 8, .reason = DRM_ZEX_FAULT_NOT_MAPPED };
+
+	KUNIT_EXPECT_TRUE(test, zex_exec_queue_ban(q, -EFAULT, &fault));
 	KUNIT_EXPECT_TRUE(test, zex_exec_queue_is_banned(q));
 	KUNIT_EXPECT_EQ(test, 1, atomic64_read(&xdev->done_seq));
 	/* A later timeout or destruction does not overwrite the first reason. */
-	KUNIT_EXPECT_FALSE(test, zex_exec_queue_ban(q, -ETIME, 0, 0));
-	KUNIT_EXPECT_FALSE(test, zex_exec_queue_ban(q, -ECANCELED, 0, 0));
+	KUNIT_EXPECT_FALSE(test, zex_exec_queue_ban(q, -ETIME, NULL));
+	KUNIT_EXPECT_FALSE(test, zex_exec_queue_ban(q, -EFAULT, &other));
+	KUNIT_EXPECT_FALSE(test, zex_exec_queue_ban(q, -ECANCELED, NULL));
 	KUNIT_EXPECT_EQ(test, -EFAULT, zex_exec_queue_error(q));
-	KUNIT_EXPECT_EQ(test, DRM_ZEX_FAULT_READ_ONLY, q->fault_reason);
-	KUNIT_EXPECT_EQ(test, 0x4000, q->fault_addr);
+	KUNIT_EXPECT_EQ(test, DRM_ZEX_FAULT_READ_ONLY, q->fault.reason);
+	KUNIT_EXPECT_EQ(test, 0x4000, q->fault.addr);
+	KUNIT_EXPECT_EQ(test, DRM_ZEX_FAULT_WRITE, q->fault.flags);
 	KUNIT_EXPECT_EQ(test, 1, atomic64_read(&xdev->done_seq));
 }
 
 static struct kunit_case zex_exec_cases[] = {
 	KUNIT_CASE_PARAM(zex_test_command_check, zex_command_case_gen_params),
 	KUNIT_CASE_PARAM(zex_test_sync_check, zex_sync_case_gen_params),
+	KUNIT_CASE_PARAM(zex_test_report_check, zex_report_case_gen_params),
 	KUNIT_CASE(zex_test_compare),
 	KUNIT_CASE(zex_test_split_linear),
 	KUNIT_CASE(zex_test_split_interleaved),

@@ -25,6 +25,7 @@ static const struct zex_params zex_defaults = {
 	.vm_max_mappings = 16384,
 	.exec_max_queues = 1024,
 	.exec_max_jobs = 128,
+	.exec_max_lr_queues = 64,
 	.job_timeout_ms = 2000,
 };
 
@@ -37,6 +38,7 @@ enum zex_param_field {
 	ZEX_HOSTRPC_SLOTS,
 	ZEX_HOSTRPC_CHANNELS,
 	ZEX_VM_MAPPINGS,
+	ZEX_EXEC_LR_QUEUES,
 };
 
 struct zex_params_case {
@@ -81,6 +83,10 @@ static const struct zex_params_case zex_params_cases[] = {
 	{ "vm mappings 1048576", ZEX_VM_MAPPINGS, 1048576, NULL },
 	{ "vm mappings 0", ZEX_VM_MAPPINGS, 0, "vm_max_mappings" },
 	{ "vm mappings 1048577", ZEX_VM_MAPPINGS, 1048577, "vm_max_mappings" },
+	{ "lr queues 1", ZEX_EXEC_LR_QUEUES, 1, NULL },
+	{ "lr queues 4096", ZEX_EXEC_LR_QUEUES, 4096, NULL },
+	{ "lr queues 0", ZEX_EXEC_LR_QUEUES, 0, "exec_max_lr_queues" },
+	{ "lr queues 4097", ZEX_EXEC_LR_QUEUES, 4097, "exec_max_lr_queues" },
 };
 
 /* The defaults with the case's one field changed. */
@@ -96,6 +102,7 @@ static struct zex_params zex_case_params(const struct zex_params_case *c)
 		[ZEX_HOSTRPC_SLOTS] = &p.hostrpc_max_slots,
 		[ZEX_HOSTRPC_CHANNELS] = &p.hostrpc_max_channels,
 		[ZEX_VM_MAPPINGS] = &p.vm_max_mappings,
+		[ZEX_EXEC_LR_QUEUES] = &p.exec_max_lr_queues,
 	};
 
 	*fields[c->field] = c->value;

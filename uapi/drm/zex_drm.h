@@ -54,6 +54,7 @@ extern "C" {
 #define DRM_ZEX_EXEC_QUEUE_GET_STATE	0x0d
 #define DRM_ZEX_EXEC			0x0e
 #define DRM_ZEX_WAIT_USER_FENCE		0x0f
+#define DRM_ZEX_LAUNCH_REPORT		0x10
 
 #define DRM_IOCTL_ZEX_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_QUERY, struct drm_zex_query)
@@ -91,6 +92,8 @@ extern "C" {
 #define DRM_IOCTL_ZEX_WAIT_USER_FENCE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_ZEX_WAIT_USER_FENCE, \
 		 struct drm_zex_wait_user_fence)
+#define DRM_IOCTL_ZEX_LAUNCH_REPORT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_ZEX_LAUNCH_REPORT, struct drm_zex_launch_report)
 
 /** @DRM_ZEX_MAX_TILES: the most tiles one zex device can have. */
 #define DRM_ZEX_MAX_TILES		8
@@ -195,16 +198,21 @@ struct drm_zex_query_device {
 	 */
 	__u64 timestamp_frequency;
 	/**
-	 * @job_timeout_ms: how long a job may run before the scheduler stops
-	 * it (-ETIME on its fence, its exec queue banned).
+	 * @job_timeout_ms: how long a job of a queue that is not long-running
+	 * may run before the scheduler stops it (-ETIME on its fence, its
+	 * exec queue banned).
 	 */
 	__u32 job_timeout_ms;
 	/** @max_exec_queues: the most exec queues one open file may have. */
 	__u32 max_exec_queues;
 	/** @max_jobs_in_flight: the most unfinished jobs of one exec queue. */
 	__u32 max_jobs_in_flight;
-	/** @pad2: 0. */
-	__u32 pad2;
+	/**
+	 * @max_lr_exec_queues: the most long-running exec queues
+	 * (%DRM_ZEX_EXEC_QUEUE_LONG_RUNNING) one open file may have; 0 on a
+	 * kernel without them. (It was a pad, always 0.)
+	 */
+	__u32 max_lr_exec_queues;
 	/** @reserved: 0. */
 	__u64 reserved;
 };
@@ -603,13 +611,25 @@ struct drm_zex_vm_bind {
  *	(%DRM_ZEX_USERPTR_MIRROR) where the host maps nothing the import may
  *	use any more: unmapped or moved away, an I/O or PFN mapping, or
  *	read-only memory under a writable import.
+ * @DRM_ZEX_FAULT_KERNEL_ABORTED: a launch's kernel stopped on its own (an
+ *	illegal instruction, an abort, a trap), as the compute side reports
+ *	it (%DRM_IOCTL_ZEX_LAUNCH_REPORT); its address is where it stopped,
+ *	or 0.
  */
 enum drm_zex_fault_reason {
 	DRM_ZEX_FAULT_NONE = 0,
 	DRM_ZEX_FAULT_NOT_MAPPED = 1,
 	DRM_ZEX_FAULT_READ_ONLY = 2,
 	DRM_ZEX_FAULT_HOST_UNMAPPED = 3,
+	DRM_ZEX_FAULT_KERNEL_ABORTED = 4,
 };
+
+/**
+ * DRM_ZEX_FAULT_WRITE - a fault's flag: the faulting access was a write
+ * (&drm_zex_exec_queue_get_state.fault_flags,
+ * &drm_zex_launch_report.fault_flags); without it, a read.
+ */
+#define DRM_ZEX_FAULT_WRITE		0x1u
 
 /** DRM_ZEX_COPY_MAX_LEN - the most one copy moves, 1 GiB. */
 #define DRM_ZEX_COPY_MAX_LEN		0x40000000ull
@@ -677,6 +697,44 @@ struct drm_zex_copy {
  */
 
 /**
+ * DOC: long-running exec queues and launches
+ *
+ * A compute engine's queue created with %DRM_ZEX_EXEC_QUEUE_LONG_RUNNING
+ * (as xe's long-running mode) runs jobs that may take as long as they
+ * take: it has no job timeout, and its jobs have no dma-fence anyone else
+ * could wait on, since a dma-fence must signal in bounded time. So a job
+ * of such a queue signals no sync object (-EOPNOTSUPP; it may wait for
+ * them) and leaves no fence in a buffer object's reservation (it waits for
+ * those already there; no one waits for it, and a sync_file exported from
+ * the object does not include it). Its end is seen through user fences
+ * and %DRM_ZEX_CMD_STORE only. Such a queue is a context of its own on
+ * the engine, which runs it beside the engine's other queues (as a GPU
+ * time-slices its contexts): a job waiting on it never holds up another
+ * queue's job.
+ *
+ * %DRM_ZEX_CMD_LAUNCH, allowed only there, hands work to the compute
+ * side (in userspace: the kernel never runs device code) and waits for
+ * it: the engine numbers the launch (1, 2, ... per queue), writes a
+ * &struct drm_zex_launch_record at the command's @dst, the number last,
+ * and wakes user fence waits, which is how the compute side learns that
+ * launch N may run. Each tile of the queue's engine (one, or every tile
+ * for the root device's engine under implicit scaling) runs its part and
+ * reports it through DRM_IOCTL_ZEX_LAUNCH_REPORT: done, or faulted. When
+ * every tile has reported done, the job goes on with its next command; a
+ * fault bans the queue with -EFAULT, the report's address, reason and
+ * flags readable through DRM_IOCTL_ZEX_EXEC_QUEUE_GET_STATE. Whenever a
+ * launch ends before every part reported (the queue banned, destroyed,
+ * its file closed, the device unplugged), the engine writes
+ * %DRM_ZEX_LAUNCH_STOP into the record's @state and wakes user fence
+ * waits: the parts still running should stop; their reports fail.
+ *
+ * The process that creates a long-running queue serves its launches: once
+ * it holds no file descriptor of the file any more (it closed them, or it
+ * died), the queue is banned with -EPIPE, even if another process still
+ * holds the file.
+ */
+
+/**
  * struct drm_zex_user_extension - the header of every extension
  *
  * An @extensions field points at a chain of these, each the head of a
@@ -710,16 +768,26 @@ enum drm_zex_exec_queue_priority {
 };
 
 /**
+ * DRM_ZEX_EXEC_QUEUE_LONG_RUNNING - &drm_zex_exec_queue_create.flags bit:
+ * a long-running queue of a compute engine (see "long-running exec queues
+ * and launches").
+ */
+#define DRM_ZEX_EXEC_QUEUE_LONG_RUNNING	0x1u
+
+/**
  * struct drm_zex_exec_queue_create - argument of DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE
  *
  * A queue on one engine of the list DRM_ZEX_QUERY_ENGINES returns: the
  * engine whose @engine_class, @engine_instance and @device match, at
  * @priority. A queue of an engine that spans several tiles (the root
  * device's, with implicit scaling) splits each copy and fill between the
- * tiles. Errors: -EINVAL no such engine, an unknown @priority, non-zero
- * @flags or @reserved; -EPERM %DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH without
- * CAP_SYS_NICE; -EMFILE the file has &drm_zex_query_device.max_exec_queues
- * queues; -ENOMEM. (@priority was a pad that had to be 0: normal.)
+ * tiles. Errors: -EINVAL no such engine, an unknown @priority or flag,
+ * %DRM_ZEX_EXEC_QUEUE_LONG_RUNNING on an engine that is not a compute
+ * engine, non-zero @reserved; -EPERM %DRM_ZEX_EXEC_QUEUE_PRIORITY_HIGH
+ * without CAP_SYS_NICE; -EMFILE the file has
+ * &drm_zex_query_device.max_exec_queues queues, or
+ * &drm_zex_query_device.max_lr_exec_queues long-running ones; -ENOMEM.
+ * (@priority was a pad that had to be 0: normal.)
  */
 struct drm_zex_exec_queue_create {
 	/** @extensions: must be 0. */
@@ -732,7 +800,7 @@ struct drm_zex_exec_queue_create {
 	__u16 device;
 	/** @priority: &enum drm_zex_exec_queue_priority (0: normal). */
 	__u16 priority;
-	/** @flags: must be 0. */
+	/** @flags: %DRM_ZEX_EXEC_QUEUE_LONG_RUNNING or 0. */
 	__u32 flags;
 	/** @exec_queue_id: out: the queue, never 0. */
 	__u32 exec_queue_id;
@@ -782,13 +850,17 @@ struct drm_zex_exec_queue_get_state {
 	__u32 state;
 	/**
 	 * @error: out: what banned it, -EFAULT or -ETIME (-ENODEV the device
-	 * was unplugged); 0 if not banned.
+	 * was unplugged, -EPIPE the process serving a long-running queue's
+	 * launches holds its file no more); 0 if not banned.
 	 */
 	__s32 error;
 	/** @fault_reason: out: &enum drm_zex_fault_reason of a fault. */
 	__u32 fault_reason;
-	/** @pad: out: 0. */
-	__u32 pad;
+	/**
+	 * @fault_flags: out: %DRM_ZEX_FAULT_WRITE for a faulting write, else
+	 * 0. (It was a pad, always 0.)
+	 */
+	__u32 fault_flags;
 	/** @fault_addr: out: the faulting device VA. */
 	__u64 fault_addr;
 	/** @jobs_completed: out: jobs of the queue that have ended. */
@@ -815,7 +887,13 @@ struct drm_zex_exec_queue_get_state {
  *	&enum drm_zex_compare_op): a GPU's semaphore wait. The engine reads
  *	the value again after every job that ends on the device and at least
  *	every millisecond; a wait that never comes true ends with the job
- *	timeout.
+ *	timeout (on a long-running queue: never, until the queue is banned or
+ *	destroyed).
+ * @DRM_ZEX_CMD_LAUNCH: long-running queues only: publish a launch, its
+ *	&struct drm_zex_launch_record at @dst (8-byte aligned, 24 bytes
+ *	written) with @value as its cookie, and wait until every tile of the
+ *	queue has reported it done (see "long-running exec queues and
+ *	launches").
  */
 enum drm_zex_command_op {
 	DRM_ZEX_CMD_COPY = 0,
@@ -823,6 +901,7 @@ enum drm_zex_command_op {
 	DRM_ZEX_CMD_STORE = 2,
 	DRM_ZEX_CMD_TIMESTAMP = 3,
 	DRM_ZEX_CMD_WAIT = 4,
+	DRM_ZEX_CMD_LAUNCH = 5,
 };
 
 /**
@@ -861,13 +940,13 @@ struct drm_zex_command {
 	__u16 compare;
 	/** @pad: must be 0. */
 	__u16 pad;
-	/** @dst: COPY, FILL, STORE, TIMESTAMP: device VA written. */
+	/** @dst: COPY, FILL, STORE, TIMESTAMP, LAUNCH: device VA written. */
 	__u64 dst;
 	/** @src: COPY: device VA read; WAIT: device VA of the value. */
 	__u64 src;
 	/** @len: COPY, FILL: bytes, 1 to %DRM_ZEX_COPY_MAX_LEN. */
 	__u64 len;
-	/** @value: STORE: the value; WAIT: the operand. */
+	/** @value: STORE: the value; WAIT: the operand; LAUNCH: the cookie. */
 	__u64 value;
 	/** @mask: WAIT: the mask. */
 	__u64 mask;
@@ -937,7 +1016,9 @@ struct drm_zex_sync {
  * 0 commands or above %DRM_ZEX_EXEC_MAX_COMMANDS or
  * %DRM_ZEX_EXEC_MAX_SYNCS); -E2BIG a copy or fill above
  * %DRM_ZEX_COPY_MAX_LEN; -ENOENT no such queue or sync object (or a
- * binary one to wait for that has no fence); -EIO the queue is banned;
+ * binary one to wait for that has no fence); -EOPNOTSUPP a sync object to
+ * signal on a long-running queue, a %DRM_ZEX_CMD_LAUNCH on a queue that
+ * is not long-running; -EIO the queue is banned;
  * -EBUSY the queue already has &drm_zex_query_device.max_jobs_in_flight
  * unfinished jobs (wait for one of them, then submit again); -E2BIG the
  * job touches more than 4096 pieces of buffer objects; -ENOMEM.
@@ -1009,6 +1090,73 @@ struct drm_zex_wait_user_fence {
 	__u32 exec_queue_id;
 	/** @pad2: must be 0. */
 	__u32 pad2;
+	/** @reserved: must be 0. */
+	__u64 reserved[2];
+};
+
+/**
+ * DRM_ZEX_LAUNCH_STOP - &drm_zex_launch_record.state: the launch ended
+ * before every tile reported it done; what still runs of it should stop.
+ */
+#define DRM_ZEX_LAUNCH_STOP		1u
+
+/**
+ * struct drm_zex_launch_record - what a %DRM_ZEX_CMD_LAUNCH writes at @dst
+ *
+ * The engine writes @cookie, @tile_mask and @state, then @seqno: a
+ * compute side that sees @seqno change (DRM_IOCTL_ZEX_WAIT_USER_FENCE on
+ * it) reads the rest as written for that launch.
+ */
+struct drm_zex_launch_record {
+	/** @seqno: the launch's number on its queue, from 1. */
+	__u64 seqno;
+	/** @cookie: the command's &drm_zex_command.value. */
+	__u64 cookie;
+	/** @tile_mask: bit i set when tile i runs a part and must report it. */
+	__u32 tile_mask;
+	/** @state: 0 while the launch may run, then %DRM_ZEX_LAUNCH_STOP. */
+	__u32 state;
+};
+
+/** DRM_ZEX_LAUNCH_DONE - &drm_zex_launch_report.status: the part ended well. */
+#define DRM_ZEX_LAUNCH_DONE		0u
+/** DRM_ZEX_LAUNCH_FAULT - &drm_zex_launch_report.status: the part faulted. */
+#define DRM_ZEX_LAUNCH_FAULT		1u
+
+/**
+ * struct drm_zex_launch_report - argument of DRM_IOCTL_ZEX_LAUNCH_REPORT
+ *
+ * The compute side reports tile @tile's part of launch @seqno of the
+ * long-running queue @exec_queue_id of this file: %DRM_ZEX_LAUNCH_DONE,
+ * or %DRM_ZEX_LAUNCH_FAULT with @fault_addr, @fault_reason and
+ * @fault_flags, which bans the queue with -EFAULT at once (the launch's
+ * other parts are told to stop). Errors: -EINVAL an unknown @status or
+ * flag, @tile not below %DRM_ZEX_MAX_TILES, @seqno 0, a fault without a
+ * reason or a done with fault fields, non-zero @pad, @extensions or
+ * @reserved; -ENOENT no such queue; -EOPNOTSUPP the queue is not
+ * long-running; -EIO the queue is banned; -ESRCH no launch @seqno waits
+ * for tile @tile's report (not published yet, reported already, or
+ * ended).
+ */
+struct drm_zex_launch_report {
+	/** @extensions: must be 0. */
+	__u64 extensions;
+	/** @exec_queue_id: the long-running queue. */
+	__u32 exec_queue_id;
+	/** @tile: the tile whose part ended. */
+	__u32 tile;
+	/** @seqno: the launch, &drm_zex_launch_record.seqno. */
+	__u64 seqno;
+	/** @status: %DRM_ZEX_LAUNCH_DONE or %DRM_ZEX_LAUNCH_FAULT. */
+	__u32 status;
+	/** @fault_reason: FAULT: &enum drm_zex_fault_reason, not NONE. */
+	__u32 fault_reason;
+	/** @fault_addr: FAULT: the faulting device VA. */
+	__u64 fault_addr;
+	/** @fault_flags: FAULT: %DRM_ZEX_FAULT_WRITE or 0. */
+	__u32 fault_flags;
+	/** @pad: must be 0. */
+	__u32 pad;
 	/** @reserved: must be 0. */
 	__u64 reserved[2];
 };

@@ -66,11 +66,28 @@ ZEX_ABI_OFF(drm_zex_wait_user_fence, value, 24);
 ZEX_ABI_OFF(drm_zex_wait_user_fence, timeout, 40);
 ZEX_ABI_OFF(drm_zex_query_device, timestamp_frequency, 32);
 ZEX_ABI_OFF(drm_zex_query_device, job_timeout_ms, 40);
+ZEX_ABI_OFF(drm_zex_query_device, max_lr_exec_queues, 52);
+ZEX_ABI_OFF(drm_zex_exec_queue_get_state, fault_flags, 28);
+ZEX_ABI_SIZE(drm_zex_launch_record, 24);
+ZEX_ABI_OFF(drm_zex_launch_record, cookie, 8);
+ZEX_ABI_OFF(drm_zex_launch_record, tile_mask, 16);
+ZEX_ABI_OFF(drm_zex_launch_record, state, 20);
+ZEX_ABI_SIZE(drm_zex_launch_report, 64);
+ZEX_ABI_OFF(drm_zex_launch_report, seqno, 16);
+ZEX_ABI_OFF(drm_zex_launch_report, fault_addr, 32);
+ZEX_ABI_OFF(drm_zex_launch_report, fault_flags, 40);
+ZEX_ABI_OFF(drm_zex_launch_report, reserved, 48);
 static_assert(DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE ==
 	      DRM_IOWR(0x4b, struct drm_zex_exec_queue_create), "queue create nr");
 static_assert(DRM_IOCTL_ZEX_EXEC == DRM_IOW(0x4e, struct drm_zex_exec), "exec nr");
 static_assert(DRM_IOCTL_ZEX_WAIT_USER_FENCE ==
 	      DRM_IOWR(0x4f, struct drm_zex_wait_user_fence), "wait nr");
+static_assert(DRM_IOCTL_ZEX_LAUNCH_REPORT ==
+	      DRM_IOW(0x50, struct drm_zex_launch_report), "launch report nr");
+static_assert(DRM_ZEX_CMD_LAUNCH == 5, "launch op");
+static_assert(DRM_ZEX_FAULT_KERNEL_ABORTED == 4, "kernel aborted");
+static_assert(DRM_ZEX_EXEC_QUEUE_LONG_RUNNING == 1 && DRM_ZEX_LAUNCH_STOP == 1 &&
+	      DRM_ZEX_FAULT_WRITE == 1 && DRM_ZEX_LAUNCH_FAULT == 1, "launch values");
 static_assert(DRM_IOCTL_ZEX_QUERY == DRM_IOWR(0x40, struct drm_zex_query), "query nr");
 static_assert(DRM_IOCTL_ZEX_BO_CREATE == DRM_IOWR(0x41, struct drm_zex_bo_create), "create nr");
 static_assert(DRM_IOCTL_ZEX_BO_MMAP_OFFSET == DRM_IOWR(0x42, struct drm_zex_bo_mmap_offset),

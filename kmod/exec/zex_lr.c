@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Copyright © 2026 The zex authors
+ */
+
+/**
+ * DOC: zex_lr.c - long-running queues: a context of their own on the engine
+ *
+ * A long-running queue's jobs may wait for as long as userspace takes (a
+ * launch's reports, a WAIT's value), so they have no hardware fence and
+ * never hold the ring's worker, whose jobs' fences others wait on and
+ * which must end in bounded time. As xe hands a long-running job to its
+ * context's ring and lets the scheduler's fence signal at once, the
+ * ring's second scheduler (&zex_ring.lr_sched, no timeout) waits for a
+ * job's dependencies, then zex_lr_run_job() puts the job on its queue's
+ * context (&struct zex_lr) and returns no fence: the scheduler's fence
+ * signals then, and nothing outside the queue can wait for the job's end
+ * but through user fences.
+ *
+ * The context runs its jobs in order on zex_exec_lr_wq, one work item per
+ * queue, which never sleeps for userspace: where a job must wait it stops
+ * (zex_job_execute() returns -EINPROGRESS) and the work item ends; a
+ * launch's last report, the queue's ban, and for a WAIT each job's end on
+ * the device (the context is then on the device's completion wait queue)
+ * or a millisecond's poll kick it again (zex_lr_kick()). So a waiting
+ * context holds no thread, and contexts never wait for one another, as a
+ * GPU time-slices its contexts. A kick takes a reference to the queue and
+ * holds the device and the module until the work item has run; unloading
+ * the module drains the workqueue.
+ *
+ * The process that created the queue serves its launches. The file's
+ * flush (each close of one of its descriptors, and every descriptor at a
+ * process's exit) asks whether the closing files table still holds one;
+ * when the one that created a long-running queue does not, the queue is
+ * banned with -EPIPE, which ends its launch and wakes its waiters.
+ */
+
+#include <linux/fdtable.h>
+#include <linux/memcontrol.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+
+#include <drm/drm_drv.h>
+
+#include "../common/zex_gfp.h"
+#include "zex_exec.h"
+
+/* How often a WAIT's value is read again when no job ends meanwhile. */
+#define ZEX_LR_POLL_MS	1
+
+static void zex_lr_kick_after(struct zex_lr *lr, unsigned long delay)
+{
+	struct zex_exec_queue *q = lr->queue;
+	unsigned long flags;
+
+	spin_lock_irqsave(&lr->lock, flags);
+	if (!lr->queued) {
+		lr->queued = true;
+		kref_get(&q->refcount);
+		zex_exec_hold(q->ring->xdev->drm);
+		queue_delayed_work(zex_exec_lr_wq, &lr->work, delay);
+	} else if (!delay && cancel_delayed_work(&lr->work)) {
+		/* A poll was pending: run now, with the references it holds. */
+		queue_delayed_work(zex_exec_lr_wq, &lr->work, 0);
+	}
+	spin_unlock_irqrestore(&lr->lock, flags);
+}
+
+/**
+ * zex_lr_kick - run a long-running queue's context again
+ * @lr: the context; the caller holds its queue.
+ *
+ * Any context, interrupts off included.
+ */
+void zex_lr_kick(struct zex_lr *lr)
+{
+	zex_lr_kick_after(lr, 0);
+}
+
+/* On the device's completion wait queue: a job ended, a store, a ban. */
+static int zex_lr_wake(struct wait_queue_entry *wait, unsigned int mode, int sync, void *key)
+{
+	zex_lr_kick(container_of(wait, struct zex_lr, wake));
+	return 0;
+}
+
+/**
+ * zex_lr_wait_arm - be kicked by every job's end on the device
+ * @lr: the context, from its work item.
+ *
+ * Called before a WAIT reads its value, so that no change after the read
+ * goes unseen.
+ */
+void zex_lr_wait_arm(struct zex_lr *lr)
+{
+	if (lr->armed)
+		return;
+	lr->armed = true;
+	add_wait_queue(&lr->queue->ring->xdev->done_wq, &lr->wake);
+}
+
+/**
+ * zex_lr_wait_disarm - no longer be kicked by jobs' ends
+ * @lr: the context, from its work item.
+ */
+void zex_lr_wait_disarm(struct zex_lr *lr)
+{
+	if (!lr->armed)
+		return;
+	lr->armed = false;
+	remove_wait_queue(&lr->queue->ring->xdev->done_wq, &lr->wake);
+}
+
+static struct zex_job *zex_lr_oldest(struct zex_lr *lr)
+{
+	struct zex_job *job;
+
+	spin_lock_irq(&lr->lock);
+	job = list_first_entry_or_null(&lr->jobs, struct zex_job, lr_link);
+	spin_unlock_irq(&lr->lock);
+	return job;
+}
+
+/* The job has ended: its launch stops, it leaves the context, waiters wake. */
+static void zex_lr_job_ended(struct zex_lr *lr, struct zex_job *job, int ret)
+{
+	zex_lr_wait_disarm(lr);
+	zex_launch_stop(job);
+	zex_job_end(job, ret);
+	spin_lock_irq(&lr->lock);
+	list_del_init(&job->lr_link);
+	spin_unlock_irq(&lr->lock);
+	zex_exec_signal_done(lr->queue->ring->xdev);
+	zex_job_put(job);
+}
+
+static void zex_lr_work(struct work_struct *work)
+{
+	struct zex_lr *lr = container_of(to_delayed_work(work), struct zex_lr, work);
+	struct zex_exec_queue *q = lr->queue;
+	struct drm_device *drm = q->ring->xdev->drm;
+	struct zex_job *job;
+
+	/* From here on, a kick runs the work item again, with its own references. */
+	spin_lock_irq(&lr->lock);
+	lr->queued = false;
+	spin_unlock_irq(&lr->lock);
+
+	while ((job = zex_lr_oldest(lr))) {
+		int ret = -ECANCELED;
+
+		if (!zex_exec_queue_is_banned(q)) {
+			struct mem_cgroup *old = set_active_memcg(job->memcg);
+
+			ret = zex_job_execute(job);
+			set_active_memcg(old);
+		}
+		if (ret == -EINPROGRESS) {
+			if (lr->armed)
+				zex_lr_kick_after(lr, msecs_to_jiffies(ZEX_LR_POLL_MS));
+			break;
+		}
+		zex_lr_job_ended(lr, job, ret);
+	}
+	zex_exec_queue_put(q);
+	zex_exec_release(drm);
+}
+
+/**
+ * zex_lr_run_job - the scheduler hands a long-running job over
+ * @job: the job, its dependencies signalled.
+ *
+ * Return: NULL, the job on its context (its scheduler fence signals now);
+ * the ban's error (or its dependency's) for a job that will not run.
+ */
+struct dma_fence *zex_lr_run_job(struct zex_job *job)
+{
+	struct zex_lr *lr = job->queue->lr;
+	int error = zex_exec_queue_error(job->queue) ?: job->base.s_fence->finished.error;
+
+	if (error) {
+		atomic64_inc(&job->queue->jobs_completed);
+		return ERR_PTR(error);
+	}
+	kref_get(&job->refcount);
+	spin_lock_irq(&lr->lock);
+	list_add_tail(&job->lr_link, &lr->jobs);
+	spin_unlock_irq(&lr->lock);
+	zex_lr_kick(lr);
+	return NULL;
+}
+
+/**
+ * zex_lr_init - make a queue long-running, served by the calling process
+ * @q: the queue, new.
+ *
+ * Return: 0 or -ENOMEM (charged to the caller's memory cgroup).
+ */
+int zex_lr_init(struct zex_exec_queue *q)
+{
+	struct zex_lr *lr = kzalloc(sizeof(*lr), ZEX_GFP_USER);
+
+	if (!lr)
+		return -ENOMEM;
+	lr->queue = q;
+	spin_lock_init(&lr->lock);
+	INIT_LIST_HEAD(&lr->jobs);
+	INIT_DELAYED_WORK(&lr->work, zex_lr_work);
+	init_waitqueue_func_entry(&lr->wake, zex_lr_wake);
+	lr->server = current->files;
+	q->lr = lr;
+	return 0;
+}
+
+static int zex_fd_is(const void *filp, struct file *file, unsigned int fd)
+{
+	return file == filp;
+}
+
+/**
+ * zex_lr_server_gone - whether a files table holds no descriptor of a file
+ * @filp: the file.
+ * @owner: the files table.
+ *
+ * Return: true when none of @owner's descriptors is @filp.
+ */
+bool zex_lr_server_gone(struct file *filp, void *owner)
+{
+	return !owner || !iterate_fd(owner, 0, zex_fd_is, filp);
+}
+
+/**
+ * zex_exec_file_flush - a descriptor of the file was closed by @owner
+ * @xfile: the file's exec state.
+ * @filp: the file.
+ * @owner: the files table it was closed in.
+ *
+ * When @owner holds no other descriptor of the file, every long-running
+ * queue it serves is banned with -EPIPE.
+ */
+void zex_exec_file_flush(struct zex_exec_file *xfile, struct file *filp, void *owner)
+{
+	struct zex_exec_queue *q;
+	unsigned long id;
+
+	if (!READ_ONCE(xfile->lr_count) || !zex_lr_server_gone(filp, owner))
+		return;
+	mutex_lock(&xfile->lock);
+	xa_for_each(&xfile->queues, id, q)
+		if (q->lr && q->lr->server == owner)
+			zex_exec_queue_ban(q, -EPIPE, NULL);
+	mutex_unlock(&xfile->lock);
+}
