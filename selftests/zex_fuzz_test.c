@@ -114,7 +114,7 @@ static sigjmp_buf touch_env;
 static const int documented[] = {
 	0, EINVAL, ENOENT, ENOSPC, E2BIG, EFAULT, EBADF, EXDEV, EACCES, EBUSY,
 	ENOMEM, EMFILE, EPERM, EPIPE, ETIME, ENODEV, ENOTTY, EOPNOTSUPP, EAGAIN,
-	EINTR, ENXIO, EIO,
+	EINTR, ENXIO, EIO, ESRCH,
 };
 
 static void fail_nth(unsigned int n)
@@ -748,7 +748,8 @@ static void op_exec_queue_create(void)
 	struct drm_zex_exec_queue_create c = {
 		.engine_class = below(3), .engine_instance = below(5),
 		.device = one_in(4) ? DRM_ZEX_DEVICE_ROOT : below(9),
-		.flags = fuzz_flags(0), .priority = one_in(4) ? below(4) : 0,
+		.flags = fuzz_flags(DRM_ZEX_EXEC_QUEUE_LONG_RUNNING),
+		.priority = one_in(4) ? below(4) : 0,
 	};
 
 	call(a_drm(), DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
@@ -783,7 +784,7 @@ static uint64_t fuzz_va(void)
 static void fuzz_command(struct drm_zex_command *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->op = below(6);
+	c->op = below(7);
 	c->dst = fuzz_va();
 	switch (c->op) {
 	case DRM_ZEX_CMD_COPY:
@@ -796,6 +797,7 @@ static void fuzz_command(struct drm_zex_command *c)
 		memset(c->pattern, 0x5a, c->pattern_size < 16 ? c->pattern_size : 16);
 		break;
 	case DRM_ZEX_CMD_STORE:
+	case DRM_ZEX_CMD_LAUNCH:
 		c->value = rnd();
 		break;
 	case DRM_ZEX_CMD_WAIT:
@@ -853,6 +855,31 @@ static void op_wait_user_fence(void)
 	};
 
 	call(a_drm(), DRM_IOCTL_ZEX_WAIT_USER_FENCE, &w);
+}
+
+/* A compute side's report: mostly of launches 1 to 3 of a few queues, done. */
+static void fuzz_report(struct drm_zex_launch_report *r, uint32_t queues)
+{
+	memset(r, 0, sizeof(*r));
+	r->exec_queue_id = below(queues);
+	r->tile = one_in(16) ? (uint32_t)rnd() : below(3);
+	r->seqno = one_in(16) ? rnd() : below(4);
+	if (one_in(4)) {
+		r->status = one_in(8) ? below(4) : DRM_ZEX_LAUNCH_FAULT;
+		r->fault_reason = below(6);
+		r->fault_addr = fuzz_va();
+		r->fault_flags = fuzz_flags(DRM_ZEX_FAULT_WRITE);
+	}
+	if (one_in(32))
+		r->pad = 1;
+}
+
+static void op_launch_report(void)
+{
+	struct drm_zex_launch_report r;
+
+	fuzz_report(&r, 20);
+	call(a_drm(), DRM_IOCTL_ZEX_LAUNCH_REPORT, &r);
 }
 
 static void op_syncobj(void)
@@ -949,6 +976,7 @@ static void (*const ops[])(void) = {
 	op_touch, op_fork, op_close, op_eventfd, op_drm_unknown,
 	op_exec_queue_create, op_exec_queue_destroy, op_exec_queue_state, op_exec, op_exec,
 	op_exec, op_wait_user_fence, op_syncobj, op_syncobj, op_syncobj,
+	op_launch_report, op_launch_report,
 };
 
 static void release_all(void)
@@ -1062,9 +1090,10 @@ static int fuzz(uint64_t seed, uint64_t calls, uid_t uid)
 
 /*
  * The race mode: RACERS threads of one process share one DRM file and race
- * on its exec queues: create (any engine and priority), destroy, get the
- * state of and exec on the same few ids (commands and syncs as above,
- * waits included), and now and then the file itself is replaced under them
+ * on its exec queues: create (any engine and priority, long-running or
+ * not), destroy, get the state of, exec on and report launches of the same
+ * few ids (commands and syncs as above, waits and launches included), and
+ * now and then the file itself is replaced under them
  * (dup2() of a fresh file onto its number: the old file goes, with its
  * queues full of jobs, once no ioctl holds it). Every result must be
  * documented; afterwards every module reference is back. Each thread has
@@ -1124,6 +1153,7 @@ static void *race_thread(void *arg)
 				.engine_instance = below(4),
 				.device = one_in(3) ? DRM_ZEX_DEVICE_ROOT : below(3),
 				.priority = below(2),
+				.flags = one_in(3) ? DRM_ZEX_EXEC_QUEUE_LONG_RUNNING : 0,
 			};
 
 			race_call(r, DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
@@ -1139,6 +1169,11 @@ static void *race_thread(void *arg)
 			struct drm_syncobj_create c = { .flags = below(2) };
 
 			race_call(r, DRM_IOCTL_SYNCOBJ_CREATE, &c);
+		} else if (what == 14 || what == 15) {
+			struct drm_zex_launch_report rep;
+
+			fuzz_report(&rep, 1 + RACE_IDS);
+			race_call(r, DRM_IOCTL_ZEX_LAUNCH_REPORT, &rep);
 		} else if (what == 13 && one_in(8)) {
 			int fresh = race_open();
 

@@ -125,7 +125,7 @@ TEST_F(query, device)
 	EXPECT_EQ(zex_param("job_timeout_ms"), dev.job_timeout_ms);
 	EXPECT_EQ(zex_param("exec_max_queues"), dev.max_exec_queues);
 	EXPECT_EQ(zex_param("exec_max_jobs"), dev.max_jobs_in_flight);
-	EXPECT_EQ(0, dev.pad2);
+	EXPECT_EQ(zex_param("exec_max_lr_queues"), dev.max_lr_exec_queues);
 	EXPECT_EQ(0, dev.reserved);
 }
 

@@ -12,7 +12,8 @@
  * unplugs the DRM device: ioctls on the old file fail with -ENODEV, its
  * jobs end with -ENODEV and their waiters wake, an existing mapping keeps
  * its contents until unmapped, closing works, and rebinding brings up a
- * fresh, working device. Every test leaves the device
+ * fresh, working device. Launches of long-running queues end as well,
+ * their records told to stop, their compute side woken. Every test leaves the device
  * bound, so this file runs last but needs nothing after it.
  */
 
@@ -221,6 +222,78 @@ TEST(unbind_with_jobs_in_flight)
 	EXPECT_EQ(0, close(fd));
 	munmap(mem, 4096);
 
+	ASSERT_EQ(0, rebind_gpu());
+}
+
+/*
+ * Unbinding with launches published on a long-running queue of a tile and
+ * (under implicit scaling) of the root device, jobs queued behind them, and
+ * a compute side asleep on the next launch: the sleeper wakes with an
+ * error, nothing after the launches runs, and once the file is closed
+ * everything goes, each record having been told to stop.
+ */
+TEST(unbind_with_launches_pending)
+{
+	int fd = zex_open_render();
+	struct drm_zex_launch_record *rec;
+	struct drm_zex_command cmds[2];
+	uint32_t q[2], nq = 0, i;
+	long long refs;
+	uint64_t *mem;
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	refs = zex_sysfs_u64("/sys/module/zex/refcnt");
+	mem = dev_alloc(fd, 4096, NULL);
+	ASSERT_NE(NULL, mem);
+	rec = (struct drm_zex_launch_record *)&mem[64];
+	for (i = 0; i < 2; i++) {
+		struct drm_zex_exec_queue_create c = {
+			.engine_class = DRM_ZEX_ENGINE_CLASS_COMPUTE,
+			.device = i ? DRM_ZEX_DEVICE_ROOT : 0,
+			.flags = DRM_ZEX_EXEC_QUEUE_LONG_RUNNING,
+		};
+		struct drm_zex_wait_user_fence w = {
+			.op = DRM_ZEX_COMPARE_EQ, .value = 1, .mask = ~0ull, .timeout = -1,
+		};
+
+		if (i && !zex_implicit_scaling())
+			break;
+		ASSERT_EQ(0, zex_ioctl(fd, DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c));
+		q[nq++] = c.exec_queue_id;
+		cmds[0] = (struct drm_zex_command){ .op = DRM_ZEX_CMD_LAUNCH,
+						    .dst = VA(&rec[i]) };
+		cmds[1] = cmd_store(&mem[i], 1);
+		ASSERT_EQ(0, exec(fd, c.exec_queue_id, cmds, 2, NULL, 0));
+		ASSERT_EQ(0, exec(fd, c.exec_queue_id, cmds, 2, NULL, 0));
+		w.addr = VA(&rec[i].seqno);
+		ASSERT_EQ(0, zex_ioctl(fd, DRM_IOCTL_ZEX_WAIT_USER_FENCE, &w));
+	}
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct drm_zex_wait_user_fence w = {
+			.addr = VA(&rec[0].seqno), .op = DRM_ZEX_COMPARE_EQ, .value = 2,
+			.mask = ~0ull, .timeout = -1, .flags = DRM_ZEX_WAIT_EXEC_QUEUE,
+			.exec_queue_id = q[0],
+		};
+		int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_WAIT_USER_FENCE, &w);
+
+		_exit(ret == -EIO || ret == -ENODEV ? 0 : 1);
+	}
+	ASSERT_EQ(0, zex_sysfs_write(ZEX_PLATFORM_DRIVER "/unbind", "zex"));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(-ENODEV, exec(fd, q[0], cmds, 2, NULL, 0));
+	EXPECT_EQ(0, close(fd));
+	EXPECT_GE(refs - 1, zex_module_refs_drop_to(refs - 1));
+	for (i = 0; i < nq; i++) {
+		EXPECT_EQ(DRM_ZEX_LAUNCH_STOP, rec[i].state);
+		EXPECT_EQ(1, rec[i].seqno);
+		EXPECT_EQ(0, mem[i]);
+	}
+	munmap(mem, 4096);
 	ASSERT_EQ(0, rebind_gpu());
 }
 
