@@ -279,7 +279,7 @@ TEST_F(lr, what_would_make_a_dma_fence_is_refused_or_left_out)
 	struct pollfd p;
 	const uint8_t pat = 0x33;
 	uint64_t size;
-	int dmabuf;
+	int dmabuf, i;
 
 	ASSERT_EQ(0, syncobj_create(self->fd, &syncobj));
 	s[0] = sync_out(syncobj, 0);
@@ -311,24 +311,35 @@ TEST_F(lr, what_would_make_a_dma_fence_is_refused_or_left_out)
 
 	/*
 	 * A long-running job that writes a shared object leaves no fence in its
-	 * reservation: the dma-buf polls ready and its sync_file is signalled
-	 * while the job waits for its launch.
+	 * reservation: while it waits for a sync object (so not even handed to
+	 * its context), and then for its launch, the dma-buf polls ready and its
+	 * sync_file is signalled.
 	 */
 	ASSERT_EQ(0, raw_bo_create(self->fd, 64 * 1024, 0, &bo, &size));
 	bind.handle = bo;
 	bind.va = VA(bo_va);
 	ASSERT_EQ(0, zex_ioctl(self->fd, DRM_IOCTL_ZEX_VM_BIND, &bind));
 	ASSERT_EQ(1, raw_bo_export(self->fd, bo, &dmabuf, 1));
+	cmds[0] = cmd_wait(&self->flag[4], DRM_ZEX_COMPARE_EQ, 1);
+	s[0] = sync_out(syncobj, 0);
+	ASSERT_EQ(0, exec(self->fd, copyq, cmds, 1, s, 1));
 	cmds[0] = cmd_fill(bo_va, size, &pat, 1);
 	cmds[1] = cmd_launch(self->rec, 0);
-	s[0] = sync_user_fence(&self->flag[0], 3);
-	ASSERT_EQ(0, exec(self->fd, self->q, cmds, 2, s, 1));
-	ASSERT_EQ(0, wait_on_queue(self->fd, self->q, &self->rec->seqno, 1, ~0ull));
+	s[0] = sync_in(syncobj, 0);
+	s[1] = sync_user_fence(&self->flag[0], 3);
+	ASSERT_EQ(0, exec(self->fd, self->q, cmds, 2, s, 2));
 	p = (struct pollfd){ .fd = dmabuf, .events = POLLOUT };
-	EXPECT_EQ(1, poll(&p, 1, 0));
-	ASSERT_EQ(0, ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &exported));
-	EXPECT_EQ(1, sync_file_status(exported.fd));
-	close(exported.fd);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(1, poll(&p, 1, 0));
+		ASSERT_EQ(0, ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &exported));
+		EXPECT_EQ(1, sync_file_status(exported.fd));
+		close(exported.fd);
+		if (!i) {
+			__atomic_store_n(&self->flag[4], 1, __ATOMIC_RELEASE);
+			ASSERT_EQ(0, wait_on_queue(self->fd, self->q, &self->rec->seqno, 1,
+						   ~0ull));
+		}
+	}
 	ASSERT_EQ(0, report(self->fd, self->q, 0, 1));
 	ASSERT_EQ(0, wait_on_queue(self->fd, self->q, &self->flag[0], 3, ~0ull));
 	close(dmabuf);

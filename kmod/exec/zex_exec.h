@@ -140,6 +140,7 @@ struct zex_launch {
  * struct zex_lr - a long-running queue's context: its jobs, run in order
  * @queue: the queue it belongs to (not held: it lives as long).
  * @lock: protects @jobs, @launch, @last_seqno and @queued.
+ * @run_lock: held by whoever runs the context's jobs: one at a time.
  * @jobs: jobs handed over by the scheduler and not ended, oldest first.
  * @launch: the launch the oldest job waits for.
  * @last_seqno: the number of the last launch published.
@@ -149,13 +150,14 @@ struct zex_launch {
  *	delay, or after a millisecond to read a WAIT's value again.
  * @wake: on the device's completion wait queue while the oldest job waits
  *	for a WAIT's value: each job's end kicks @work.
- * @armed: @wake is on that wait queue (only @work touches it).
+ * @armed: @wake is on that wait queue (only a runner touches it).
  * @server: the files table of the process that serves its launches (only
  *	compared, never followed).
  */
 struct zex_lr {
 	struct zex_exec_queue *queue;
 	spinlock_t lock; /* jobs, launch, kick state */
+	struct mutex run_lock; /* one runner */
 	struct list_head jobs;
 	struct zex_launch launch;
 	u64 last_seqno;
@@ -288,28 +290,34 @@ void zex_exec_queue_put(struct zex_exec_queue *q);
 bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, const struct zex_fault *fault);
 bool zex_exec_queue_is_banned(struct zex_exec_queue *q);
 int zex_exec_queue_error(struct zex_exec_queue *q);
+void zex_lr_kick(struct zex_lr *lr);
+void zex_lr_kick_after(struct zex_lr *lr, unsigned long delay);
+void zex_lr_wait_arm(struct zex_lr *lr);
+void zex_lr_wait_disarm(struct zex_lr *lr);
 
 /* zex_job.c */
 struct zex_job *zex_job_alloc(struct drm_device *drm, struct zex_exec_queue *q);
 void zex_job_run(struct work_struct *work);
-int zex_job_execute(struct zex_job *job);
+int zex_job_execute(struct zex_job *job, bool quick);
 int zex_job_end(struct zex_job *job, int ret);
-int zex_job_write(struct zex_job *job, u64 va, const void *data, u32 len);
 void zex_job_free(struct zex_job *job);
 void zex_job_put(struct zex_job *job);
 
 /* zex_lr.c */
 int zex_lr_init(struct zex_exec_queue *q);
 struct dma_fence *zex_lr_run_job(struct zex_job *job);
-void zex_lr_kick(struct zex_lr *lr);
-void zex_lr_wait_arm(struct zex_lr *lr);
-void zex_lr_wait_disarm(struct zex_lr *lr);
+void zex_lr_run_now(struct zex_lr *lr);
 void zex_exec_file_flush(struct zex_exec_file *xfile, struct file *filp, void *owner);
 bool zex_lr_server_gone(struct file *filp, void *owner);
 
 /* zex_launch.c */
-int zex_launch_step(struct zex_job *job, const struct drm_zex_command *cmd);
+int zex_launch_begin(struct zex_lr *lr, const struct drm_zex_command *cmd,
+		     struct drm_zex_launch_record *rec);
+void zex_launch_abort(struct zex_lr *lr);
 void zex_launch_stop(struct zex_job *job);
+int zex_launch_report(struct zex_exec_queue *q, const struct drm_zex_launch_report *r);
+
+/* zex_launch_ioctl.c */
 int zex_launch_report_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 /* zex_ring.c */

@@ -189,6 +189,8 @@ static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct z
 					    NULL);
 	if (ret) {
 		mutex_destroy(&q->submit_lock);
+		if (q->lr)
+			mutex_destroy(&q->lr->run_lock);
 		kfree(q->lr);
 		kfree(q);
 		return ERR_PTR(ret);

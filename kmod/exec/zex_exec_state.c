@@ -7,9 +7,11 @@
  * DOC: zex_exec_state.c - what every part of execution shares
  *
  * A queue's ban and its references; the device's completion wait queue,
- * which user-fence waits and wait commands sleep on; the workqueues that
- * free jobs and hardware fences, tear killed queues down and run
- * long-running queues' contexts.
+ * which user-fence waits and wait commands sleep on, and a long-running
+ * queue's context waits on (zex_lr_wait_arm()); the workqueues that free
+ * jobs and hardware fences, tear killed queues down and run long-running
+ * queues' contexts, and the kick that queues a context (zex_lr_kick()).
+ * Everything else of those contexts is zex_lr.c's.
  *
  * A queue is banned once, by the first job that faults, times out or
  * fails, or by its destruction: the first error and fault are kept, later
@@ -55,6 +57,78 @@ void zex_exec_signal_done(struct zex_exec_device *xdev)
 {
 	atomic64_inc(&xdev->done_seq);
 	wake_up_all(&xdev->done_wq);
+}
+
+/**
+ * zex_lr_kick_after - run a long-running queue's context after @delay
+ * @lr: the context; the caller holds its queue.
+ * @delay: jiffies; 0 runs it now, even if a later run was pending.
+ *
+ * The work item, once queued, holds the queue, the device and the module
+ * until it has run (zex_lr.c). Any context, interrupts off included.
+ */
+void zex_lr_kick_after(struct zex_lr *lr, unsigned long delay)
+{
+	struct zex_exec_queue *q = lr->queue;
+	unsigned long flags;
+
+	spin_lock_irqsave(&lr->lock, flags);
+	if (!lr->queued) {
+		lr->queued = true;
+		kref_get(&q->refcount);
+		zex_exec_hold(q->ring->xdev->drm);
+		queue_delayed_work(zex_exec_lr_wq, &lr->work, delay);
+	} else if (!delay && cancel_delayed_work(&lr->work)) {
+		/* A poll was pending: run now, with the references it holds. */
+		queue_delayed_work(zex_exec_lr_wq, &lr->work, 0);
+	}
+	spin_unlock_irqrestore(&lr->lock, flags);
+}
+
+/**
+ * zex_lr_kick - run a long-running queue's context again
+ * @lr: the context; the caller holds its queue.
+ *
+ * Any context, interrupts off included.
+ */
+void zex_lr_kick(struct zex_lr *lr)
+{
+	zex_lr_kick_after(lr, 0);
+}
+
+/* On the device's completion wait queue: a job ended, a store, a ban. */
+static int zex_lr_wake(struct wait_queue_entry *wait, unsigned int mode, int sync, void *key)
+{
+	zex_lr_kick(container_of(wait, struct zex_lr, wake));
+	return 0;
+}
+
+/**
+ * zex_lr_wait_arm - be kicked by every job's end on the device
+ * @lr: the context, from its work item.
+ *
+ * Called before a WAIT reads its value, so that no change after the read
+ * goes unseen.
+ */
+void zex_lr_wait_arm(struct zex_lr *lr)
+{
+	if (lr->armed)
+		return;
+	lr->armed = true;
+	init_waitqueue_func_entry(&lr->wake, zex_lr_wake);
+	add_wait_queue(&lr->queue->ring->xdev->done_wq, &lr->wake);
+}
+
+/**
+ * zex_lr_wait_disarm - no longer be kicked by jobs' ends
+ * @lr: the context, from its work item.
+ */
+void zex_lr_wait_disarm(struct zex_lr *lr)
+{
+	if (!lr->armed)
+		return;
+	lr->armed = false;
+	remove_wait_queue(&lr->queue->ring->xdev->done_wq, &lr->wake);
 }
 
 /**
@@ -200,6 +274,8 @@ static void zex_exec_queue_release(struct kref *kref)
 
 	zex_vm_put(q->vm);
 	mutex_destroy(&q->submit_lock);
+	if (q->lr)
+		mutex_destroy(&q->lr->run_lock);
 	kfree(q->lr);
 	kfree(q);
 }

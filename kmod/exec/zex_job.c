@@ -76,17 +76,12 @@ static int zex_job_op(struct zex_job *job, struct zex_vm_op *op)
 	return ret;
 }
 
-/**
- * zex_job_write - write bytes at a device VA as the job's engine does
- * @job: the job.
- * @va: where.
- * @data: what.
- * @len: how many bytes, at most %DRM_ZEX_FILL_MAX_PATTERN.
- *
- * Return: 0; -EFAULT (the queue banned with the fault), -ECANCELED, or
- * -ENOMEM.
+/*
+ * Write @len bytes (at most %DRM_ZEX_FILL_MAX_PATTERN) at a device VA as
+ * the job's engine does: 0; -EFAULT (the queue banned with the fault),
+ * -ECANCELED, or -ENOMEM.
  */
-int zex_job_write(struct zex_job *job, u64 va, const void *data, u32 len)
+static int zex_job_write(struct zex_job *job, u64 va, const void *data, u32 len)
 {
 	struct zex_vm_op op = {
 		.kind = ZEX_VM_OP_FILL,
@@ -157,6 +152,32 @@ static int zex_job_wait_lr(struct zex_job *job, const struct drm_zex_command *cm
 		return -EINPROGRESS;
 	zex_lr_wait_disarm(job->queue->lr);
 	return 0;
+}
+
+/*
+ * LAUNCH: publish the launch (its record, the number last, then a wake-up)
+ * and stop; when kicked again, go on once every tile has reported it.
+ */
+static int zex_job_launch(struct zex_job *job, const struct drm_zex_command *cmd)
+{
+	struct zex_lr *lr = job->queue->lr;
+	struct drm_zex_launch_record rec;
+	int ret = zex_launch_begin(lr, cmd, &rec);
+
+	if (ret != 1)
+		return ret;
+	ret = zex_job_write(job, cmd->dst + offsetof(typeof(rec), cookie), &rec.cookie,
+			    sizeof(rec) - offsetof(typeof(rec), cookie));
+	if (!ret) {
+		smp_wmb(); /* the record before its number */
+		ret = zex_job_write(job, cmd->dst, &rec.seqno, sizeof(rec.seqno));
+	}
+	if (ret) {
+		zex_launch_abort(lr);
+		return ret;
+	}
+	zex_exec_signal_done(job->queue->ring->xdev);
+	return -EINPROGRESS;
 }
 
 /**
@@ -393,7 +414,7 @@ static int zex_job_command(struct zex_job *job, const struct drm_zex_command *cm
 		return zex_job_wait(job, cmd);
 	case DRM_ZEX_CMD_LAUNCH:
 		/* Only long-running queues take it (the exec ioctl checks). */
-		return zex_launch_step(job, cmd);
+		return zex_job_launch(job, cmd);
 	}
 	return -EINVAL;
 }
@@ -401,18 +422,25 @@ static int zex_job_command(struct zex_job *job, const struct drm_zex_command *cm
 /**
  * zex_job_execute - run a job's commands from &zex_job.pc, then its user fences
  * @job: the job.
+ * @quick: stop (-EAGAIN) before a copy or a fill.
  *
  * Return: 0 when the job has run; -EINPROGRESS when a long-running job
- * waits (call again when woken: it goes on where it stopped); the error
- * that ended it.
+ * waits, -EAGAIN when @quick stopped it (call again: it goes on where it
+ * stopped); the error that ended it.
  */
-int zex_job_execute(struct zex_job *job)
+int zex_job_execute(struct zex_job *job, bool quick)
 {
 	struct zex_runs runs = {};
 	int ret = 0;
 	u32 i;
 
 	while (job->pc < job->num_commands) {
+		u16 op = job->commands[job->pc].op;
+
+		if (quick && (op == DRM_ZEX_CMD_COPY || op == DRM_ZEX_CMD_FILL)) {
+			ret = -EAGAIN;
+			break;
+		}
 		ret = zex_job_command(job, &job->commands[job->pc], &runs);
 		if (ret)
 			break;
@@ -465,7 +493,7 @@ void zex_job_run(struct work_struct *work)
 
 	if (!zex_exec_queue_is_banned(q)) {
 		old = set_active_memcg(job->memcg);
-		ret = zex_job_execute(job);
+		ret = zex_job_execute(job, false);
 		set_active_memcg(old);
 	}
 	/* Counted before the fence: whoever sees it signalled sees the count. */

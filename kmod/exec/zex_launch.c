@@ -4,88 +4,81 @@
  */
 
 /**
- * DOC: zex_launch.c - launches: handing work to the compute side and waiting for it
+ * DOC: zex_launch.c - launches: what a queue's published launch waits for
  *
  * A %DRM_ZEX_CMD_LAUNCH on a long-running queue's context publishes a
- * launch: it takes the queue's next number, notes which tiles must report
- * (the ring's: one, or every tile for the root device's engine), writes
- * the &struct drm_zex_launch_record at the command's address, the number
- * last, and wakes user fence waits; the job then stops (-EINPROGRESS).
- * DRM_IOCTL_ZEX_LAUNCH_REPORT takes one tile's report: a done clears the
- * tile, and the last kicks the context, whose job goes on past the command;
- * a fault bans the queue with -EFAULT and the report's fault at once,
- * which kicks the context too. A launch the context finds stopped (the
- * queue banned before every tile reported) gets %DRM_ZEX_LAUNCH_STOP in
- * its record's state, written even though the queue is banned, and waits
- * wake to read it. A queue has at most one launch published: its jobs
- * run in order and a launch is the whole of its job's progress.
+ * launch: zex_launch_begin() takes the queue's next number and notes which
+ * tiles must report (the ring's: one, or every tile for the root device's
+ * engine), and the job runner writes the &struct drm_zex_launch_record at
+ * the command's address, the number last, and wakes user fence waits; the
+ * job then stops (-EINPROGRESS). zex_launch_report() takes one tile's
+ * report (DRM_IOCTL_ZEX_LAUNCH_REPORT): a done clears the tile, and after
+ * the last the context runs on, its job past the command; a fault
+ * bans the queue with -EFAULT and the report's fault at once, which kicks
+ * the context too. A launch the context finds stopped (the queue banned
+ * before every tile reported) gets %DRM_ZEX_LAUNCH_STOP in its record's
+ * state from zex_launch_stop(), written even though the queue is banned,
+ * and waits wake to read it. A queue has at most one launch published: its
+ * jobs run in order and a launch is the whole of its job's progress.
+ *
+ * Nothing here looks a queue up: the ioctl does (zex_launch_ioctl.c).
  */
 
 #include <linux/memcontrol.h>
 #include <linux/sched/mm.h>
 #include <linux/stddef.h>
 
-#include <drm/drm_device.h>
-#include <drm/drm_file.h>
-#include <drm/drm_print.h>
-
-#include "../device/zex_device.h"
 #include "../vm/zex_vm.h"
-#include "zex_command.h"
 #include "zex_exec.h"
 
 /**
- * zex_launch_step - a LAUNCH command reached, or its context kicked
- * @job: the job, on a long-running queue's context.
+ * zex_launch_begin - a LAUNCH command reached, or its context kicked again
+ * @lr: the context.
  * @cmd: the command.
+ * @rec: receives the record to publish, when one is to be.
  *
  * Return: 0 when every tile reported the launch done; -EINPROGRESS while
- * the launch waits (published now, or before); -EFAULT the record could
- * not be written (the queue banned with the fault); -ECANCELED.
+ * it waits; 1 when a new launch is to be published: @rec is filled in,
+ * and the caller writes it, or calls zex_launch_abort() when it cannot.
  */
-int zex_launch_step(struct zex_job *job, const struct drm_zex_command *cmd)
+int zex_launch_begin(struct zex_lr *lr, const struct drm_zex_command *cmd,
+		     struct drm_zex_launch_record *rec)
 {
-	struct zex_exec_queue *q = job->queue;
-	struct zex_lr *lr = q->lr;
-	struct drm_zex_launch_record rec = {
-		.cookie = cmd->value,
-		.tile_mask = q->ring->tile_mask,
-	};
-	bool done;
+	u16 mask = lr->queue->ring->tile_mask;
 	int ret;
 
 	spin_lock_irq(&lr->lock);
 	if (lr->launch.seqno) {
-		done = !lr->launch.pending;
-		if (done)
+		ret = lr->launch.pending ? -EINPROGRESS : 0;
+		if (!ret)
 			lr->launch.seqno = 0;
-		spin_unlock_irq(&lr->lock);
-		return done ? 0 : -EINPROGRESS;
+	} else {
+		*rec = (struct drm_zex_launch_record){
+			.seqno = ++lr->last_seqno,
+			.cookie = cmd->value,
+			.tile_mask = mask,
+		};
+		lr->launch = (struct zex_launch){
+			.seqno = rec->seqno,
+			.record = cmd->dst,
+			.tile_mask = mask,
+			.pending = mask,
+		};
+		ret = 1;
 	}
-	rec.seqno = ++lr->last_seqno;
-	lr->launch = (struct zex_launch){
-		.seqno = rec.seqno,
-		.record = cmd->dst,
-		.tile_mask = rec.tile_mask,
-		.pending = rec.tile_mask,
-	};
 	spin_unlock_irq(&lr->lock);
+	return ret;
+}
 
-	/* The number last: whoever sees it reads the rest as written for it. */
-	ret = zex_job_write(job, cmd->dst + offsetof(typeof(rec), cookie), &rec.cookie,
-			    sizeof(rec) - offsetof(typeof(rec), cookie));
-	if (!ret) {
-		smp_wmb(); /* the record before its number */
-		ret = zex_job_write(job, cmd->dst, &rec.seqno, sizeof(rec.seqno));
-	}
-	if (ret) {
-		spin_lock_irq(&lr->lock);
-		lr->launch.seqno = 0;
-		spin_unlock_irq(&lr->lock);
-		return ret;
-	}
-	zex_exec_signal_done(q->ring->xdev);
-	return -EINPROGRESS;
+/**
+ * zex_launch_abort - the launch just begun could not be published
+ * @lr: the context.
+ */
+void zex_launch_abort(struct zex_lr *lr)
+{
+	spin_lock_irq(&lr->lock);
+	lr->launch.seqno = 0;
+	spin_unlock_irq(&lr->lock);
 }
 
 /**
@@ -123,57 +116,42 @@ void zex_launch_stop(struct zex_job *job)
 	zex_exec_signal_done(q->ring->xdev);
 }
 
-int zex_launch_report_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+/**
+ * zex_launch_report - one tile's report of a queue's launch
+ * @q: the long-running queue, not banned when looked at.
+ * @r: the report, checked.
+ *
+ * Return: 0; 1 when it was the launch's last report and a done, the
+ * context to run on (zex_lr_run_now()); -ESRCH no launch @r->seqno waits
+ * for that tile's report.
+ */
+int zex_launch_report(struct zex_exec_queue *q, const struct drm_zex_launch_report *r)
 {
-	struct drm_zex_launch_report *args = data;
-	struct zex_exec_queue *q;
-	struct zex_launch *l;
+	struct zex_launch *l = &q->lr->launch;
 	bool last = false;
-	const char *why;
-	int ret;
+	int ret = 0;
 
-	ret = zex_launch_report_check(args, &why);
-	if (ret) {
-		drm_dbg(drm, "launch report check failed: %s\n", why);
-		return ret;
-	}
-	q = zex_exec_queue_lookup(to_zex_file(file)->exec, args->exec_queue_id);
-	if (zex_ioctl_check(drm, !q))
-		return -ENOENT;
-	if (zex_ioctl_check(drm, !q->lr)) {
-		ret = -EOPNOTSUPP;
-		goto out;
-	}
-	if (zex_ioctl_check(drm, zex_exec_queue_is_banned(q))) {
-		ret = -EIO;
-		goto out;
-	}
 	spin_lock_irq(&q->lr->lock);
-	l = &q->lr->launch;
-	if (l->seqno && l->seqno == args->seqno && (l->pending & BIT(args->tile))) {
-		if (args->status == DRM_ZEX_LAUNCH_DONE) {
-			l->pending &= ~BIT(args->tile);
+	if (l->seqno && l->seqno == r->seqno && (l->pending & BIT(r->tile))) {
+		if (r->status == DRM_ZEX_LAUNCH_DONE) {
+			l->pending &= ~BIT(r->tile);
 			last = !l->pending;
 		}
 	} else {
 		ret = -ESRCH;
 	}
 	spin_unlock_irq(&q->lr->lock);
-	if (zex_ioctl_check(drm, ret))
-		goto out;
-	if (args->status == DRM_ZEX_LAUNCH_FAULT) {
+	if (ret)
+		return ret;
+	if (r->status == DRM_ZEX_LAUNCH_FAULT) {
 		struct zex_fault fault = {
-			.addr = args->fault_addr,
-			.reason = args->fault_reason,
-			.flags = args->fault_flags,
+			.addr = r->fault_addr,
+			.reason = r->fault_reason,
+			.flags = r->fault_flags,
 		};
 
 		/* The ban kicks the context, which stops the launch. */
 		zex_exec_queue_ban(q, -EFAULT, &fault);
-	} else if (last) {
-		zex_lr_kick(q->lr);
 	}
-out:
-	zex_exec_queue_put(q);
-	return ret;
+	return last;
 }

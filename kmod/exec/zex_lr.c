@@ -24,7 +24,11 @@
  * the device (the context is then on the device's completion wait queue)
  * or a millisecond's poll kick it again (zex_lr_kick()). So a waiting
  * context holds no thread, and contexts never wait for one another, as a
- * GPU time-slices its contexts. A kick takes a reference to the queue and
+ * GPU time-slices its contexts. Whoever gives a context work it can start
+ * at once (the scheduler handing a job over, a launch's last report) runs
+ * its quick steps itself (zex_lr_run_now()), the context's run lock
+ * keeping one runner at a time; copies and fills are left to the work
+ * item. A kick takes a reference to the queue and
  * holds the device and the module until the work item has run; unloading
  * the module drains the workqueue.
  *
@@ -47,69 +51,6 @@
 
 /* How often a WAIT's value is read again when no job ends meanwhile. */
 #define ZEX_LR_POLL_MS	1
-
-static void zex_lr_kick_after(struct zex_lr *lr, unsigned long delay)
-{
-	struct zex_exec_queue *q = lr->queue;
-	unsigned long flags;
-
-	spin_lock_irqsave(&lr->lock, flags);
-	if (!lr->queued) {
-		lr->queued = true;
-		kref_get(&q->refcount);
-		zex_exec_hold(q->ring->xdev->drm);
-		queue_delayed_work(zex_exec_lr_wq, &lr->work, delay);
-	} else if (!delay && cancel_delayed_work(&lr->work)) {
-		/* A poll was pending: run now, with the references it holds. */
-		queue_delayed_work(zex_exec_lr_wq, &lr->work, 0);
-	}
-	spin_unlock_irqrestore(&lr->lock, flags);
-}
-
-/**
- * zex_lr_kick - run a long-running queue's context again
- * @lr: the context; the caller holds its queue.
- *
- * Any context, interrupts off included.
- */
-void zex_lr_kick(struct zex_lr *lr)
-{
-	zex_lr_kick_after(lr, 0);
-}
-
-/* On the device's completion wait queue: a job ended, a store, a ban. */
-static int zex_lr_wake(struct wait_queue_entry *wait, unsigned int mode, int sync, void *key)
-{
-	zex_lr_kick(container_of(wait, struct zex_lr, wake));
-	return 0;
-}
-
-/**
- * zex_lr_wait_arm - be kicked by every job's end on the device
- * @lr: the context, from its work item.
- *
- * Called before a WAIT reads its value, so that no change after the read
- * goes unseen.
- */
-void zex_lr_wait_arm(struct zex_lr *lr)
-{
-	if (lr->armed)
-		return;
-	lr->armed = true;
-	add_wait_queue(&lr->queue->ring->xdev->done_wq, &lr->wake);
-}
-
-/**
- * zex_lr_wait_disarm - no longer be kicked by jobs' ends
- * @lr: the context, from its work item.
- */
-void zex_lr_wait_disarm(struct zex_lr *lr)
-{
-	if (!lr->armed)
-		return;
-	lr->armed = false;
-	remove_wait_queue(&lr->queue->ring->xdev->done_wq, &lr->wake);
-}
 
 static struct zex_job *zex_lr_oldest(struct zex_lr *lr)
 {
@@ -134,17 +75,15 @@ static void zex_lr_job_ended(struct zex_lr *lr, struct zex_job *job, int ret)
 	zex_job_put(job);
 }
 
-static void zex_lr_work(struct work_struct *work)
+/*
+ * Run the context's jobs, oldest first, under &zex_lr.run_lock, until one
+ * waits; with @quick, also until one would run a copy or a fill. Returns
+ * true when the work item must go on from there.
+ */
+static bool zex_lr_run(struct zex_lr *lr, bool quick)
 {
-	struct zex_lr *lr = container_of(to_delayed_work(work), struct zex_lr, work);
 	struct zex_exec_queue *q = lr->queue;
-	struct drm_device *drm = q->ring->xdev->drm;
 	struct zex_job *job;
-
-	/* From here on, a kick runs the work item again, with its own references. */
-	spin_lock_irq(&lr->lock);
-	lr->queued = false;
-	spin_unlock_irq(&lr->lock);
 
 	while ((job = zex_lr_oldest(lr))) {
 		int ret = -ECANCELED;
@@ -152,23 +91,71 @@ static void zex_lr_work(struct work_struct *work)
 		if (!zex_exec_queue_is_banned(q)) {
 			struct mem_cgroup *old = set_active_memcg(job->memcg);
 
-			ret = zex_job_execute(job);
+			ret = zex_job_execute(job, quick);
 			set_active_memcg(old);
 		}
+		if (ret == -EAGAIN)
+			return true;
 		if (ret == -EINPROGRESS) {
 			if (lr->armed)
 				zex_lr_kick_after(lr, msecs_to_jiffies(ZEX_LR_POLL_MS));
-			break;
+			return false;
 		}
 		zex_lr_job_ended(lr, job, ret);
 	}
+	return false;
+}
+
+static void zex_lr_work(struct work_struct *work)
+{
+	struct zex_lr *lr = container_of(to_delayed_work(work), struct zex_lr, work);
+	struct zex_exec_queue *q = lr->queue;
+	struct drm_device *drm = q->ring->xdev->drm;
+
+	/* From here on, a kick runs the work item again, with its own references. */
+	spin_lock_irq(&lr->lock);
+	lr->queued = false;
+	spin_unlock_irq(&lr->lock);
+
+	mutex_lock(&lr->run_lock);
+	zex_lr_run(lr, false);
+	mutex_unlock(&lr->run_lock);
 	zex_exec_queue_put(q);
 	zex_exec_release(drm);
 }
 
 /**
+ * zex_lr_run_now - run a context's quick steps here, the rest on its work item
+ * @lr: the context; the caller holds its queue.
+ *
+ * Where the context was just given work (a job handed over, a launch's
+ * last report), the caller runs what takes no time (stores, timestamps,
+ * reads of a WAIT's value, a launch's record, a job's end and its user
+ * fences) itself, one thread switch less on the way to the compute side
+ * and back; a copy or a fill, or a context already running elsewhere,
+ * goes to the work item.
+ */
+void zex_lr_run_now(struct zex_lr *lr)
+{
+	bool more;
+
+	if (!mutex_trylock(&lr->run_lock)) {
+		zex_lr_kick(lr);
+		return;
+	}
+	more = zex_lr_run(lr, true);
+	mutex_unlock(&lr->run_lock);
+	if (more)
+		zex_lr_kick(lr);
+}
+
+/**
  * zex_lr_run_job - the scheduler hands a long-running job over
  * @job: the job, its dependencies signalled.
+ *
+ * A job whose dependency failed does not run, and bans its queue with
+ * that error: it has no fence to carry it, and its user fences will never
+ * be written.
  *
  * Return: NULL, the job on its context (its scheduler fence signals now);
  * the ban's error (or its dependency's) for a job that will not run.
@@ -176,8 +163,12 @@ static void zex_lr_work(struct work_struct *work)
 struct dma_fence *zex_lr_run_job(struct zex_job *job)
 {
 	struct zex_lr *lr = job->queue->lr;
-	int error = zex_exec_queue_error(job->queue) ?: job->base.s_fence->finished.error;
+	int error = zex_exec_queue_error(job->queue);
 
+	if (!error && job->base.s_fence->finished.error) {
+		error = job->base.s_fence->finished.error;
+		zex_exec_queue_ban(job->queue, error, NULL);
+	}
 	if (error) {
 		atomic64_inc(&job->queue->jobs_completed);
 		return ERR_PTR(error);
@@ -186,7 +177,7 @@ struct dma_fence *zex_lr_run_job(struct zex_job *job)
 	spin_lock_irq(&lr->lock);
 	list_add_tail(&job->lr_link, &lr->jobs);
 	spin_unlock_irq(&lr->lock);
-	zex_lr_kick(lr);
+	zex_lr_run_now(lr);
 	return NULL;
 }
 
@@ -204,9 +195,9 @@ int zex_lr_init(struct zex_exec_queue *q)
 		return -ENOMEM;
 	lr->queue = q;
 	spin_lock_init(&lr->lock);
+	mutex_init(&lr->run_lock);
 	INIT_LIST_HEAD(&lr->jobs);
 	INIT_DELAYED_WORK(&lr->work, zex_lr_work);
-	init_waitqueue_func_entry(&lr->wake, zex_lr_wake);
 	lr->server = current->files;
 	q->lr = lr;
 	return 0;

@@ -16,7 +16,8 @@ through the loader (goal: at most 1.2 x) and through the handles' DDI
 headers (goal: at most 1.05 x) against libzex's own function, and Level Zero
 execution (immediate-list copies, goal at most 1.1 x; an empty list's round
 trip, goal at most 1.2 x; an event's signal to wake) against libzex's core
-calls doing the same work. Prints each with its
+calls doing the same work, and an empty launch on a long-running exec
+queue against the smallest job (goal: at most 1.5 x). Prints each with its
 floor and goal. Figures, not a test: it exits 1 only when a run is
 missing.
 """
@@ -26,7 +27,7 @@ import sys
 GOAL = 1.1
 
 rows, userptr, ptmem, rpc, l0 = [], [], [], [], {}
-exec_copy, exec_lat, exec_split = None, None, None
+exec_copy, exec_lat, exec_split, exec_launch = None, None, None, None
 l0x_copy, l0x_rt = None, None
 with open(sys.argv[1], errors="replace") as f:
     for line in f:
@@ -53,6 +54,10 @@ with open(sys.argv[1], errors="replace") as f:
                      r"syncobj_us=([\d.]+)", line)
         if m:
             exec_lat = tuple(float(g) for g in m.groups())
+        m = re.match(r"BENCH exec launch launch_us=([\d.]+) job_us=([\d.]+) "
+                     r"pingpong_us=([\d.]+)", line)
+        if m:
+            exec_launch = tuple(float(g) for g in m.groups())
         m = re.match(r"BENCH exec split tiles=(\d+) root_ms=([\d.]+) tile_ms=([\d.]+)", line)
         if m:
             exec_split = (int(m.group(1)), float(m.group(2)), float(m.group(3)))
@@ -91,7 +96,13 @@ if exec_split:
     print(f"  {exec_copy[0] if exec_copy else 64} MiB copy into an object coloured over {tiles} tiles: "
           f"root queue (split) {root:.2f} ms, tile queue {tile:.2f} ms: "
           f"speed-up {tile / root if root else 0:.2f} x")
-if exec_copy or exec_lat or exec_split:
+if exec_launch:
+    launch, job, pp = exec_launch
+    r = launch / job if job else float("inf")
+    print(f"  empty launch on a long-running queue, submit to user fence (a second thread")
+    print(f"  serves it): {launch:.2f} us against the smallest job {job:.2f} us: {r:.2f} x "
+          f"(goal <= 1.5: {'met' if r <= 1.5 else 'MISSED'}); ping-pong floor {pp:.2f} us")
+if exec_copy or exec_lat or exec_split or exec_launch:
     print()
 
 

@@ -19,7 +19,13 @@
  *   printed beside them (no goal);
  * - a 64 MiB copy into an object coloured over every tile through the root
  *   device's compute queue, split between the tiles, against a tile queue
- *   (the speed-up).
+ *   (the speed-up);
+ * - the round trip of an empty launch on a long-running compute queue:
+ *   submit, the launch published, a second thread (the compute side,
+ *   asleep on the record) wakes and reports it done, the job ends, the
+ *   user fence is seen; against the smallest job above (goal: at most
+ *   1.5 x) and the ping-pong floor. It crosses threads twice more than the
+ *   smallest job (to the compute side and back to the queue's context).
  * Prints "BENCH exec ..." lines that tools/bench/table.py reads.
  */
 
@@ -87,11 +93,18 @@ static uint32_t queue(uint16_t cls, uint16_t device)
 }
 
 /* One job, waited for through its user fence. */
+static void run_cmds(uint32_t q, const struct drm_zex_command *cmd, uint32_t n);
+
 static void run(uint32_t q, const struct drm_zex_command *cmd)
+{
+	run_cmds(q, cmd, 1);
+}
+
+static void run_cmds(uint32_t q, const struct drm_zex_command *cmd, uint32_t n)
 {
 	struct drm_zex_sync s = { .type = DRM_ZEX_SYNC_USER_FENCE, .flags = DRM_ZEX_SYNC_SIGNAL,
 				  .addr = (uintptr_t)fence_mem, .timeline_value = ++seq };
-	struct drm_zex_exec e = { .exec_queue_id = q, .num_commands = 1,
+	struct drm_zex_exec e = { .exec_queue_id = q, .num_commands = n,
 				  .commands = (uintptr_t)cmd, .num_syncs = 1,
 				  .syncs = (uintptr_t)&s };
 	struct drm_zex_wait_user_fence w = { .addr = (uintptr_t)fence_mem, .value = seq,
@@ -222,10 +235,55 @@ static double syncobj_ping_pong_us(void)
 	return us;
 }
 
+/* The compute side: each launch seen on the record, it reports it done. */
+static struct drm_zex_launch_record *record;
+static uint32_t launch_q;
+static int launch_rounds;
+static uint64_t launches;
+
+static void *launch_server(void *arg)
+{
+	int i;
+
+	for (i = 0; i < launch_rounds; i++) {
+		uint64_t n = launches + 1 + i;
+		struct drm_zex_wait_user_fence w = {
+			.addr = (uintptr_t)&record->seqno, .op = DRM_ZEX_COMPARE_GTE, .value = n,
+			.mask = ~0ull, .timeout = -1, .flags = DRM_ZEX_WAIT_EXEC_QUEUE,
+			.exec_queue_id = launch_q,
+		};
+		struct drm_zex_launch_report r = { .exec_queue_id = launch_q, .seqno = n };
+
+		if (xioctl(DRM_IOCTL_ZEX_WAIT_USER_FENCE, &w) ||
+		    xioctl(DRM_IOCTL_ZEX_LAUNCH_REPORT, &r))
+			exit(fprintf(stderr, "zex-bench-exec: serve: %s\n", strerror(errno)));
+	}
+	return arg;
+}
+
+static double empty_launch_us(void)
+{
+	struct drm_zex_command c = { .op = DRM_ZEX_CMD_LAUNCH, .dst = (uintptr_t)record };
+	pthread_t t;
+	double us;
+	int i;
+
+	launch_rounds = LAT_N;
+	if (pthread_create(&t, NULL, launch_server, NULL))
+		exit(fprintf(stderr, "zex-bench-exec: pthread_create failed\n"));
+	us = bench_now_us();
+	for (i = 0; i < LAT_N; i++)
+		run_cmds(launch_q, &c, 1);
+	us = (bench_now_us() - us) / LAT_N;
+	pthread_join(t, NULL);
+	launches += LAT_N;
+	return us;
+}
+
 int main(void)
 {
 	double q_ms[ROUNDS], io_ms[ROUNDS], mc_ms[ROUNDS], root_ms[ROUNDS], tile_ms[ROUNDS];
-	double job_us[ROUNDS], sync_us[ROUNDS], pp_us[ROUNDS];
+	double job_us[ROUNDS], sync_us[ROUNDS], pp_us[ROUNDS], launch_us[ROUNDS];
 	struct drm_zex_query_device dev = { 0 };
 	struct drm_zex_query qd = { .query = DRM_ZEX_QUERY_DEVICE, .size = sizeof(dev),
 				    .data = (uintptr_t)&dev };
@@ -250,6 +308,17 @@ int main(void)
 	bo_bound(DRM_ZEX_DEVICE_ROOT, DST2_VA, &dst2);
 	copyq = queue(DRM_ZEX_ENGINE_CLASS_COPY, 0);
 	rootq = queue(DRM_ZEX_ENGINE_CLASS_COMPUTE, DRM_ZEX_DEVICE_ROOT);
+	{
+		struct drm_zex_exec_queue_create c = {
+			.engine_class = DRM_ZEX_ENGINE_CLASS_COMPUTE,
+			.flags = DRM_ZEX_EXEC_QUEUE_LONG_RUNNING,
+		};
+
+		if (xioctl(DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c))
+			return fprintf(stderr, "zex-bench-exec: lr queue: %s\n", strerror(errno)), 1;
+		launch_q = c.exec_queue_id;
+		record = (struct drm_zex_launch_record *)&fence_mem[64];
+	}
 
 	for (i = 0; i < ROUNDS; i++) {
 		q_ms[i] = copy_queue_ms(copyq, DST_VA);
@@ -260,6 +329,7 @@ int main(void)
 		job_us[i] = empty_job_us(copyq);
 		sync_us[i] = syncobj_round_trip_us();
 		pp_us[i] = syncobj_ping_pong_us();
+		launch_us[i] = empty_launch_us();
 	}
 	printf("BENCH exec copy mib=%llu queue_ms=%.2f ioctl_ms=%.2f memcpy_ms=%.2f\n",
 	       SIZE >> 20, bench_median(q_ms, ROUNDS), bench_median(io_ms, ROUNDS),
@@ -269,5 +339,8 @@ int main(void)
 	       bench_median(sync_us, ROUNDS));
 	printf("BENCH exec split tiles=%u root_ms=%.2f tile_ms=%.2f\n", dev.num_tiles,
 	       bench_median(root_ms, ROUNDS), bench_median(tile_ms, ROUNDS));
+	printf("BENCH exec launch launch_us=%.2f job_us=%.2f pingpong_us=%.2f\n",
+	       bench_median(launch_us, ROUNDS), bench_median(job_us, ROUNDS),
+	       bench_median(pp_us, ROUNDS));
 	return 0;
 }
