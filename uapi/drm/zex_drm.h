@@ -812,10 +812,11 @@ struct drm_zex_exec_queue_create {
  * struct drm_zex_exec_queue_destroy - argument of DRM_IOCTL_ZEX_EXEC_QUEUE_DESTROY
  *
  * The queue's id is free at once; its running job stops and its jobs not
- * yet run end with -ECANCELED on their fences, as closing the file does.
- * The call returns once every job of the queue has reached its engine
- * (each after its sync objects signal), or a fatal signal comes. Errors:
- * -ENOENT no such queue; -EINVAL a non-zero @pad or @reserved.
+ * yet run end with -ECANCELED on their fences (each once its sync objects
+ * have signalled), as closing the file does; a long-running queue's
+ * launch ends, its record told to stop. The call returns at once: what
+ * the queue holds goes when its last job has. Errors: -ENOENT no such
+ * queue; -EINVAL a non-zero @pad or @reserved.
  */
 struct drm_zex_exec_queue_destroy {
 	/** @extensions: must be 0. */
