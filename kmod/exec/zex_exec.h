@@ -307,6 +307,7 @@ void zex_job_put(struct zex_job *job);
 int zex_lr_init(struct zex_exec_queue *q);
 struct dma_fence *zex_lr_run_job(struct zex_job *job);
 void zex_lr_run_now(struct zex_lr *lr);
+void zex_lr_drain(struct zex_lr *lr);
 void zex_exec_file_flush(struct zex_exec_file *xfile, struct file *filp, void *owner);
 bool zex_lr_server_gone(struct file *filp, void *owner);
 

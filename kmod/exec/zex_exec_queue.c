@@ -87,13 +87,17 @@ static void zex_exec_queue_teardown(struct work_struct *work)
 /*
  * Out of the table: banned under the submit lock, so no job reaches the
  * entity after this; its jobs end with -ECANCELED (the running one at its
- * next page) as they reach the ring, and the entity goes on a worker.
+ * next page) as they reach the ring, and the entity goes on a worker. A
+ * long-running queue's jobs already handed to its context end here.
  */
 static void zex_exec_queue_kill(struct zex_exec_queue *q)
 {
 	mutex_lock(&q->submit_lock);
 	zex_exec_queue_ban(q, -ECANCELED, NULL);
 	mutex_unlock(&q->submit_lock);
+	/* A long-running queue's launch says stop before the file's memory goes. */
+	if (q->lr)
+		zex_lr_drain(q->lr);
 	zex_exec_hold(q->ring->xdev->drm);
 	INIT_WORK(&q->teardown, zex_exec_queue_teardown);
 	queue_work(zex_exec_teardown_wq, &q->teardown);

@@ -125,6 +125,20 @@ static void zex_lr_work(struct work_struct *work)
 }
 
 /**
+ * zex_lr_drain - end a banned queue's handed-over jobs now
+ * @lr: the context of a banned queue; the caller holds the queue.
+ *
+ * Waits only for a runner to reach its next page (the ban stops it), so a
+ * launch's record says stop before the address space can go.
+ */
+void zex_lr_drain(struct zex_lr *lr)
+{
+	mutex_lock(&lr->run_lock);
+	zex_lr_run(lr, false);
+	mutex_unlock(&lr->run_lock);
+}
+
+/**
  * zex_lr_run_now - run a context's quick steps here, the rest on its work item
  * @lr: the context; the caller holds its queue.
  *

@@ -814,8 +814,8 @@ struct drm_zex_exec_queue_create {
  * The queue's id is free at once; its running job stops and its jobs not
  * yet run end with -ECANCELED on their fences (each once its sync objects
  * have signalled), as closing the file does; a long-running queue's
- * launch ends, its record told to stop. The call returns at once: what
- * the queue holds goes when its last job has. Errors: -ENOENT no such
+ * launch ends, its record told to stop before the call returns. The call
+ * waits for nothing else: what the queue holds goes when its last job has. Errors: -ENOENT no such
  * queue; -EINVAL a non-zero @pad or @reserved.
  */
 struct drm_zex_exec_queue_destroy {
