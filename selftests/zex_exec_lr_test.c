@@ -600,12 +600,20 @@ FIXTURE_TEARDOWN(lr_root)
 		close(self->fd);
 }
 
+/* The 6.1 harness runs the test body even after SKIP() in FIXTURE_SETUP. */
+#define NEED_TILES() do {							\
+	if (!self->tile_mask)							\
+		SKIP(return, "no implicit scaling across tiles");		\
+} while (0)
+
 TEST_F(lr_root, a_launch_ends_when_the_last_tile_reports)
 {
 	struct drm_zex_command cmds[2] = { cmd_launch(self->rec, 5), cmd_store(&self->flag[1], 1) };
 	struct drm_zex_sync uf = sync_user_fence(&self->flag[0], 1);
-	unsigned int tile, last = 31 - __builtin_clz(self->tile_mask);
+	unsigned int tile, last;
 
+	NEED_TILES();
+	last = 31 - __builtin_clz(self->tile_mask);
 	ASSERT_EQ(0, exec(self->fd, self->q, cmds, 2, &uf, 1));
 	ASSERT_EQ(0, wait_on_queue(self->fd, self->q, &self->rec->seqno, 1, ~0ull));
 	EXPECT_EQ(self->tile_mask, self->rec->tile_mask);
@@ -626,6 +634,7 @@ TEST_F(lr_root, a_fault_on_one_tile_stops_the_others)
 	struct drm_zex_command launch = cmd_launch(self->rec, 5);
 	struct drm_zex_exec_queue_get_state st;
 
+	NEED_TILES();
 	ASSERT_EQ(0, exec(self->fd, self->q, &launch, 1, NULL, 0));
 	ASSERT_EQ(0, wait_on_queue(self->fd, self->q, &self->rec->seqno, 1, ~0ull));
 	ASSERT_EQ(0, report_fault(self->fd, self->q, 1, 1, 0x5000, DRM_ZEX_FAULT_NOT_MAPPED, 0));
