@@ -11,7 +11,10 @@
  * sync object's points signalled in order and waited for (and polled with
  * a timeout of 0), a user fence waited for, with a timeout that passes,
  * and a wait a signal interrupts going on to its end. A queue at its most
- * jobs in flight answers -EBUSY; a bad queue -ENOENT.
+ * jobs in flight answers -EBUSY; a bad queue -ENOENT. A long-running
+ * queue's launches are served by a thread through the core API: one
+ * reported done (the job goes on), one reported faulted (the queue is
+ * banned with the fault, the next wait for a launch fails with -EIO).
  */
 
 #include <pthread.h>
@@ -164,6 +167,65 @@ TEST_F(core, errors_come_back_as_negative_errnos)
 		ASSERT_EQ(0, zex_exec(self->dev, self->queue, &store, 1, NULL, 0));
 	EXPECT_EQ(-EBUSY, zex_exec(self->dev, self->queue, &store, 1, NULL, 0));
 	self->host[0] = 1;
+}
+
+/* The compute side: serves launch 1 well, faults launch 2. */
+struct server {
+	struct zex_device *dev;
+	uint32_t queue;
+	struct drm_zex_launch_record *rec;
+	int ret[4];
+};
+
+static void *serve(void *arg)
+{
+	struct server *s = arg;
+
+	s->ret[0] = zex_launch_wait(s->dev, s->queue, s->rec, 1, -1);
+	s->ret[1] = s->rec->cookie == 11 ? zex_launch_report(s->dev, s->queue, 0, 1) : -1;
+	s->ret[2] = zex_launch_wait(s->dev, s->queue, s->rec, 2, -1);
+	s->ret[3] = zex_launch_report_fault(s->dev, s->queue, 0, 2, 0x1000,
+					    DRM_ZEX_FAULT_NOT_MAPPED, true);
+	return NULL;
+}
+
+TEST_F(core, a_long_running_queue_s_launches_are_served)
+{
+	struct drm_zex_launch_record *rec = (struct drm_zex_launch_record *)&self->host[64];
+	struct drm_zex_command cmds[2] = {
+		{ .op = DRM_ZEX_CMD_LAUNCH, .dst = (uintptr_t)rec, .value = 11 },
+		{ .op = DRM_ZEX_CMD_STORE, .dst = (uintptr_t)&self->host[3], .value = 5 },
+	};
+	struct drm_zex_sync done = {
+		.type = DRM_ZEX_SYNC_USER_FENCE, .flags = DRM_ZEX_SYNC_SIGNAL,
+		.addr = (uintptr_t)&self->host[4], .timeline_value = 1,
+	};
+	struct drm_zex_exec_queue_get_state st;
+	struct server srv = { .dev = self->dev, .rec = rec };
+	pthread_t t;
+
+	ASSERT_EQ(0, zex_exec_queue_create_lr(self->dev, 0, 0, &srv.queue));
+	EXPECT_EQ(-ETIME, zex_launch_wait(self->dev, srv.queue, rec, 1, 0));
+	ASSERT_EQ(0, pthread_create(&t, NULL, serve, &srv));
+	ASSERT_EQ(0, zex_exec(self->dev, srv.queue, cmds, 2, &done, 1));
+	ASSERT_EQ(0, zex_wait_user_fence(self->dev, &self->host[4], DRM_ZEX_COMPARE_EQ, 1,
+					 ~0ull, -1));
+	EXPECT_EQ(5, self->host[3]);
+	cmds[0].value = 12;
+	ASSERT_EQ(0, zex_exec(self->dev, srv.queue, cmds, 1, NULL, 0));
+	EXPECT_EQ(-EIO, zex_launch_wait(self->dev, srv.queue, rec, 3, -1));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, srv.ret[0]);
+	EXPECT_EQ(0, srv.ret[1]);
+	EXPECT_EQ(0, srv.ret[2]);
+	EXPECT_EQ(0, srv.ret[3]);
+	ASSERT_EQ(0, zex_exec_queue_state(self->dev, srv.queue, &st));
+	EXPECT_EQ(-EFAULT, st.error);
+	EXPECT_EQ(0x1000, st.fault_addr);
+	EXPECT_EQ(DRM_ZEX_FAULT_WRITE, st.fault_flags);
+	/* A report of a queue the file does not have. */
+	EXPECT_EQ(-ENOENT, zex_launch_report(self->dev, srv.queue + 1000, 0, 1));
+	EXPECT_EQ(0, zex_exec_queue_destroy(self->dev, srv.queue));
 }
 
 ZEX_SELFTEST_MAIN

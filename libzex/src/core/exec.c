@@ -12,7 +12,9 @@
  * poll) and sleep in the kernel; one a signal interrupts goes on for
  * what is left of it. zex_exec() returns the kernel's -EBUSY when the
  * queue has the most jobs in flight: the caller, which knows its jobs,
- * waits for an earlier one and submits again.
+ * waits for an earlier one and submits again. A long-running queue's
+ * compute side waits for a launch with zex_launch_wait() (tied to the
+ * queue: -EIO once it is banned) and reports each tile's part.
  */
 
 #include <errno.h>
@@ -101,6 +103,21 @@ int zex_exec_queue_create_priority(struct zex_device *dev, uint16_t engine_class
 	return ret;
 }
 
+/* A long-running queue of a compute engine; the calling process serves its launches. */
+int zex_exec_queue_create_lr(struct zex_device *dev, uint16_t engine_instance, uint16_t device,
+			     uint32_t *id)
+{
+	struct drm_zex_exec_queue_create c = {
+		.engine_class = DRM_ZEX_ENGINE_CLASS_COMPUTE, .engine_instance = engine_instance,
+		.device = device, .flags = DRM_ZEX_EXEC_QUEUE_LONG_RUNNING,
+	};
+	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
+
+	if (!ret)
+		*id = c.exec_queue_id;
+	return ret;
+}
+
 int zex_exec_queue_destroy(struct zex_device *dev, uint32_t id)
 {
 	struct drm_zex_exec_queue_destroy d = { .exec_queue_id = id };
@@ -144,6 +161,54 @@ int zex_wait_user_fence(struct zex_device *dev, const uint64_t *addr, uint16_t o
 		ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_WAIT_USER_FENCE, &w);
 	while (ret == -EINTR);
 	return ret;
+}
+
+/*
+ * Until launch @seqno or a later one of @queue is published at @record:
+ * 0; -EIO the queue is banned (its launch, if any, told to stop); -ETIME.
+ */
+int zex_launch_wait(struct zex_device *dev, uint32_t queue,
+		    const struct drm_zex_launch_record *record, uint64_t seqno, int64_t timeout_ns)
+{
+	struct drm_zex_wait_user_fence w = {
+		.addr = (uintptr_t)&record->seqno, .op = DRM_ZEX_COMPARE_GTE, .value = seqno,
+		.mask = ~0ull, .flags = DRM_ZEX_WAIT_EXEC_QUEUE, .exec_queue_id = queue,
+		.timeout = -1,
+	};
+	int ret;
+
+	if (timeout_ns >= 0) {
+		w.flags |= DRM_ZEX_WAIT_ABSTIME;
+		w.timeout = deadline_of(timeout_ns);
+	}
+	do
+		ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_WAIT_USER_FENCE, &w);
+	while (ret == -EINTR);
+	return ret;
+}
+
+/* Tile @tile's part of launch @seqno ended well. */
+int zex_launch_report(struct zex_device *dev, uint32_t queue, uint32_t tile, uint64_t seqno)
+{
+	struct drm_zex_launch_report r = {
+		.exec_queue_id = queue, .tile = tile, .seqno = seqno,
+		.status = DRM_ZEX_LAUNCH_DONE,
+	};
+
+	return zex_drm_ioctl(dev, DRM_IOCTL_ZEX_LAUNCH_REPORT, &r);
+}
+
+/* Tile @tile's part faulted at @addr (&enum drm_zex_fault_reason @reason): the queue is banned. */
+int zex_launch_report_fault(struct zex_device *dev, uint32_t queue, uint32_t tile,
+			    uint64_t seqno, uint64_t addr, uint32_t reason, bool write)
+{
+	struct drm_zex_launch_report r = {
+		.exec_queue_id = queue, .tile = tile, .seqno = seqno,
+		.status = DRM_ZEX_LAUNCH_FAULT, .fault_addr = addr, .fault_reason = reason,
+		.fault_flags = write ? DRM_ZEX_FAULT_WRITE : 0,
+	};
+
+	return zex_drm_ioctl(dev, DRM_IOCTL_ZEX_LAUNCH_REPORT, &r);
 }
 
 int zex_syncobj_create(struct zex_device *dev, uint32_t *handle)
