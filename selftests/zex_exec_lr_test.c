@@ -10,19 +10,21 @@
  * launch's record with DRM_IOCTL_ZEX_WAIT_USER_FENCE, runs "the kernel"
  * (here: a few stores of its own) and reports. What is checked: a launch
  * and a WAIT command that take ten job timeouts end well on long-running
- * queues while the same WAIT on a normal queue is stopped at one; copies before and after a
- * launch are ordered around it; two long-running queues of one engine and
- * a normal queue beside them never wait for one another; what would turn
- * a userspace wait into a dma-fence is refused (sync objects to signal)
- * or left out (the reservation's fences, a dma-buf's sync_file); a fault
- * report bans the queue alone with the report's fault; forged and stray
- * reports, bad fields and limits get their errors; a server killed
- * mid-launch, an fd closed by another thread and a destroy with a launch
- * pending end the launch (its record says stop) and wake the waiters; a
- * root-device launch under implicit scaling waits for every tile and a
- * fault on one stops the others. Every wait is for the event it checks;
- * the one delay (ten job timeouts) is what the first test is about, and
- * is the kernel's own timeout of a wait on a word nothing writes.
+ * queues while the same WAIT on a normal queue is stopped at one; copies
+ * before and after a launch are ordered around it, and a job with nothing
+ * to wait for does not pass one that waits for a sync object; two
+ * long-running queues of one engine and a normal queue beside them never
+ * wait for one another; what would turn a userspace wait into a dma-fence
+ * is refused (sync objects to signal) or left out (the reservation's
+ * fences, a dma-buf's sync_file); a fault report bans the queue alone with
+ * the report's fault; forged and stray reports, bad fields and limits get
+ * their errors; a server killed mid-launch, an fd closed by another thread
+ * and a destroy with a launch pending end the launch (its record says
+ * stop) and wake the waiters; a root-device launch under implicit scaling
+ * waits for every tile and a fault on one stops the others. Every wait is
+ * for the event it checks; the one delay (ten job timeouts) is what the
+ * first test is about, and is the kernel's own timeout of a wait on a word
+ * nothing writes.
  */
 
 #include <linux/dma-buf.h>
@@ -223,6 +225,32 @@ TEST_F(lr, copies_are_ordered_around_a_launch)
 		ASSERT_EQ(0, wait_on_queue(self->fd, self->q, &self->flag[0], 1, ~0ull));
 		EXPECT_TRUE(zex_same(c, 8 * PAGE, 200 + round));
 	}
+}
+
+/*
+ * A job with nothing to wait for goes to the queue's context at once, but
+ * never past an earlier job of the queue still waiting for a sync object.
+ */
+TEST_F(lr, a_ready_job_does_not_pass_one_that_waits)
+{
+	uint64_t *v = &self->flag[8], *w = &self->flag[9];
+	struct drm_zex_command hold = cmd_wait(&self->flag[4], DRM_ZEX_COMPARE_EQ, 1);
+	struct drm_zex_command first = cmd_store(v, 1);
+	struct drm_zex_command second = cmd_copy(v, w, sizeof(*v));
+	struct drm_zex_sync s[2];
+	uint32_t copyq, syncobj;
+
+	ASSERT_EQ(0, queue_create(self->fd, DRM_ZEX_ENGINE_CLASS_COPY, 0, 0, &copyq));
+	ASSERT_EQ(0, syncobj_create(self->fd, &syncobj));
+	s[0] = sync_out(syncobj, 0);
+	ASSERT_EQ(0, exec(self->fd, copyq, &hold, 1, s, 1));
+	s[0] = sync_in(syncobj, 0);
+	ASSERT_EQ(0, exec(self->fd, self->q, &first, 1, s, 1));
+	s[0] = sync_user_fence(&self->flag[0], 1);
+	ASSERT_EQ(0, exec(self->fd, self->q, &second, 1, s, 1));
+	__atomic_store_n(&self->flag[4], 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, wait_on_queue(self->fd, self->q, &self->flag[0], 1, ~0ull));
+	EXPECT_EQ(1, *w);
 }
 
 TEST_F(lr, queues_of_one_engine_and_a_normal_one_never_wait_for_each_other)

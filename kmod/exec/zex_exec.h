@@ -139,11 +139,12 @@ struct zex_launch {
 /**
  * struct zex_lr - a long-running queue's context: its jobs, run in order
  * @queue: the queue it belongs to (not held: it lives as long).
- * @lock: protects @jobs, @launch, @last_seqno and @queued.
+ * @lock: protects @jobs, @launch, @last_seqno, @queued and @in_sched.
  * @run_lock: held by whoever runs the context's jobs: one at a time.
  * @jobs: jobs handed over by the scheduler and not ended, oldest first.
  * @launch: the launch the oldest job waits for.
  * @last_seqno: the number of the last launch published.
+ * @in_sched: jobs pushed to the scheduler and not yet handed over.
  * @queued: @work is pending and holds its references.
  * @work: runs the oldest job from where it stopped, until it ends or
  *	waits (for a launch's reports, or a WAIT's value); a kick with no
@@ -161,6 +162,7 @@ struct zex_lr {
 	struct list_head jobs;
 	struct zex_launch launch;
 	u64 last_seqno;
+	u32 in_sched;
 	bool queued;
 	struct delayed_work work;
 	struct wait_queue_entry wake;
@@ -307,6 +309,7 @@ void zex_job_put(struct zex_job *job);
 int zex_lr_init(struct zex_exec_queue *q);
 struct dma_fence *zex_lr_run_job(struct zex_job *job);
 void zex_lr_run_now(struct zex_lr *lr);
+bool zex_lr_submit(struct zex_job *job);
 void zex_lr_drain(struct zex_lr *lr);
 void zex_exec_file_flush(struct zex_exec_file *xfile, struct file *filp, void *owner);
 bool zex_lr_server_gone(struct file *filp, void *owner);

@@ -21,7 +21,8 @@
  * Nothing can fail after the job is armed.
  *
  * A long-running queue's job (zex_lr.c) has no fence that signals in
- * bounded time, so it publishes none: a sync object to signal is refused
+ * bounded time, so it publishes none (one with nothing to wait for is not
+ * even armed: it goes to its context from here): a sync object to signal is refused
  * (-EOPNOTSUPP, as xe refuses it in long-running mode) and its scheduler
  * fence goes into no reservation; it still waits for the fences it finds
  * there and for the sync objects it names. A launch on any other queue is
@@ -393,7 +394,9 @@ static int zex_exec_mode_check(struct drm_device *drm, const struct zex_job *job
 /*
  * Arm, publish the fence in every piece and sync object, push; -EIO, with
  * nothing done, when the queue was banned since the ioctl looked (a kill
- * bans it under the submit lock before its entity goes).
+ * bans it under the submit lock before its entity goes); 1 when a
+ * long-running queue's context took the job without the scheduler, the
+ * queue held once more for the caller.
  */
 static int zex_exec_push(struct zex_job *job, struct zex_exec_objects *o,
 			 struct zex_exec_signal *signals, u32 num_signals)
@@ -406,6 +409,16 @@ static int zex_exec_push(struct zex_job *job, struct zex_exec_objects *o,
 	if (zex_ioctl_check(q->ring->xdev->drm, zex_exec_queue_is_banned(q))) {
 		mutex_unlock(&q->submit_lock);
 		return -EIO;
+	}
+	/*
+	 * A long-running job with nothing to wait for goes to its context now;
+	 * the caller runs it once it holds no lock (1), with this reference.
+	 */
+	if (q->lr && zex_lr_submit(job)) {
+		kref_get(&q->refcount);
+		mutex_unlock(&q->submit_lock);
+		zex_job_free(job);
+		return 1;
 	}
 	drm_sched_job_arm(&job->base);
 	done = dma_fence_get(&job->base.s_fence->finished);
@@ -518,8 +531,14 @@ int zex_exec_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	ret = zex_exec_push(job, &objects, signals, num_signals);
 	if (objects.count)
 		drm_gem_unlock_reservations(objects.objs, objects.count, &ctx);
-	if (ret)
+	if (ret == 1) {
+		/* Handed to its context: its quick steps run here. */
+		zex_lr_run_now(q->lr);
+		zex_exec_queue_put(q);
+		ret = 0;
+	} else if (ret) {
 		zex_job_abort(job, true);
+	}
 
 out_signals:
 	zex_exec_signals_put(signals, num_signals);

@@ -15,7 +15,9 @@
  * job's dependencies, then zex_lr_run_job() puts the job on its queue's
  * context (&struct zex_lr) and returns no fence: the scheduler's fence
  * signals then, and nothing outside the queue can wait for the job's end
- * but through user fences.
+ * but through user fences. A job with nothing to wait for, behind none in
+ * the scheduler, goes to the context straight from the exec ioctl
+ * (zex_lr_submit()), as xe writes a long-running job to its ring there.
  *
  * The context runs its jobs in order on zex_exec_lr_wq, one work item per
  * queue, which never sleeps for userspace: where a job must wait it stops
@@ -183,16 +185,61 @@ struct dma_fence *zex_lr_run_job(struct zex_job *job)
 		error = job->base.s_fence->finished.error;
 		zex_exec_queue_ban(job->queue, error, NULL);
 	}
+	spin_lock_irq(&lr->lock);
+	lr->in_sched--;
+	if (!error) {
+		kref_get(&job->refcount);
+		list_add_tail(&job->lr_link, &lr->jobs);
+	}
+	spin_unlock_irq(&lr->lock);
 	if (error) {
 		atomic64_inc(&job->queue->jobs_completed);
 		return ERR_PTR(error);
 	}
-	kref_get(&job->refcount);
-	spin_lock_irq(&lr->lock);
-	list_add_tail(&job->lr_link, &lr->jobs);
-	spin_unlock_irq(&lr->lock);
 	zex_lr_run_now(lr);
 	return NULL;
+}
+
+/* Whether every dependency the job collected has signalled already. */
+static bool zex_lr_ready(struct zex_job *job)
+{
+	struct dma_fence *fence;
+	unsigned long i;
+
+	xa_for_each(&job->base.dependencies, i, fence)
+		if (!dma_fence_is_signaled(fence))
+			return false;
+	return true;
+}
+
+/**
+ * zex_lr_submit - hand a long-running job to its context, or count it for the scheduler
+ * @job: the job, initialised for the scheduler, under its queue's submit lock.
+ *
+ * A job with nothing to wait for (its dependencies signalled, no earlier
+ * job of the queue still in the scheduler) goes to the context at once, as
+ * xe writes a long-running job to its ring in the exec ioctl: the caller
+ * then frees its scheduler part without arming it and, once it holds no
+ * lock, runs the context's quick steps (zex_lr_run_now()). Any other job
+ * is counted, for the scheduler to hand over in order.
+ *
+ * Return: true when the context took the job.
+ */
+bool zex_lr_submit(struct zex_job *job)
+{
+	struct zex_lr *lr = job->queue->lr;
+	bool direct = zex_lr_ready(job);
+
+	spin_lock_irq(&lr->lock);
+	direct = direct && !lr->in_sched;
+	if (direct) {
+		kref_get(&job->refcount);
+		list_add_tail(&job->lr_link, &lr->jobs);
+	} else {
+		lr->in_sched++;
+	}
+	spin_unlock_irq(&lr->lock);
+	return direct;
 }
 
 /**
