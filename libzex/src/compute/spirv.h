@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DOC: spirv.h - what a SPIR-V module says about its kernels, read without a compiler
+ *
+ * zeModuleCreate takes SPIR-V (ZE_MODULE_FORMAT_IL_SPIRV); before any
+ * compiler sees it, libzex reads the module's header and its entry points:
+ * whether it is SPIR-V at all (a native binary is refused as such), the
+ * names of its kernels and the work-group size a kernel requires. A pure
+ * function of the bytes, with a host test of good and malformed modules.
+ */
+#ifndef ZEX_COMPUTE_SPIRV_H
+#define ZEX_COMPUTE_SPIRV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The longest kernel name kept, with its terminating NUL. */
+#define ZEX_SPIRV_NAME_MAX	256
+
+/**
+ * struct zex_spirv_kernel - one kernel entry point of a module
+ * @id: its function's result id.
+ * @name: its name.
+ * @local_size: the work-group size it requires (OpExecutionMode
+ *	LocalSize), or all 0.
+ */
+struct zex_spirv_kernel {
+	uint32_t id;
+	char name[ZEX_SPIRV_NAME_MAX];
+	uint32_t local_size[3];
+};
+
+/**
+ * struct zex_spirv_info - a module's header and kernels
+ * @version: the SPIR-V version word (major << 16 | minor << 8).
+ * @num_kernels: kernels found (may exceed the room given: see the return).
+ */
+struct zex_spirv_info {
+	uint32_t version;
+	uint32_t num_kernels;
+};
+
+int zex_spirv_read(const void *module, size_t size, struct zex_spirv_info *info,
+		   struct zex_spirv_kernel *kernels, uint32_t max_kernels);
+
+#endif /* ZEX_COMPUTE_SPIRV_H */
