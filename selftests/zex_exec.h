@@ -20,12 +20,13 @@
 
 #define VA(p)	((uint64_t)(uintptr_t)(p))
 
-/* A queue at &enum drm_zex_exec_queue_priority @prio. */
-static inline int queue_create_prio(int fd, uint16_t cls, uint16_t inst, uint16_t dev,
-				    uint16_t prio, uint32_t *id)
+/* A queue at &enum drm_zex_exec_queue_priority @prio with @flags. */
+static inline int queue_create_flags(int fd, uint16_t cls, uint16_t inst, uint16_t dev,
+				     uint16_t prio, uint32_t flags, uint32_t *id)
 {
 	struct drm_zex_exec_queue_create c = {
 		.engine_class = cls, .engine_instance = inst, .device = dev, .priority = prio,
+		.flags = flags,
 	};
 	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
 
@@ -34,16 +35,15 @@ static inline int queue_create_prio(int fd, uint16_t cls, uint16_t inst, uint16_
 	return ret;
 }
 
+static inline int queue_create_prio(int fd, uint16_t cls, uint16_t inst, uint16_t dev,
+				    uint16_t prio, uint32_t *id)
+{
+	return queue_create_flags(fd, cls, inst, dev, prio, 0, id);
+}
+
 static inline int queue_create(int fd, uint16_t cls, uint16_t inst, uint16_t dev, uint32_t *id)
 {
-	struct drm_zex_exec_queue_create c = {
-		.engine_class = cls, .engine_instance = inst, .device = dev,
-	};
-	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
-
-	if (!ret)
-		*id = c.exec_queue_id;
-	return ret;
+	return queue_create_flags(fd, cls, inst, dev, DRM_ZEX_EXEC_QUEUE_PRIORITY_NORMAL, 0, id);
 }
 
 static inline int queue_destroy(int fd, uint32_t id)

@@ -41,15 +41,9 @@
 
 static int lr_queue_create(int fd, uint16_t dev, uint16_t inst, uint32_t *id)
 {
-	struct drm_zex_exec_queue_create c = {
-		.engine_class = DRM_ZEX_ENGINE_CLASS_COMPUTE, .engine_instance = inst,
-		.device = dev, .flags = DRM_ZEX_EXEC_QUEUE_LONG_RUNNING,
-	};
-	int ret = zex_ioctl(fd, DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
-
-	if (!ret)
-		*id = c.exec_queue_id;
-	return ret;
+	return queue_create_flags(fd, DRM_ZEX_ENGINE_CLASS_COMPUTE, inst, dev,
+				  DRM_ZEX_EXEC_QUEUE_PRIORITY_NORMAL,
+				  DRM_ZEX_EXEC_QUEUE_LONG_RUNNING, id);
 }
 
 static struct drm_zex_command cmd_launch(struct drm_zex_launch_record *rec, uint64_t cookie)

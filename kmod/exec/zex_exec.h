@@ -277,6 +277,12 @@ struct zex_exec_file {
 	u32 lr_count;
 };
 
+/*
+ * How often a WAIT command reads its value again when no job ends
+ * meanwhile, on every queue.
+ */
+#define ZEX_WAIT_POLL_MS	1
+
 extern struct workqueue_struct *zex_exec_cleanup_wq;
 extern struct workqueue_struct *zex_exec_teardown_wq;
 extern struct workqueue_struct *zex_exec_lr_wq;

@@ -52,9 +52,6 @@
 #include "zex_exec.h"
 #include "zex_split.h"
 
-/* How often a wait command reads its value when no job ends meanwhile. */
-#define ZEX_WAIT_POLL_MS	1
-
 /* One engine operation of a job; -ECANCELED when the job was stopped. */
 static int zex_job_op(struct zex_job *job, struct zex_vm_op *op)
 {
@@ -99,6 +96,24 @@ static int zex_job_store(struct zex_job *job, u64 va, u64 value)
 	return zex_job_write(job, va, &value, sizeof(value));
 }
 
+/* A WAIT's comparison, read once as the engine reads: 1 true, 0 false, or the error. */
+static int zex_job_wait_holds(struct zex_job *job, const struct drm_zex_command *cmd)
+{
+	struct zex_vm_op op = {
+		.kind = ZEX_VM_OP_READ,
+		.src = cmd->src,
+		.len = sizeof(u64),
+	};
+	u64 value;
+	int ret;
+
+	op.buf = &value;
+	ret = zex_job_op(job, &op);
+	if (ret)
+		return ret;
+	return zex_compare(value, cmd->compare, cmd->value, cmd->mask);
+}
+
 /* WAIT: read until the comparison holds, again after each job's end or a poll period. */
 static int zex_job_wait(struct zex_job *job, const struct drm_zex_command *cmd)
 {
@@ -106,20 +121,10 @@ static int zex_job_wait(struct zex_job *job, const struct drm_zex_command *cmd)
 
 	for (;;) {
 		s64 seen = atomic64_read(&xdev->done_seq);
-		struct zex_vm_op op = {
-			.kind = ZEX_VM_OP_READ,
-			.src = cmd->src,
-			.len = sizeof(u64),
-		};
-		u64 value;
-		int ret;
+		int ret = zex_job_wait_holds(job, cmd);
 
-		op.buf = &value;
-		ret = zex_job_op(job, &op);
 		if (ret)
-			return ret;
-		if (zex_compare(value, cmd->compare, cmd->value, cmd->mask))
-			return 0;
+			return ret > 0 ? 0 : ret;
 		wait_event_timeout(xdev->done_wq,
 				   atomic64_read(&xdev->done_seq) != seen ||
 				   zex_exec_queue_is_banned(job->queue),
@@ -135,20 +140,13 @@ static int zex_job_wait(struct zex_job *job, const struct drm_zex_command *cmd)
  */
 static int zex_job_wait_lr(struct zex_job *job, const struct drm_zex_command *cmd)
 {
-	struct zex_vm_op op = {
-		.kind = ZEX_VM_OP_READ,
-		.src = cmd->src,
-		.len = sizeof(u64),
-	};
-	u64 value;
 	int ret;
 
 	zex_lr_wait_arm(job->queue->lr);
-	op.buf = &value;
-	ret = zex_job_op(job, &op);
-	if (ret)
+	ret = zex_job_wait_holds(job, cmd);
+	if (ret < 0)
 		return ret;
-	if (!zex_compare(value, cmd->compare, cmd->value, cmd->mask))
+	if (!ret)
 		return -EINPROGRESS;
 	zex_lr_wait_disarm(job->queue->lr);
 	return 0;

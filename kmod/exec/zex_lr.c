@@ -51,9 +51,6 @@
 #include "../common/zex_gfp.h"
 #include "zex_exec.h"
 
-/* How often a WAIT's value is read again when no job ends meanwhile. */
-#define ZEX_LR_POLL_MS	1
-
 static struct zex_job *zex_lr_oldest(struct zex_lr *lr)
 {
 	struct zex_job *job;
@@ -100,7 +97,7 @@ static bool zex_lr_run(struct zex_lr *lr, bool quick)
 			return true;
 		if (ret == -EINPROGRESS) {
 			if (lr->armed)
-				zex_lr_kick_after(lr, msecs_to_jiffies(ZEX_LR_POLL_MS));
+				zex_lr_kick_after(lr, msecs_to_jiffies(ZEX_WAIT_POLL_MS));
 			return false;
 		}
 		zex_lr_job_ended(lr, job, ret);

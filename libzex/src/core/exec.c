@@ -87,14 +87,13 @@ int zex_exec_queue_create(struct zex_device *dev, uint16_t engine_class,
 					      DRM_ZEX_EXEC_QUEUE_PRIORITY_NORMAL, id);
 }
 
-/* A queue at &enum drm_zex_exec_queue_priority @priority (high: CAP_SYS_NICE). */
-int zex_exec_queue_create_priority(struct zex_device *dev, uint16_t engine_class,
-				   uint16_t engine_instance, uint16_t device, uint16_t priority,
-				   uint32_t *id)
+/* Every exec queue: the create ioctl with its engine, priority and flags. */
+static int queue_create(struct zex_device *dev, uint16_t engine_class, uint16_t engine_instance,
+			uint16_t device, uint16_t priority, uint32_t flags, uint32_t *id)
 {
 	struct drm_zex_exec_queue_create c = {
 		.engine_class = engine_class, .engine_instance = engine_instance, .device = device,
-		.priority = priority,
+		.priority = priority, .flags = flags,
 	};
 	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
 
@@ -103,19 +102,20 @@ int zex_exec_queue_create_priority(struct zex_device *dev, uint16_t engine_class
 	return ret;
 }
 
+/* A queue at &enum drm_zex_exec_queue_priority @priority (high: CAP_SYS_NICE). */
+int zex_exec_queue_create_priority(struct zex_device *dev, uint16_t engine_class,
+				   uint16_t engine_instance, uint16_t device, uint16_t priority,
+				   uint32_t *id)
+{
+	return queue_create(dev, engine_class, engine_instance, device, priority, 0, id);
+}
+
 /* A long-running queue of a compute engine; the calling process serves its launches. */
 int zex_exec_queue_create_lr(struct zex_device *dev, uint16_t engine_instance, uint16_t device,
 			     uint32_t *id)
 {
-	struct drm_zex_exec_queue_create c = {
-		.engine_class = DRM_ZEX_ENGINE_CLASS_COMPUTE, .engine_instance = engine_instance,
-		.device = device, .flags = DRM_ZEX_EXEC_QUEUE_LONG_RUNNING,
-	};
-	int ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_EXEC_QUEUE_CREATE, &c);
-
-	if (!ret)
-		*id = c.exec_queue_id;
-	return ret;
+	return queue_create(dev, DRM_ZEX_ENGINE_CLASS_COMPUTE, engine_instance, device,
+			    DRM_ZEX_EXEC_QUEUE_PRIORITY_NORMAL, DRM_ZEX_EXEC_QUEUE_LONG_RUNNING, id);
 }
 
 int zex_exec_queue_destroy(struct zex_device *dev, uint32_t id)
