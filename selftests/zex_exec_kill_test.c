@@ -392,24 +392,33 @@ static struct drm_zex_command big[DRM_ZEX_EXEC_MAX_COMMANDS];
 static int exec_until_refused(int fd, uint64_t *mem)
 {
 	struct drm_zex_command hold = cmd_wait(&mem[0], DRM_ZEX_COMPARE_EQ, 1);
-	uint32_t q;
+	uint32_t q, spare;
+	bool creating;
 	int ret, n = 0;
 
 	if (queue_create(fd, DRM_ZEX_ENGINE_CLASS_COMPUTE, 0, 0, &q) || exec(fd, q, &hold, 1,
 									    NULL, 0))
 		return 1;
 	for (;;) {
+		creating = false;
 		ret = exec(fd, q, big, DRM_ZEX_EXEC_MAX_COMMANDS, NULL, 0);
-		if (ret == -EBUSY)
+		if (ret == -EBUSY) {
+			creating = true;
 			ret = queue_create(fd, DRM_ZEX_ENGINE_CLASS_COMPUTE, 0, 0, &q);
+		}
 		if (ret)
 			break;
 		n++;
 	}
 	if (ret != -ENOMEM)
 		return ret == -EMFILE ? 2 : 3;
-	/* The kernel kept nothing of the refused job: still refused, cleanly. */
-	if (exec(fd, q, big, DRM_ZEX_EXEC_MAX_COMMANDS, NULL, 0) != -ENOMEM)
+	/*
+	 * The kernel kept nothing of the refused call (a job, or the queue the
+	 * full one needed): the same call is refused again, cleanly.
+	 */
+	ret = creating ? queue_create(fd, DRM_ZEX_ENGINE_CLASS_COMPUTE, 0, 0, &spare) :
+			 exec(fd, q, big, DRM_ZEX_EXEC_MAX_COMMANDS, NULL, 0);
+	if (ret != -ENOMEM)
 		return 4;
 	return n ? 0 : 5;
 }
