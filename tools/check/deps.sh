@@ -19,6 +19,9 @@ packages=(
 	libboost-log1.81-dev libboost-program-options1.81-dev libboost-timer1.81-dev
 	libboost-chrono1.81-dev libboost-system1.81-dev libboost-serialization1.81-dev
 	googletest libpng-dev
+	# the compute engine (libzex/src/compute): PoCL through the OpenCL ICD
+	# loader, the SPIR-V translator, clang-15 for the tests' kernels
+	libpocl2 pocl-opencl-icd ocl-icd-libopencl1 opencl-c-headers llvm-spirv-15 clang-15
 )
 
 missing=()

@@ -14,6 +14,8 @@
  * NUL: a malformed module is -EINVAL, never a read past it.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compute/spirv.h"
@@ -24,6 +26,26 @@
 #define OP_EXECUTION_MODE	16
 #define MODEL_KERNEL		6
 #define MODE_LOCAL_SIZE		17
+#define OP_TYPE_INT		21
+#define OP_TYPE_FLOAT		22
+#define OP_TYPE_VECTOR		23
+#define OP_TYPE_IMAGE		25
+#define OP_TYPE_SAMPLER		26
+#define OP_TYPE_ARRAY		28
+#define OP_TYPE_STRUCT		30
+#define OP_TYPE_POINTER		32
+#define OP_TYPE_EVENT		34
+#define OP_CONSTANT		43
+#define OP_FUNCTION		54
+#define OP_FUNCTION_PARAMETER	55
+#define OP_DECORATE		71
+#define DECORATION_CPACKED	10
+#define DECORATION_FUNC_PARAM	38
+#define FUNC_PARAM_BYVAL	2
+#define STORAGE_UNIFORM_CONSTANT 0
+#define STORAGE_WORKGROUP	4
+#define STORAGE_CROSS_WORKGROUP	5
+#define STORAGE_FUNCTION	7
 
 struct words {
 	const unsigned char *bytes;
@@ -75,6 +97,297 @@ static struct zex_spirv_kernel *find_kernel(struct zex_spirv_kernel *k, uint32_t
 	return NULL;
 }
 
+/* The words of a module: -ENOEXEC not SPIR-V, -EINVAL not whole words. */
+static int open_words(struct words *w, const void *module, size_t size)
+{
+	*w = (struct words){ .bytes = module, .count = size / 4 };
+	if (!module || size < SPIRV_HEADER_WORDS * 4)
+		return -ENOEXEC;
+	if (word(w, 0) != SPIRV_MAGIC) {
+		w->swapped = 1;
+		if (word(w, 0) != SPIRV_MAGIC)
+			return -ENOEXEC;
+	}
+	return size % 4 ? -EINVAL : 0;
+}
+
+/* What an argument needs to know of a type or constant: one per id. */
+struct type {
+	uint32_t id;
+	uint16_t op;
+	uint8_t packed;
+	uint32_t size, align;
+	uint32_t storage, pointee;	/* pointers */
+	uint64_t value;			/* constants */
+};
+
+struct types {
+	struct type *t;
+	size_t n, cap;
+	uint32_t *packed;	/* struct ids decorated CPacked */
+	size_t num_packed, cap_packed;
+	uint32_t *byval;	/* parameter ids decorated ByVal */
+	size_t num_byval, cap_byval;
+};
+
+static const struct type *find_type(const struct types *ts, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < ts->n; i++)
+		if (ts->t[i].id == id)
+			return &ts->t[i];
+	return NULL;
+}
+
+static int push_id(uint32_t **ids, size_t *n, size_t *cap, uint32_t id)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 16;
+		uint32_t *grown = realloc(*ids, c * sizeof(**ids));
+
+		if (!grown)
+			return -ENOMEM;
+		*ids = grown;
+		*cap = c;
+	}
+	(*ids)[(*n)++] = id;
+	return 0;
+}
+
+static bool has_id(const uint32_t *ids, size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* A struct's size and alignment from its members' (C's rules, or packed). */
+static int struct_layout(const struct words *w, size_t at, size_t end, const struct types *ts,
+			 struct type *t)
+{
+	uint64_t size = 0;
+	uint32_t align = 1;
+	size_t i;
+
+	for (i = at + 2; i < end; i++) {
+		const struct type *m = find_type(ts, word(w, i));
+
+		if (!m || !m->align)
+			return -EINVAL;
+		if (!t->packed) {
+			size = (size + m->align - 1) / m->align * m->align;
+			if (m->align > align)
+				align = m->align;
+		}
+		size += m->size;
+	}
+	size = (size + align - 1) / align * align;
+	if (size > UINT32_MAX)
+		return -EINVAL;
+	t->size = (uint32_t)size;
+	t->align = align;
+	return 0;
+}
+
+/* Record the type or constant instruction @op at @at (of @len words), if one. */
+static int add_type(const struct words *w, size_t at, uint32_t len, uint32_t op,
+		    struct types *ts)
+{
+	struct type t = { .op = (uint16_t)op, .align = 1 };
+	const struct type *inner;
+
+	switch (op) {
+	case OP_TYPE_INT:
+	case OP_TYPE_FLOAT:
+		if (len < 3 || word(w, at + 2) % 8 || !word(w, at + 2) || word(w, at + 2) > 64)
+			return -EINVAL;
+		t.size = t.align = word(w, at + 2) / 8;
+		break;
+	case OP_TYPE_VECTOR:
+		inner = len == 4 ? find_type(ts, word(w, at + 2)) : NULL;
+		if (!inner || word(w, at + 3) < 2 || word(w, at + 3) > 16)
+			return -EINVAL;
+		t.size = t.align = inner->size * (word(w, at + 3) == 3 ? 4 : word(w, at + 3));
+		break;
+	case OP_TYPE_ARRAY: {
+		const struct type *n = len == 4 ? find_type(ts, word(w, at + 3)) : NULL;
+
+		inner = len == 4 ? find_type(ts, word(w, at + 2)) : NULL;
+		if (!inner || !n || n->op != OP_CONSTANT || !n->value ||
+		    n->value > UINT32_MAX / (inner->size ? inner->size : 1))
+			return -EINVAL;
+		t.size = inner->size * (uint32_t)n->value;
+		t.align = inner->align;
+		break;
+	}
+	case OP_TYPE_STRUCT:
+		if (len < 2)
+			return -EINVAL;
+		t.packed = has_id(ts->packed, ts->num_packed, word(w, at + 1));
+		if (struct_layout(w, at, at + len, ts, &t))
+			return -EINVAL;
+		break;
+	case OP_TYPE_POINTER:
+		if (len != 4)
+			return -EINVAL;
+		t.size = t.align = 8;
+		t.storage = word(w, at + 2);
+		t.pointee = word(w, at + 3);
+		break;
+	case OP_TYPE_IMAGE:
+	case OP_TYPE_SAMPLER:
+	case OP_TYPE_EVENT:
+		t.size = t.align = 8;
+		break;
+	case OP_CONSTANT:
+		/* result type, result id, then the value's words, low first */
+		if (len < 4)
+			return -EINVAL;
+		t.id = word(w, at + 2);
+		t.value = word(w, at + 3) | (len > 4 ? (uint64_t)word(w, at + 4) << 32 : 0);
+		break;
+	default:
+		return 0;
+	}
+	if (op != OP_CONSTANT) {
+		if (len < 2)
+			return -EINVAL;
+		t.id = word(w, at + 1);
+	}
+	if (ts->n == ts->cap) {
+		size_t c = ts->cap ? 2 * ts->cap : 64;
+		struct type *grown = realloc(ts->t, c * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		ts->t = grown;
+		ts->cap = c;
+	}
+	ts->t[ts->n++] = t;
+	return 0;
+}
+
+/* How a parameter of type @type_id (the parameter @param_id) is passed. */
+static int describe_arg(const struct types *ts, uint32_t type_id, uint32_t param_id,
+			struct zex_spirv_arg *arg)
+{
+	const struct type *t = find_type(ts, type_id), *pointee;
+
+	if (!t)
+		return -EINVAL;
+	arg->size = t->size;
+	switch (t->op) {
+	case OP_TYPE_POINTER:
+		if (t->storage == STORAGE_WORKGROUP) {
+			arg->kind = ZEX_SPIRV_ARG_LOCAL;
+		} else if (t->storage == STORAGE_FUNCTION &&
+			   has_id(ts->byval, ts->num_byval, param_id)) {
+			pointee = find_type(ts, t->pointee);
+			if (!pointee)
+				return -EINVAL;
+			arg->kind = ZEX_SPIRV_ARG_VALUE;
+			arg->size = pointee->size;
+		} else {
+			arg->kind = ZEX_SPIRV_ARG_POINTER;
+		}
+		break;
+	case OP_TYPE_IMAGE:
+		arg->kind = ZEX_SPIRV_ARG_IMAGE;
+		break;
+	case OP_TYPE_SAMPLER:
+		arg->kind = ZEX_SPIRV_ARG_SAMPLER;
+		break;
+	default:
+		arg->kind = ZEX_SPIRV_ARG_VALUE;
+		break;
+	}
+	return 0;
+}
+
+/**
+ * zex_spirv_kernel_args - how each argument of one kernel is passed
+ * @module: the module's bytes.
+ * @size: how many.
+ * @kernel: the kernel's name.
+ * @args: receives up to @max_args arguments, in order.
+ * @max_args: room in @args.
+ * @num_args: receives the kernel's argument count.
+ *
+ * Global and constant pointers are pointers; a Workgroup pointer is shared
+ * local memory; a struct passed by value (a Function pointer decorated
+ * ByVal) is its bytes, laid out as C lays it out (or packed); vectors of
+ * three take four elements' room, as OpenCL C says.
+ * Return: 0; -ENOEXEC not SPIR-V; -EINVAL malformed; -ENOENT no such
+ * kernel; -E2BIG more arguments than @max_args; -ENOMEM.
+ */
+int zex_spirv_kernel_args(const void *module, size_t size, const char *kernel,
+			  struct zex_spirv_arg *args, uint32_t max_args, uint32_t *num_args)
+{
+	struct types ts = { 0 };
+	uint32_t entry = 0, n = 0;
+	bool found = false, in_entry = false;
+	struct words w;
+	size_t at;
+	int ret = open_words(&w, module, size);
+
+	for (at = SPIRV_HEADER_WORDS; !ret && at < w.count;) {
+		uint32_t first = word(&w, at), len = first >> 16, op = first & 0xffff;
+		size_t end = at + len;
+
+		if (!len || end > w.count) {
+			ret = -EINVAL;
+			break;
+		}
+		if (op == OP_ENTRY_POINT) {
+			char name[ZEX_SPIRV_NAME_MAX];
+
+			if (len < 4 || !string_words(&w, at + 3, end, name, sizeof(name)))
+				ret = -EINVAL;
+			else if (word(&w, at + 1) == MODEL_KERNEL && !strcmp(name, kernel)) {
+				entry = word(&w, at + 2);
+				found = true;
+			}
+		} else if (op == OP_DECORATE && len >= 3) {
+			uint32_t what = word(&w, at + 2);
+
+			if (what == DECORATION_CPACKED)
+				ret = push_id(&ts.packed, &ts.num_packed, &ts.cap_packed,
+					      word(&w, at + 1));
+			else if (what == DECORATION_FUNC_PARAM && len == 4 &&
+				 word(&w, at + 3) == FUNC_PARAM_BYVAL)
+				ret = push_id(&ts.byval, &ts.num_byval, &ts.cap_byval,
+					      word(&w, at + 1));
+		} else if (op == OP_FUNCTION) {
+			in_entry = found && len == 5 && word(&w, at + 2) == entry;
+		} else if (op == OP_FUNCTION_PARAMETER && in_entry) {
+			if (len != 3)
+				ret = -EINVAL;
+			else if (n < max_args)
+				ret = describe_arg(&ts, word(&w, at + 1), word(&w, at + 2), &args[n]);
+			n++;
+		} else if (in_entry) {
+			/* The entry's parameters are over. */
+			break;
+		} else {
+			ret = add_type(&w, at, len, op, &ts);
+		}
+		at = end;
+	}
+	free(ts.t);
+	free(ts.packed);
+	free(ts.byval);
+	if (ret)
+		return ret;
+	if (!found)
+		return -ENOENT;
+	*num_args = n;
+	return n > max_args ? -E2BIG : 0;
+}
+
 /**
  * zex_spirv_read - a module's version and kernels
  * @module: the module's bytes.
@@ -90,19 +403,13 @@ static struct zex_spirv_kernel *find_kernel(struct zex_spirv_kernel *k, uint32_t
 int zex_spirv_read(const void *module, size_t size, struct zex_spirv_info *info,
 		   struct zex_spirv_kernel *kernels, uint32_t max_kernels)
 {
-	struct words w = { .bytes = module, .count = size / 4 };
 	uint32_t found = 0;
+	struct words w;
 	size_t at;
+	int ret = open_words(&w, module, size);
 
-	if (!module || size < SPIRV_HEADER_WORDS * 4)
-		return -ENOEXEC;
-	if (word(&w, 0) != SPIRV_MAGIC) {
-		w.swapped = 1;
-		if (word(&w, 0) != SPIRV_MAGIC)
-			return -ENOEXEC;
-	}
-	if (size % 4)
-		return -EINVAL;
+	if (ret)
+		return ret;
 	info->version = word(&w, 1);
 	for (at = SPIRV_HEADER_WORDS; at < w.count;) {
 		uint32_t first = word(&w, at), len = first >> 16, op = first & 0xffff;

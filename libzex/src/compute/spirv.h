@@ -5,7 +5,8 @@
  * zeModuleCreate takes SPIR-V (ZE_MODULE_FORMAT_IL_SPIRV); before any
  * compiler sees it, libzex reads the module's header and its entry points:
  * whether it is SPIR-V at all (a native binary is refused as such), the
- * names of its kernels and the work-group size a kernel requires. A pure
+ * names of its kernels, the work-group size a kernel requires, and how
+ * each of a kernel's arguments is passed and its size. A pure
  * function of the bytes, with a host test of good and malformed modules.
  */
 #ifndef ZEX_COMPUTE_SPIRV_H
@@ -40,6 +41,28 @@ struct zex_spirv_info {
 	uint32_t num_kernels;
 };
 
+/** enum zex_spirv_arg_kind - how a kernel argument is passed */
+enum zex_spirv_arg_kind {
+	ZEX_SPIRV_ARG_VALUE,	/* bytes: a scalar, vector, or a struct by value */
+	ZEX_SPIRV_ARG_POINTER,	/* a global or constant pointer */
+	ZEX_SPIRV_ARG_LOCAL,	/* shared local memory, sized at the launch */
+	ZEX_SPIRV_ARG_IMAGE,	/* an image */
+	ZEX_SPIRV_ARG_SAMPLER,	/* a sampler */
+};
+
+/**
+ * struct zex_spirv_arg - one argument of a kernel
+ * @kind: how it is passed.
+ * @size: its size in bytes (a pointer's for pointers and local memory;
+ *	0 where the module does not say, an opaque type).
+ */
+struct zex_spirv_arg {
+	enum zex_spirv_arg_kind kind;
+	uint32_t size;
+};
+
+int zex_spirv_kernel_args(const void *module, size_t size, const char *kernel,
+			  struct zex_spirv_arg *args, uint32_t max_args, uint32_t *num_args);
 int zex_spirv_read(const void *module, size_t size, struct zex_spirv_info *info,
 		   struct zex_spirv_kernel *kernels, uint32_t max_kernels);
 

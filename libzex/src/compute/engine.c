@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: engine.c - PoCL through the OpenCL ICD loader, loaded at run time
+ *
+ * The engine is the first OpenCL platform whose CPU device builds SPIR
+ * bitcode (PoCL: "-x spir -spir-std=1.2"); libOpenCL.so.1 is dlopen()ed
+ * and its entry points taken by name, so libzex links nothing of it.
+ * Kernel pointers are the process's own addresses (device memory is
+ * mapped at its device address), passed as SVM pointers, which PoCL's
+ * CPU device takes as they are. A kernel object's arguments and its
+ * enqueue go together under its lock (OpenCL's clSetKernelArg is not
+ * thread-safe on one kernel); OpenCL captures them at the enqueue, so two
+ * tiles' parts of one launch, or launches of one kernel on two queues,
+ * never see each other's.
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compute/engine.h"
+#include "compute/translator.h"
+
+#define CL_FN(name) __typeof__(&name) name
+struct cl_api {
+	CL_FN(clGetPlatformIDs);
+	CL_FN(clGetDeviceIDs);
+	CL_FN(clGetDeviceInfo);
+	CL_FN(clCreateContext);
+	CL_FN(clReleaseContext);
+	CL_FN(clCreateCommandQueueWithProperties);
+	CL_FN(clReleaseCommandQueue);
+	CL_FN(clCreateProgramWithBinary);
+	CL_FN(clBuildProgram);
+	CL_FN(clGetProgramBuildInfo);
+	CL_FN(clReleaseProgram);
+	CL_FN(clCreateKernel);
+	CL_FN(clReleaseKernel);
+	CL_FN(clGetKernelWorkGroupInfo);
+	CL_FN(clSetKernelArg);
+	CL_FN(clSetKernelArgSVMPointer);
+	CL_FN(clEnqueueNDRangeKernel);
+	CL_FN(clFinish);
+};
+
+#define CL_SYM(name) { offsetof(struct cl_api, name), #name }
+static const struct {
+	size_t offset;
+	const char *name;
+} cl_symbols[] = {
+	CL_SYM(clGetPlatformIDs), CL_SYM(clGetDeviceIDs), CL_SYM(clGetDeviceInfo),
+	CL_SYM(clCreateContext), CL_SYM(clReleaseContext),
+	CL_SYM(clCreateCommandQueueWithProperties), CL_SYM(clReleaseCommandQueue),
+	CL_SYM(clCreateProgramWithBinary), CL_SYM(clBuildProgram),
+	CL_SYM(clGetProgramBuildInfo), CL_SYM(clReleaseProgram), CL_SYM(clCreateKernel),
+	CL_SYM(clReleaseKernel),
+	CL_SYM(clGetKernelWorkGroupInfo), CL_SYM(clSetKernelArg),
+	CL_SYM(clSetKernelArgSVMPointer), CL_SYM(clEnqueueNDRangeKernel), CL_SYM(clFinish),
+};
+
+#define OPENCL_LIBRARY	"libOpenCL.so.1"
+/* How PoCL builds SPIR bitcode. */
+#define SPIR_OPTIONS	"-x spir -spir-std=1.2"
+
+struct zex_engine {
+	void *lib;
+	struct cl_api cl;
+	struct zex_llvm *llvm;
+	cl_device_id device;
+	cl_context context;
+	struct zex_engine_info info;
+	atomic_uint refs;	/* the engine's own, one per program */
+};
+
+struct zex_program {
+	struct zex_engine *e;
+	cl_program program;
+	void *spirv;		/* the module, for its kernels' arguments */
+	size_t spirv_size;
+	atomic_uint refs;	/* the module's, one per kernel */
+};
+
+struct zex_kernel {
+	struct zex_program *p;
+	cl_kernel kernel;
+	pthread_mutex_t lock;	/* arguments, then the enqueue */
+	uint32_t num_args;
+	struct zex_spirv_arg *args;
+	uint64_t private_memory;
+	uint64_t max_group_size;
+};
+
+struct zex_engine_queue {
+	struct zex_engine *e;
+	cl_command_queue queue;
+};
+
+static void *load_symbols(struct zex_engine *e, char *why, size_t why_size)
+{
+	size_t i;
+
+	e->lib = dlopen(OPENCL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+	if (!e->lib) {
+		snprintf(why, why_size, "%s not found (Debian: ocl-icd-libopencl1): %s",
+			 OPENCL_LIBRARY, dlerror());
+		return NULL;
+	}
+	for (i = 0; i < sizeof(cl_symbols) / sizeof(cl_symbols[0]); i++) {
+		void *fn = dlsym(e->lib, cl_symbols[i].name);
+
+		if (!fn) {
+			snprintf(why, why_size, "%s has no %s", OPENCL_LIBRARY, cl_symbols[i].name);
+			return NULL;
+		}
+		memcpy((char *)&e->cl + cl_symbols[i].offset, &fn, sizeof(fn));
+	}
+	return e->lib;
+}
+
+/* The first CPU device of any platform. */
+static int find_device(struct zex_engine *e, char *why, size_t why_size)
+{
+	cl_platform_id platforms[16];
+	cl_uint n = 0, i;
+
+	if (e->cl.clGetPlatformIDs(16, platforms, &n) != CL_SUCCESS || !n) {
+		snprintf(why, why_size,
+			 "no OpenCL platform (Debian: pocl-opencl-icd, libpocl2)");
+		return -ENODEV;
+	}
+	for (i = 0; i < n && i < 16; i++)
+		if (e->cl.clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_CPU, 1, &e->device,
+					 NULL) == CL_SUCCESS)
+			return 0;
+	snprintf(why, why_size, "no OpenCL CPU device (Debian: pocl-opencl-icd, libpocl2)");
+	return -ENODEV;
+}
+
+static void read_info(struct zex_engine *e)
+{
+	struct zex_engine_info *info = &e->info;
+	cl_uint units = 0;
+	size_t dims[3] = { 0 }, group = 0;
+	cl_ulong local = 0;
+
+	e->cl.clGetDeviceInfo(e->device, CL_DEVICE_NAME, sizeof(info->name) - 1, info->name,
+			      NULL);
+	e->cl.clGetDeviceInfo(e->device, CL_DRIVER_VERSION, sizeof(info->version) - 1,
+			      info->version, NULL);
+	e->cl.clGetDeviceInfo(e->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units), &units,
+			      NULL);
+	e->cl.clGetDeviceInfo(e->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(group), &group,
+			      NULL);
+	e->cl.clGetDeviceInfo(e->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(dims), dims,
+			      NULL);
+	e->cl.clGetDeviceInfo(e->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(local), &local, NULL);
+	info->threads = units;
+	info->max_group_size = group;
+	info->max_group_dims[0] = dims[0];
+	info->max_group_dims[1] = dims[1];
+	info->max_group_dims[2] = dims[2];
+	info->local_memory = local;
+}
+
+/**
+ * zex_engine_open - load the compute engine
+ * @why: where to say why not.
+ * @why_size: its room.
+ *
+ * Return: the engine, or NULL (@why says what is missing).
+ */
+struct zex_engine *zex_engine_open(char *why, size_t why_size)
+{
+	struct zex_engine *e = calloc(1, sizeof(*e));
+	cl_int err;
+
+	if (!e) {
+		snprintf(why, why_size, "out of memory");
+		return NULL;
+	}
+	atomic_init(&e->refs, 1);
+	if (zex_translator_available(why, why_size) || !load_symbols(e, why, why_size) ||
+	    find_device(e, why, why_size))
+		goto fail;
+	e->llvm = zex_llvm_load(why, why_size);
+	if (!e->llvm)
+		goto fail;
+	e->context = e->cl.clCreateContext(NULL, 1, &e->device, NULL, NULL, &err);
+	if (!e->context) {
+		snprintf(why, why_size, "the OpenCL CPU device has no context (%d)", err);
+		goto fail;
+	}
+	read_info(e);
+	return e;
+fail:
+	zex_llvm_unload(e->llvm);
+	if (e->lib)
+		dlclose(e->lib);
+	free(e);
+	return NULL;
+}
+
+static void engine_put(struct zex_engine *e)
+{
+	if (atomic_fetch_sub(&e->refs, 1) != 1)
+		return;
+	if (e->context)
+		e->cl.clReleaseContext(e->context);
+	zex_llvm_unload(e->llvm);
+	/* PoCL's threads stay (it has no unload): so does the library. */
+	free(e);
+}
+
+/** zex_engine_close - drop the opener's hold; the last program's end frees it */
+void zex_engine_close(struct zex_engine *e)
+{
+	if (e)
+		engine_put(e);
+}
+
+/** zex_engine_info - what the engine is and honours */
+const struct zex_engine_info *zex_engine_info(const struct zex_engine *e)
+{
+	return &e->info;
+}
+
+static void log_build(struct zex_engine *e, cl_program program, char **log)
+{
+	size_t size = 0, had = *log ? strlen(*log) : 0;
+	char *grown;
+
+	if (e->cl.clGetProgramBuildInfo(program, e->device, CL_PROGRAM_BUILD_LOG, 0, NULL,
+					&size) != CL_SUCCESS || size <= 1)
+		return;
+	grown = realloc(*log, had + size + 1);
+	if (!grown)
+		return;
+	*log = grown;
+	if (e->cl.clGetProgramBuildInfo(program, e->device, CL_PROGRAM_BUILD_LOG, size,
+					grown + had, NULL) != CL_SUCCESS)
+		size = 0;
+	grown[had + size] = '\0';
+}
+
+/**
+ * zex_program_build - build a SPIR-V module
+ * @e: the engine.
+ * @spirv: the module.
+ * @size: its size.
+ * @options: OpenCL build options to add, or NULL.
+ * @spec_constants: specialization constants, the translator's way, or NULL.
+ * @out: the program.
+ * @log: the translator's, LLVM's and the compiler's messages (malloc()ed).
+ *
+ * Return: 0; -EINVAL when the module does not translate or build (@log
+ * says why); -ENOMEM; -ENOENT when the translator cannot run.
+ */
+int zex_program_build(struct zex_engine *e, const void *spirv, size_t size,
+		      const char *options, const char *spec_constants,
+		      struct zex_program **out, char **log)
+{
+	void *bitcode = NULL, *redirected = NULL;
+	size_t bitcode_size = 0, redirected_size = 0;
+	const unsigned char *binary;
+	struct zex_program *p;
+	char *opts = NULL;
+	cl_int status, err;
+	int ret;
+
+	ret = zex_spirv_translate(spirv, size, spec_constants, &bitcode, &bitcode_size, log);
+	if (!ret)
+		ret = zex_geometry_redirect(e->llvm, bitcode, bitcode_size, &redirected,
+					    &redirected_size, log);
+	free(bitcode);
+	if (ret)
+		return ret;
+	p = calloc(1, sizeof(*p));
+	if (!p || asprintf(&opts, "%s %s", SPIR_OPTIONS, options ? options : "") < 0) {
+		free(p);
+		free(redirected);
+		return -ENOMEM;
+	}
+	binary = redirected;
+	p->program = e->cl.clCreateProgramWithBinary(e->context, 1, &e->device,
+						     &redirected_size, &binary, &status, &err);
+	free(redirected);
+	ret = -EINVAL;
+	if (p->program) {
+		err = e->cl.clBuildProgram(p->program, 1, &e->device, opts, NULL, NULL);
+		log_build(e, p->program, log);
+		if (err == CL_SUCCESS)
+			ret = 0;
+		else if (err == CL_OUT_OF_HOST_MEMORY)
+			ret = -ENOMEM;
+	}
+	free(opts);
+	if (!ret) {
+		p->spirv = malloc(size);
+		if (p->spirv) {
+			memcpy(p->spirv, spirv, size);
+			p->spirv_size = size;
+		} else {
+			ret = -ENOMEM;
+		}
+	}
+	if (ret) {
+		if (p->program)
+			e->cl.clReleaseProgram(p->program);
+		free(p);
+		return ret;
+	}
+	atomic_fetch_add(&e->refs, 1);
+	p->e = e;
+	atomic_init(&p->refs, 1);
+	*out = p;
+	return 0;
+}
+
+/** zex_program_put - drop a hold on a program (the module's, or a kernel's) */
+void zex_program_put(struct zex_program *p)
+{
+	if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
+		return;
+	p->e->cl.clReleaseProgram(p->program);
+	engine_put(p->e);
+	free(p->spirv);
+	free(p);
+}
+
+/**
+ * zex_kernel_create - a kernel of a built program
+ * @p: the program.
+ * @name: the kernel's name.
+ * @out: the kernel.
+ *
+ * Return: 0, -ENOENT when the program has no such kernel, -ENOMEM.
+ */
+int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel **out)
+{
+	struct zex_engine *e = p->e;
+	struct zex_kernel *k = calloc(1, sizeof(*k));
+	uint32_t n = 0;
+	cl_ulong priv = 0;
+	size_t group = 0;
+	cl_int err;
+	int ret;
+
+	if (!k)
+		return -ENOMEM;
+	ret = zex_spirv_kernel_args(p->spirv, p->spirv_size, name, NULL, 0, &n);
+	if (ret == -E2BIG) {
+		k->args = calloc(n, sizeof(*k->args));
+		ret = k->args ? zex_spirv_kernel_args(p->spirv, p->spirv_size, name, k->args, n,
+						      &n) : -ENOMEM;
+	}
+	if (ret)
+		goto err_free;
+	k->kernel = e->cl.clCreateKernel(p->program, name, &err);
+	if (!k->kernel) {
+		ret = err == CL_OUT_OF_HOST_MEMORY ? -ENOMEM : -ENOENT;
+		goto err_free;
+	}
+	e->cl.clGetKernelWorkGroupInfo(k->kernel, e->device, CL_KERNEL_PRIVATE_MEM_SIZE,
+				       sizeof(priv), &priv, NULL);
+	e->cl.clGetKernelWorkGroupInfo(k->kernel, e->device, CL_KERNEL_WORK_GROUP_SIZE,
+				       sizeof(group), &group, NULL);
+	k->num_args = n;
+	k->private_memory = priv;
+	k->max_group_size = group ? group : e->info.max_group_size;
+	pthread_mutex_init(&k->lock, NULL);
+	atomic_fetch_add(&p->refs, 1);
+	k->p = p;
+	*out = k;
+	return 0;
+
+err_free:
+	free(k->args);
+	free(k);
+	return ret;
+}
+
+/** zex_kernel_put - let a kernel go */
+void zex_kernel_put(struct zex_kernel *k)
+{
+	if (!k)
+		return;
+	k->p->e->cl.clReleaseKernel(k->kernel);
+	pthread_mutex_destroy(&k->lock);
+	zex_program_put(k->p);
+	free(k->args);
+	free(k);
+}
+
+/** zex_kernel_args - a kernel's arguments: how each is passed, its size */
+const struct zex_spirv_arg *zex_kernel_args(const struct zex_kernel *k, uint32_t *num)
+{
+	*num = k->num_args;
+	return k->args;
+}
+
+/** zex_kernel_private_memory - a work-item's private memory, as the compiler says */
+uint64_t zex_kernel_private_memory(const struct zex_kernel *k)
+{
+	return k->private_memory;
+}
+
+/** zex_kernel_max_group_size - the most work-items a group of this kernel may have */
+uint64_t zex_kernel_max_group_size(const struct zex_kernel *k)
+{
+	return k->max_group_size;
+}
+
+/**
+ * zex_engine_queue_create - an in-order queue of the engine, for one thread
+ * @e: the engine.
+ * @out: the queue.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int zex_engine_queue_create(struct zex_engine *e, struct zex_engine_queue **out)
+{
+	struct zex_engine_queue *q = calloc(1, sizeof(*q));
+	cl_int err;
+
+	if (!q)
+		return -ENOMEM;
+	q->queue = e->cl.clCreateCommandQueueWithProperties(e->context, e->device, NULL, &err);
+	if (!q->queue) {
+		free(q);
+		return -ENOMEM;
+	}
+	atomic_fetch_add(&e->refs, 1);
+	q->e = e;
+	*out = q;
+	return 0;
+}
+
+/** zex_engine_queue_destroy - let a queue go (nothing runs on it) */
+void zex_engine_queue_destroy(struct zex_engine_queue *q)
+{
+	if (!q)
+		return;
+	q->e->cl.clReleaseCommandQueue(q->queue);
+	engine_put(q->e);
+	free(q);
+}
+
+static cl_int set_args(struct zex_engine *e, struct zex_kernel *k,
+		       const struct zex_launch_args *args)
+{
+	cl_int err = CL_SUCCESS;
+	uint32_t i;
+
+	for (i = 0; i < args->num && err == CL_SUCCESS; i++) {
+		const void *value = args->data + args->offset[i];
+		void *ptr;
+
+		switch (k->args[i].kind) {
+		case ZEX_SPIRV_ARG_LOCAL:
+			err = e->cl.clSetKernelArg(k->kernel, i, args->size[i], NULL);
+			break;
+		case ZEX_SPIRV_ARG_POINTER:
+			memcpy(&ptr, value, sizeof(ptr));
+			err = e->cl.clSetKernelArgSVMPointer(k->kernel, i, ptr);
+			break;
+		default:
+			err = e->cl.clSetKernelArg(k->kernel, i, args->size[i], value);
+			break;
+		}
+	}
+	return err;
+}
+
+/**
+ * zex_engine_run - run one part of a launch, and wait for it
+ * @q: the engine queue of the calling thread.
+ * @k: the kernel.
+ * @args: its arguments, as the launch captured them (every one set).
+ * @group_size: the work-group size.
+ * @part_groups: the part's work-groups in each dimension.
+ * @geometry: the part's view of the launch; read by the kernel, so it
+ *	stays until the part has run.
+ *
+ * The work dimension is the highest one with more than one work-item.
+ *
+ * Return: 0; -EINVAL when the engine refused the launch; -ENOMEM.
+ */
+int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
+		   const struct zex_launch_args *args, const uint32_t group_size[3],
+		   const uint32_t part_groups[3], const struct zex_geometry *geometry)
+{
+	struct zex_engine *e = q->e;
+	size_t global[3], local[3], offset[3] = { (size_t)geometry, 0, 0 };
+	cl_uint dims = 1;
+	cl_int err;
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		local[d] = group_size[d];
+		global[d] = (size_t)part_groups[d] * group_size[d];
+		if (d && geometry->num_groups[d] * group_size[d] > 1)
+			dims = (cl_uint)d + 1;
+	}
+	if (!global[0] || !global[1] || !global[2])
+		return 0;
+	pthread_mutex_lock(&k->lock);
+	err = set_args(e, k, args);
+	if (err == CL_SUCCESS)
+		err = e->cl.clEnqueueNDRangeKernel(q->queue, k->kernel, dims, offset, global, local,
+						   0, NULL, NULL);
+	pthread_mutex_unlock(&k->lock);
+	if (err == CL_SUCCESS)
+		err = e->cl.clFinish(q->queue);
+	if (err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES)
+		return -ENOMEM;
+	return err == CL_SUCCESS ? 0 : -EINVAL;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DOC: engine.h - the compute engine: SPIR-V modules built and run by PoCL
+ *
+ * Kernels run on the application's own threads through OpenCL, whose CPU
+ * implementation (PoCL, Debian's libpocl2) is loaded at run time, with the
+ * SPIR-V translator and libLLVM-15: a machine without them opens no engine
+ * and says which is missing. A module is translated, its geometry
+ * built-ins redirected (launch_geometry.h), and built; a kernel's
+ * arguments are captured at each launch; a launch part runs on one engine
+ * queue (one per thread that serves a tile) and ends when its work-groups
+ * have all run.
+ */
+#ifndef ZEX_COMPUTE_ENGINE_H
+#define ZEX_COMPUTE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compute/launch_geometry.h"
+#include "compute/spirv.h"
+
+struct zex_engine;
+struct zex_program;
+struct zex_kernel;
+struct zex_engine_queue;
+
+/**
+ * struct zex_engine_info - what the engine is and honours
+ * @name: the OpenCL device's name (PoCL's CPU device).
+ * @version: the implementation's version string.
+ * @threads: its compute units (the threads of its pool).
+ * @max_group_size: the most work-items in a work-group.
+ * @max_group_dims: the most in each dimension.
+ * @local_memory: the most shared local memory a work-group may have.
+ */
+struct zex_engine_info {
+	char name[128];
+	char version[128];
+	uint32_t threads;
+	uint64_t max_group_size;
+	uint64_t max_group_dims[3];
+	uint64_t local_memory;
+};
+
+/**
+ * struct zex_launch_args - a kernel's arguments as a launch captured them
+ * @num: arguments.
+ * @size: each one's size.
+ * @offset: each one's bytes in @data (not for local memory).
+ * @data: the values.
+ */
+struct zex_launch_args {
+	uint32_t num;
+	uint32_t *size;
+	uint32_t *offset;
+	unsigned char *data;
+};
+
+struct zex_engine *zex_engine_open(char *why, size_t why_size);
+void zex_engine_close(struct zex_engine *e);
+const struct zex_engine_info *zex_engine_info(const struct zex_engine *e);
+
+int zex_program_build(struct zex_engine *e, const void *spirv, size_t size,
+		      const char *options, const char *spec_constants,
+		      struct zex_program **out, char **log);
+void zex_program_put(struct zex_program *p);
+
+int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel **out);
+void zex_kernel_put(struct zex_kernel *k);
+const struct zex_spirv_arg *zex_kernel_args(const struct zex_kernel *k, uint32_t *num);
+uint64_t zex_kernel_private_memory(const struct zex_kernel *k);
+uint64_t zex_kernel_max_group_size(const struct zex_kernel *k);
+
+int zex_engine_queue_create(struct zex_engine *e, struct zex_engine_queue **out);
+void zex_engine_queue_destroy(struct zex_engine_queue *q);
+int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
+		   const struct zex_launch_args *args, const uint32_t group_size[3],
+		   const uint32_t part_groups[3], const struct zex_geometry *geometry);
+
+#endif /* ZEX_COMPUTE_ENGINE_H */

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: engine_test.c - the compute engine on the host: PoCL building and running SPIR-V
+ *
+ * Needs the compute packages (tools/check/deps.sh installs them) and fails
+ * without them: the engine is what this tests. The kernels are
+ * tests/kernels/engine_kernels.cl, compiled to SPIR-V beside this test
+ * (kernels/engine_kernels.spv). A launch run as the parts a root device's
+ * tiles would run (partition.c's split, each part with its struct
+ * zex_geometry) must give every work-item the same ids, counts and sizes,
+ * byte for byte, as the launch run whole, and both what OpenCL defines.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "compute/engine.h"
+#include "compute/partition.h"
+
+static void *read_file(const char *name, size_t *size)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f;
+	void *buf;
+	long len;
+
+	if (n < 0)
+		return NULL;
+	exe[n] = '\0';
+	snprintf(path, sizeof(path), "%s/kernels/%s", dirname(exe), name);
+	f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = malloc(len > 0 ? (size_t)len : 1);
+	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*size = (size_t)len;
+	return buf;
+}
+
+FIXTURE(engine) {
+	struct zex_engine *e;
+	struct zex_program *p;
+	struct zex_engine_queue *q;
+	char *log;
+};
+
+FIXTURE_SETUP(engine)
+{
+	char why[256] = "";
+	size_t size;
+	void *spirv = read_file("engine_kernels.spv", &size);
+
+	ASSERT_NE(NULL, spirv);
+	self->e = zex_engine_open(why, sizeof(why));
+	ASSERT_NE(NULL, self->e) TH_LOG("no compute engine: %s", why);
+	ASSERT_EQ(0, zex_program_build(self->e, spirv, size, NULL, NULL, &self->p, &self->log))
+		TH_LOG("build log: %s", self->log ? self->log : "(none)");
+	ASSERT_EQ(0, zex_engine_queue_create(self->e, &self->q));
+	free(spirv);
+}
+
+FIXTURE_TEARDOWN(engine)
+{
+	zex_engine_queue_destroy(self->q);
+	zex_program_put(self->p);
+	zex_engine_close(self->e);
+	free(self->log);
+}
+
+/* One pointer argument. */
+struct one_pointer {
+	uint32_t size[1], offset[1];
+	void *ptr;
+};
+
+static void pointer_args(struct one_pointer *a, struct zex_launch_args *args, void *ptr)
+{
+	a->size[0] = sizeof(void *);
+	a->offset[0] = 0;
+	a->ptr = ptr;
+	*args = (struct zex_launch_args){ 1, a->size, a->offset, (unsigned char *)&a->ptr };
+}
+
+/* What work-item (x, y, z) of a launch must see, in geometry()'s layout. */
+static void expected(uint64_t *o, const uint32_t groups[3], const uint32_t size[3],
+		     const uint64_t offset[3], const uint64_t id[3], uint32_t dims)
+{
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		o[d] = id[d] / size[d];
+		o[3 + d] = groups[d];
+		o[6 + d] = id[d] + offset[d];
+		o[9 + d] = (uint64_t)groups[d] * size[d];
+		o[12 + d] = offset[d];
+	}
+	o[15] = dims;
+}
+
+/* Run geometry() over @groups of @size, as @tiles parts; the records. */
+static uint64_t *run_geometry(struct __test_metadata *_metadata, FIXTURE_DATA(engine) *self,
+			      const uint32_t groups[3], const uint32_t size[3],
+			      const uint64_t offset[3], uint32_t tiles, uint32_t *parts_run)
+{
+	uint64_t items = (uint64_t)groups[0] * groups[1] * groups[2] * size[0] * size[1] * size[2];
+	uint64_t *out = calloc(items * 16, sizeof(uint64_t));
+	const uint32_t start[3] = { 0, 0, 0 };
+	struct zex_partition part;
+	struct zex_launch_args args;
+	struct one_pointer a;
+	struct zex_kernel *k;
+	uint32_t i;
+
+	EXPECT_NE(NULL, out);
+	EXPECT_EQ(0, zex_kernel_create(self->p, "geometry", &k));
+	pointer_args(&a, &args, out);
+	zex_partition_choose(groups, start, tiles, &part);
+	*parts_run = 0;
+	for (i = 0; i < part.count; i++) {
+		struct zex_geometry g = { .group_start = { 0 } };
+		uint32_t first, n, pg[3] = { groups[0], groups[1], groups[2] };
+		int d;
+
+		zex_partition_part(&part, groups, i, &first, &n);
+		if (!n)
+			continue;
+		pg[part.dim] = n;
+		for (d = 0; d < 3; d++) {
+			g.num_groups[d] = groups[d];
+			g.global_offset[d] = offset[d];
+		}
+		g.group_start[part.dim] = first;
+		EXPECT_EQ(0, zex_engine_run(self->q, k, &args, size, pg, &g));
+		(*parts_run)++;
+	}
+	zex_kernel_put(k);
+	return out;
+}
+
+static void check_geometry(struct __test_metadata *_metadata, FIXTURE_DATA(engine) *self,
+			   const uint32_t groups[3], const uint32_t size[3],
+			   const uint64_t offset[3], uint32_t dims)
+{
+	uint64_t gs[3] = { (uint64_t)groups[0] * size[0], (uint64_t)groups[1] * size[1],
+			   (uint64_t)groups[2] * size[2] };
+	uint64_t items = gs[0] * gs[1] * gs[2], id[3], want[16];
+	uint32_t whole_parts, split_parts;
+	uint64_t *whole = run_geometry(_metadata, self, groups, size, offset, 1, &whole_parts);
+	uint64_t *split = run_geometry(_metadata, self, groups, size, offset, 2, &split_parts);
+
+	ASSERT_EQ(1, whole_parts);
+	ASSERT_EQ(2, split_parts);
+	for (id[2] = 0; id[2] < gs[2]; id[2]++)
+		for (id[1] = 0; id[1] < gs[1]; id[1]++)
+			for (id[0] = 0; id[0] < gs[0]; id[0]++) {
+				uint64_t lin = (id[2] * gs[1] + id[1]) * gs[0] + id[0];
+
+				expected(want, groups, size, offset, id, dims);
+				ASSERT_EQ(0, memcmp(want, whole + lin * 16, sizeof(want)))
+					TH_LOG("whole launch, item %lu: group %lu, global id %lu",
+					       (unsigned long)lin, (unsigned long)whole[lin * 16],
+					       (unsigned long)whole[lin * 16 + 6]);
+				ASSERT_EQ(0, memcmp(want, split + lin * 16, sizeof(want)))
+					TH_LOG("split launch, item %lu: group %lu %lu %lu, global id %lu",
+					       (unsigned long)lin, (unsigned long)split[lin * 16],
+					       (unsigned long)split[lin * 16 + 1],
+					       (unsigned long)split[lin * 16 + 2],
+					       (unsigned long)split[lin * 16 + 6]);
+			}
+	(void)items;
+	free(whole);
+	free(split);
+}
+
+/* Split along z (4 groups: 2 and 2). */
+TEST_F(engine, a_part_sees_the_whole_launch_split_on_z)
+{
+	const uint32_t groups[3] = { 3, 2, 4 }, size[3] = { 2, 2, 1 };
+	const uint64_t offset[3] = { 0, 0, 0 };
+
+	check_geometry(_metadata, self, groups, size, offset, 3);
+}
+
+/* One dimension, an odd count: x split 4 and 3. */
+TEST_F(engine, a_part_sees_the_whole_launch_split_on_x)
+{
+	const uint32_t groups[3] = { 7, 1, 1 }, size[3] = { 4, 1, 1 };
+	const uint64_t offset[3] = { 0, 0, 0 };
+
+	check_geometry(_metadata, self, groups, size, offset, 1);
+}
+
+/* A global offset (zeKernelSetGlobalOffsetExp) is the launch's, not the part's. */
+TEST_F(engine, a_global_offset_is_the_launch_s)
+{
+	const uint32_t groups[3] = { 2, 6, 1 }, size[3] = { 2, 1, 1 };
+	const uint64_t offset[3] = { 100, 7, 0 };
+
+	check_geometry(_metadata, self, groups, size, offset, 2);
+}
+
+TEST_F(engine, values_and_pointers_are_passed)
+{
+	struct { int *dst; const int *src; int scale, add; } __attribute__((packed)) v;
+	uint32_t sizes[4] = { 8, 8, 4, 4 }, offsets[4] = { 0, 8, 16, 20 };
+	const uint32_t size[3] = { 8, 1, 1 }, groups[3] = { 4, 1, 1 };
+	struct zex_geometry g = { .num_groups = { 4, 1, 1 } };
+	struct zex_launch_args args = { 4, sizes, offsets, (unsigned char *)&v };
+	int src[32], dst[32], i;
+	struct zex_kernel *k;
+
+	for (i = 0; i < 32; i++)
+		src[i] = i;
+	memset(dst, 0, sizeof(dst));
+	v.dst = dst;
+	v.src = src;
+	v.scale = 3;
+	v.add = -5;
+	const struct zex_spirv_arg *a;
+	uint32_t n;
+
+	ASSERT_EQ(0, zex_kernel_create(self->p, "scale_add", &k));
+	a = zex_kernel_args(k, &n);
+	ASSERT_EQ(4, n);
+	EXPECT_EQ(ZEX_SPIRV_ARG_POINTER, a[0].kind);
+	EXPECT_EQ(ZEX_SPIRV_ARG_POINTER, a[1].kind);
+	EXPECT_EQ(ZEX_SPIRV_ARG_VALUE, a[2].kind);
+	EXPECT_EQ(4, a[2].size);
+	ASSERT_EQ(0, zex_engine_run(self->q, k, &args, size, groups, &g));
+	for (i = 0; i < 32; i++)
+		ASSERT_EQ(i * 3 - 5, dst[i]);
+	zex_kernel_put(k);
+}
+
+TEST_F(engine, shared_local_memory_is_a_size)
+{
+	struct { int *dst; const int *src; } v;
+	uint32_t sizes[3] = { 8, 8, 16 * sizeof(int) }, offsets[3] = { 0, 8, 0 };
+	const uint32_t size[3] = { 16, 1, 1 }, groups[3] = { 3, 1, 1 };
+	struct zex_geometry g = { .num_groups = { 3, 1, 1 } };
+	struct zex_launch_args args = { 3, sizes, offsets, (unsigned char *)&v };
+	int src[48], dst[3] = { 0 }, i;
+	struct zex_kernel *k;
+
+	for (i = 0; i < 48; i++)
+		src[i] = i;
+	v.dst = dst;
+	v.src = src;
+	uint32_t n;
+
+	ASSERT_EQ(0, zex_kernel_create(self->p, "group_sum", &k));
+	EXPECT_EQ(ZEX_SPIRV_ARG_LOCAL, zex_kernel_args(k, &n)[2].kind);
+	ASSERT_EQ(0, zex_engine_run(self->q, k, &args, size, groups, &g));
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(16 * 16 * i + 120, dst[i]);
+	zex_kernel_put(k);
+}
+
+/* Sizes as OpenCL C lays them out: a struct's padding, a vector of 3 as 4, packed. */
+TEST_F(engine, arguments_have_opencl_c_s_sizes)
+{
+	const uint32_t want[6] = { 8, 16, 16, 1, 9, 16 };
+	const struct zex_spirv_arg *a;
+	struct zex_kernel *k;
+	uint32_t n, i;
+
+	ASSERT_EQ(0, zex_kernel_create(self->p, "arg_sizes", &k));
+	a = zex_kernel_args(k, &n);
+	ASSERT_EQ(6, n);
+	EXPECT_EQ(ZEX_SPIRV_ARG_POINTER, a[0].kind);
+	for (i = 0; i < 6; i++)
+		EXPECT_EQ(want[i], a[i].size) TH_LOG("argument %u", i);
+	for (i = 1; i < 6; i++)
+		EXPECT_EQ(ZEX_SPIRV_ARG_VALUE, a[i].kind) TH_LOG("argument %u", i);
+	zex_kernel_put(k);
+}
+
+TEST_F(engine, no_such_kernel_is_enoent)
+{
+	struct zex_kernel *k = NULL;
+
+	EXPECT_EQ(-ENOENT, zex_kernel_create(self->p, "not_there", &k));
+	EXPECT_EQ(NULL, k);
+}
+
+/* The translator's refusal reaches the build log. */
+TEST_F(engine, a_module_the_translator_refuses_is_einval_with_its_words)
+{
+	uint32_t bad[16] = { 0x07230203, 0x00010000, 0, 100, 0, 0xffff0001 };
+	struct zex_program *p = NULL;
+	char *log = NULL;
+
+	EXPECT_EQ(-EINVAL, zex_program_build(self->e, bad, sizeof(bad), NULL, NULL, &p, &log));
+	EXPECT_EQ(NULL, p);
+	ASSERT_NE(NULL, log);
+	EXPECT_NE(0, strlen(log));
+	free(log);
+}
+
+/* A build option the compiler does not know fails the build, with its words. */
+TEST_F(engine, a_bad_build_option_is_einval_with_the_compiler_s_words)
+{
+	size_t size;
+	void *spirv = read_file("engine_kernels.spv", &size);
+	struct zex_program *p = NULL;
+	char *log = NULL;
+
+	ASSERT_NE(NULL, spirv);
+	EXPECT_EQ(-EINVAL, zex_program_build(self->e, spirv, size, "-not-an-option", NULL, &p,
+					     &log));
+	EXPECT_EQ(NULL, p);
+	free(log);
+	free(spirv);
+}
+
+TEST_F(engine, the_engine_says_what_it_honours)
+{
+	const struct zex_engine_info *info = zex_engine_info(self->e);
+
+	EXPECT_NE(0, strlen(info->name));
+	EXPECT_LT(0, info->threads);
+	EXPECT_LE(256, info->max_group_size);
+	EXPECT_LT(0, info->local_memory);
+}
+
+TEST_HARNESS_MAIN
