@@ -15,7 +15,7 @@
  * kernel job keep their order; regular lists run through an immediate
  * one; queue priorities order a tile's engine (root-device queues under
  * implicit scaling stay normal); every refused call with its result code;
- * kernels and modules refused, and the last error saying why.
+ * images refused, and the last error saying why.
  */
 
 #include <stdint.h>
@@ -517,32 +517,34 @@ TEST_F(l0, regular_lists_run_through_an_immediate_list)
 	zeCommandListDestroy(imm);
 }
 
-/* zex runs no kernels: the entries say so, and the last error says why. */
-TEST_F(l0, kernels_are_not_supported_and_say_why)
+/* Images are not zex's: the entries say so, and the last error says why. */
+TEST_F(l0, images_are_not_supported_and_say_why)
 {
-	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC };
-	ze_command_list_dditable_t cl;
-	ze_module_dditable_t mt;
-	ze_group_count_t groups = { 1, 1, 1 };
-	ze_command_list_handle_t l = list(self, 0);
+	ze_image_desc_t id = { .stype = ZE_STRUCTURE_TYPE_IMAGE_DESC };
+	ze_image_dditable_t it;
 	ze_driver_handle_t drv;
-	ze_module_handle_t m;
+	ze_image_handle_t img;
 	const char *why = NULL;
 	uint32_t n = 1;
 
-	ASSERT_NE(NULL, l);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGet(&n, &drv));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeGetModuleProcAddrTable(ZE_API_VERSION_CURRENT, &mt));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeGetCommandListProcAddrTable(ZE_API_VERSION_CURRENT, &cl));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeGetImageProcAddrTable(ZE_API_VERSION_CURRENT, &it));
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-		  mt.pfnCreate(self->ctx, self->dev, &md, &m, NULL));
+		  it.pfnCreate(self->ctx, self->dev, &id, &img));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetLastErrorDescription(drv, &why));
-	EXPECT_NE(NULL, strstr(why, "zeModuleCreate")) TH_LOG("%s", why);
-	EXPECT_NE(NULL, strstr(why, "executes no kernels"));
-	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-		  cl.pfnAppendLaunchKernel(l, NULL, &groups, NULL, 0, NULL));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetLastErrorDescription(drv, &why));
-	EXPECT_NE(NULL, strstr(why, "zeCommandListAppendLaunchKernel"));
+	EXPECT_NE(NULL, strstr(why, "zeImageCreate")) TH_LOG("%s", why);
+	EXPECT_NE(NULL, strstr(why, "no images or samplers"));
+}
+
+/* A launch names a kernel, and runs on the compute group only. */
+TEST_F(l0, a_launch_needs_a_kernel)
+{
+	ze_group_count_t groups = { 1, 1, 1 };
+	ze_command_list_handle_t l = list(self, 0);
+
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeCommandListAppendLaunchKernel(l, NULL, &groups, NULL, 0, NULL));
 	zeCommandListDestroy(l);
 }
 

@@ -182,8 +182,8 @@ def generate(include):
                     if target not in stubs_seen:
                         stubs_seen.add(target)
                         args = ", ".join(f"{t} a{i}" for i, t in enumerate(types)) or "void"
-                        why = (": zex executes no kernels (no modules, images or samplers)"
-                               if re.search(r"Kernel|Module|Image|Sampler", api_name)
+                        why = (": the compute engine takes no images or samplers"
+                               if re.search(r"Image|Sampler", api_name)
                                else "")
                         stubs.append(f"static ze_result_t ZE_APICALL\n{target}({args})\n"
                                      "{\n\treturn zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,\n"
@@ -231,8 +231,8 @@ def generate(include):
         "/*\n * DOC: ddi_tables.c - every Level Zero DDI table of libzex\n *\n"
         " * One table per DDI table of API 1.%d; entries libzex does not implement\n"
         " * are stubs returning ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, and saying\n"
-        " * so to zeDriverGetLastErrorDescription (why, for kernels, modules,\n"
-        " * images and samplers: zex executes no kernels). The\n"
+        " * so to zeDriverGetLastErrorDescription (why, for images and\n"
+        " * samplers: the compute engine takes none). The\n"
         " * zeGet*ProcAddrTable exports copy a table out for the loader, as far as\n"
         " * the loader's version knows it; the zex_ddi_{ze,zet,zes} containers are\n"
         " * what every handle's DDI header points at.\n */\n\n" % ZEX_API_MINOR +

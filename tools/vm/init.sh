@@ -14,7 +14,7 @@
 # messages never interleave with their output.
 
 /bin/busybox --install -s /bin
-export PATH=/bin:/opt/zex/bin
+export PATH=/bin:/usr/bin:/opt/zex/bin
 # The Level Zero applications' libraries (mkinitramfs.sh put them at the
 # host's paths; there is no ld.so.cache) and where libzex is.
 export LD_LIBRARY_PATH=/opt/zex/lib:/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu

@@ -30,6 +30,9 @@
 # With ZEX_L0_TESTS (level-zero-tests' binaries, tools/check/l0-tests.sh)
 # they go to /opt/zex/l0-tests, and ZEX_CONFORMANCE_PLAN (the lines of
 # tools/check/conformance.py plan) to /etc/zex/conformance.
+# When the selftests include zex_libzex_kernel_test (or ZEX_VM_COMPUTE=1),
+# the compute engine's files (compute-payload.sh, cached) are appended as
+# a second archive, and PoCL's kernel cache is the VM's /tmp/pocl-cache.
 # MODE         check, run, bench, conformance or shell (see init.sh)
 # PARAMS       zex module parameters, e.g. "tiles=4 tile_mem_mb=64"; in
 #              check mode one set per line (a row of the parameter
@@ -127,7 +130,8 @@ for elf in "$root"/opt/zex/{bin,selftests,lib,l0-tests,l0-tests/*}/* $layers; do
 	done
 done
 # zex_unplug_test unbinds and rebinds the device: keep it last.
-(cd "$root/opt/zex/selftests" && ls | grep -v -e '^zex_unplug_test$' -e '^config$' -e '^settings$' || true) \
+(cd "$root/opt/zex/selftests" && ls | grep -v -e '^zex_unplug_test$' -e '^config$' -e '^settings$' \
+	-e '\.spv$' || true) \
 	> "$root/etc/zex/selftests"
 [ -f "$root/opt/zex/selftests/zex_unplug_test" ] && echo zex_unplug_test >> "$root/etc/zex/selftests"
 
@@ -157,4 +161,9 @@ for var in ZEX_FUZZ_CALLS ZEX_FUZZ_SEED ZEX_TEST_TIMEOUT ZEX_HOSTRPC_CALLERS ZEX
 	[ -n "${!var:-}" ] && printf 'export %s=%s\n' "$var" "${!var}" >> "$root/etc/zex/vm.conf"
 done
 
+compute=${ZEX_VM_COMPUTE:-0}
+[ ! -e "$root/opt/zex/selftests/zex_libzex_kernel_test" ] || compute=1
+[ "$compute" = 0 ] || echo "export POCL_CACHE_DIR=/tmp/pocl-cache" >> "$root/etc/zex/vm.conf"
+
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out"
+[ "$compute" = 0 ] || cat "$("$here/compute-payload.sh")" >> "$out"

@@ -48,6 +48,8 @@ ZEX_PUBLIC int zex_exec(struct zex_device *dev, uint32_t queue,
 ZEX_PUBLIC int zex_wait_user_fence(struct zex_device *dev, const uint64_t *addr, uint16_t op,
 				   uint64_t value, uint64_t mask, int64_t timeout_ns);
 
+ZEX_PUBLIC int zex_wait_user_fence_queue(struct zex_device *dev, uint32_t queue,
+					 const uint64_t *addr, uint64_t value, int64_t timeout_ns);
 ZEX_PUBLIC int zex_launch_wait(struct zex_device *dev, uint32_t queue,
 			       const struct drm_zex_launch_record *record, uint64_t seqno,
 			       int64_t timeout_ns);

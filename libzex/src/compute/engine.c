@@ -15,7 +15,6 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/dynload.h"
 #include "compute/engine.h"
 #include "compute/translator.h"
 
@@ -89,6 +89,7 @@ struct zex_kernel {
 	struct zex_program *p;
 	cl_kernel kernel;
 	pthread_mutex_t lock;	/* arguments, then the enqueue */
+	atomic_uint refs;	/* the creator's, one per launch naming it */
 	uint32_t num_args;
 	struct zex_spirv_arg *args;
 	uint64_t private_memory;
@@ -104,10 +105,12 @@ static void *load_symbols(struct zex_engine *e, char *why, size_t why_size)
 {
 	size_t i;
 
-	e->lib = dlopen(OPENCL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+	e->lib = zex_dlopen(OPENCL_LIBRARY);
 	if (!e->lib) {
+		const char *err = dlerror();
+
 		snprintf(why, why_size, "%s not found (Debian: ocl-icd-libopencl1): %s",
-			 OPENCL_LIBRARY, dlerror());
+			 OPENCL_LIBRARY, err ? err : "a static program loads no library");
 		return NULL;
 	}
 	for (i = 0; i < sizeof(cl_symbols) / sizeof(cl_symbols[0]); i++) {
@@ -373,6 +376,7 @@ int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel
 	k->private_memory = priv;
 	k->max_group_size = group ? group : e->info.max_group_size;
 	pthread_mutex_init(&k->lock, NULL);
+	atomic_init(&k->refs, 1);
 	atomic_fetch_add(&p->refs, 1);
 	k->p = p;
 	*out = k;
@@ -384,10 +388,17 @@ err_free:
 	return ret;
 }
 
-/** zex_kernel_put - let a kernel go */
+/** zex_kernel_get - another hold on a kernel (a launch's); Return: @k */
+struct zex_kernel *zex_kernel_get(struct zex_kernel *k)
+{
+	atomic_fetch_add(&k->refs, 1);
+	return k;
+}
+
+/** zex_kernel_put - drop a hold on a kernel; the last lets it go */
 void zex_kernel_put(struct zex_kernel *k)
 {
-	if (!k)
+	if (!k || atomic_fetch_sub(&k->refs, 1) != 1)
 		return;
 	k->p->e->cl.clReleaseKernel(k->kernel);
 	pthread_mutex_destroy(&k->lock);

@@ -68,6 +68,7 @@ int zex_program_build(struct zex_engine *e, const void *spirv, size_t size,
 void zex_program_put(struct zex_program *p);
 
 int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel **out);
+struct zex_kernel *zex_kernel_get(struct zex_kernel *k);
 void zex_kernel_put(struct zex_kernel *k);
 const struct zex_spirv_arg *zex_kernel_args(const struct zex_kernel *k, uint32_t *num);
 uint64_t zex_kernel_private_memory(const struct zex_kernel *k);

@@ -18,7 +18,6 @@
  * library PoCL itself runs on) is loaded with dlopen(), so that libzex
  * runs without it; the bitcode is checked by LLVM's verifier afterwards.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -26,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/dynload.h"
 #include "compute/launch_geometry.h"
 
 /* The LLVM C API's types, as opaque pointers (llvm-c/Types.h). */
@@ -115,10 +115,12 @@ struct zex_llvm *zex_llvm_load(char *why, size_t why_size)
 		snprintf(why, why_size, "out of memory");
 		return NULL;
 	}
-	llvm->lib = dlopen(LLVM_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+	llvm->lib = zex_dlopen(LLVM_LIBRARY);
 	if (!llvm->lib) {
+		const char *err = dlerror();
+
 		snprintf(why, why_size, "%s not found (Debian: libllvm15): %s", LLVM_LIBRARY,
-			 dlerror());
+			 err ? err : "a static program loads no library");
 		free(llvm);
 		return NULL;
 	}

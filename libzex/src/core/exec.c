@@ -164,14 +164,14 @@ int zex_wait_user_fence(struct zex_device *dev, const uint64_t *addr, uint16_t o
 }
 
 /*
- * Until launch @seqno or a later one of @queue is published at @record:
- * 0; -EIO the queue is banned (its launch, if any, told to stop); -ETIME.
+ * Until the 64-bit value at @addr is at least @value, tied to @queue: 0;
+ * -EIO once the queue is banned; -ETIME.
  */
-int zex_launch_wait(struct zex_device *dev, uint32_t queue,
-		    const struct drm_zex_launch_record *record, uint64_t seqno, int64_t timeout_ns)
+int zex_wait_user_fence_queue(struct zex_device *dev, uint32_t queue, const uint64_t *addr,
+			      uint64_t value, int64_t timeout_ns)
 {
 	struct drm_zex_wait_user_fence w = {
-		.addr = (uintptr_t)&record->seqno, .op = DRM_ZEX_COMPARE_GTE, .value = seqno,
+		.addr = (uintptr_t)addr, .op = DRM_ZEX_COMPARE_GTE, .value = value,
 		.mask = ~0ull, .flags = DRM_ZEX_WAIT_EXEC_QUEUE, .exec_queue_id = queue,
 		.timeout = -1,
 	};
@@ -185,6 +185,17 @@ int zex_launch_wait(struct zex_device *dev, uint32_t queue,
 		ret = zex_drm_ioctl(dev, DRM_IOCTL_ZEX_WAIT_USER_FENCE, &w);
 	while (ret == -EINTR);
 	return ret;
+}
+
+/*
+ * Until launch @seqno or a later one of @queue is published at @record:
+ * 0; -EIO the queue is banned (its launch, if any, told to stop); -ETIME.
+ */
+int zex_launch_wait(struct zex_device *dev, uint32_t queue,
+		    const struct drm_zex_launch_record *record, uint64_t seqno, int64_t timeout_ns)
+{
+	return zex_wait_user_fence_queue(dev, queue, (const uint64_t *)&record->seqno, seqno,
+					 timeout_ns);
 }
 
 /* Tile @tile's part of launch @seqno ended well. */

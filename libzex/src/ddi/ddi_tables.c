@@ -12,8 +12,8 @@
  *
  * One table per DDI table of API 1.10; entries libzex does not implement
  * are stubs returning ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, and saying
- * so to zeDriverGetLastErrorDescription (why, for kernels, modules,
- * images and samplers: zex executes no kernels). The
+ * so to zeDriverGetLastErrorDescription (why, for images and
+ * samplers: the compute engine takes none). The
  * zeGet*ProcAddrTable exports copy a table out for the loader, as far as
  * the loader's version knows it; the zex_ddi_{ze,zet,zes} containers are
  * what every handle's DDI header points at.
@@ -40,14 +40,14 @@ static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetModuleProperties(ze_device_handle_t a0, ze_device_module_properties_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceGetModuleProperties: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeDeviceGetModuleProperties");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetImageProperties(ze_device_handle_t a0, ze_device_image_properties_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceGetImageProperties: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeDeviceGetImageProperties: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
@@ -96,84 +96,70 @@ static ze_result_t ZE_APICALL
 zex_unsupported_zeContextMakeImageResident(ze_context_handle_t a0, ze_device_handle_t a1, ze_image_handle_t a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeContextMakeImageResident: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeContextMakeImageResident: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeContextEvictImage(ze_context_handle_t a0, ze_device_handle_t a1, ze_image_handle_t a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeContextEvictImage: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeContextEvictImage: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopy(ze_command_list_handle_t a0, ze_image_handle_t a1, ze_image_handle_t a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendImageCopy: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeCommandListAppendImageCopy: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyRegion(ze_command_list_handle_t a0, ze_image_handle_t a1, ze_image_handle_t a2, const ze_image_region_t* a3, const ze_image_region_t* a4, ze_event_handle_t a5, uint32_t a6, ze_event_handle_t* a7)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendImageCopyRegion: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeCommandListAppendImageCopyRegion: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t a0, void* a1, ze_image_handle_t a2, const ze_image_region_t* a3, ze_event_handle_t a4, uint32_t a5, ze_event_handle_t* a6)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendImageCopyToMemory: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeCommandListAppendImageCopyToMemory: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t a0, ze_image_handle_t a1, const void* a2, const ze_image_region_t* a3, ze_event_handle_t a4, uint32_t a5, ze_event_handle_t* a6)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendImageCopyFromMemory: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendLaunchKernel(ze_command_list_handle_t a0, ze_kernel_handle_t a1, const ze_group_count_t* a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendLaunchKernel: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeCommandListAppendImageCopyFromMemory: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t a0, ze_kernel_handle_t a1, const ze_group_count_t* a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendLaunchCooperativeKernel: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t a0, ze_kernel_handle_t a1, const ze_group_count_t* a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendLaunchKernelIndirect: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeCommandListAppendLaunchCooperativeKernel");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_handle_t a0, uint32_t a1, ze_kernel_handle_t* a2, const uint32_t* a3, const ze_group_count_t* a4, ze_event_handle_t a5, uint32_t a6, ze_event_handle_t* a7)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendLaunchMultipleKernelsIndirect: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeCommandListAppendLaunchMultipleKernelsIndirect");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t a0, void* a1, ze_image_handle_t a2, const ze_image_region_t* a3, uint32_t a4, uint32_t a5, ze_event_handle_t a6, uint32_t a7, ze_event_handle_t* a8)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendImageCopyToMemoryExt: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeCommandListAppendImageCopyToMemoryExt: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t a0, ze_image_handle_t a1, const void* a2, const ze_image_region_t* a3, uint32_t a4, uint32_t a5, ze_event_handle_t a6, uint32_t a7, ze_event_handle_t* a8)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendImageCopyFromMemoryExt: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeCommandListAppendImageCopyFromMemoryExt: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
@@ -215,56 +201,56 @@ static ze_result_t ZE_APICALL
 zex_unsupported_zeImageGetProperties(ze_device_handle_t a0, const ze_image_desc_t* a1, ze_image_properties_t* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeImageGetProperties: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeImageGetProperties: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageCreate(ze_context_handle_t a0, ze_device_handle_t a1, const ze_image_desc_t* a2, ze_image_handle_t* a3)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeImageCreate: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeImageCreate: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageDestroy(ze_image_handle_t a0)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeImageDestroy: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeImageDestroy: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageGetAllocPropertiesExt(ze_context_handle_t a0, ze_image_handle_t a1, ze_image_allocation_ext_properties_t* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeImageGetAllocPropertiesExt: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeImageGetAllocPropertiesExt: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageViewCreateExt(ze_context_handle_t a0, ze_device_handle_t a1, const ze_image_desc_t* a2, ze_image_handle_t a3, ze_image_handle_t* a4)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeImageViewCreateExt: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeImageViewCreateExt: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageGetMemoryPropertiesExp(ze_image_handle_t a0, ze_image_memory_properties_exp_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeImageGetMemoryPropertiesExp: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeImageGetMemoryPropertiesExp: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageViewCreateExp(ze_context_handle_t a0, ze_device_handle_t a1, const ze_image_desc_t* a2, ze_image_handle_t a3, ze_image_handle_t* a4)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeImageViewCreateExp: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeImageViewCreateExp: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeImageGetDeviceOffsetExp(ze_image_handle_t a0, uint64_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeImageGetDeviceOffsetExp: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeImageGetDeviceOffsetExp: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
@@ -285,7 +271,7 @@ static ze_result_t ZE_APICALL
 zex_unsupported_zeEventQueryKernelTimestampsExt(ze_event_handle_t a0, ze_device_handle_t a1, uint32_t* a2, void* a3)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeEventQueryKernelTimestampsExt: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeEventQueryKernelTimestampsExt");
 }
 
 static ze_result_t ZE_APICALL
@@ -317,192 +303,66 @@ zex_unsupported_zeEventQueryTimestampsExp(ze_event_handle_t a0, ze_device_handle
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeModuleCreate(ze_context_handle_t a0, ze_device_handle_t a1, const ze_module_desc_t* a2, ze_module_handle_t* a3, ze_module_build_log_handle_t* a4)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleCreate: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeModuleDestroy(ze_module_handle_t a0)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleDestroy: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleDynamicLink(uint32_t a0, ze_module_handle_t* a1, ze_module_build_log_handle_t* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleDynamicLink: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeModuleDynamicLink");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleGetNativeBinary(ze_module_handle_t a0, size_t* a1, uint8_t* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleGetNativeBinary: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeModuleGetNativeBinary");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleGetGlobalPointer(ze_module_handle_t a0, const char* a1, size_t* a2, void** a3)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleGetGlobalPointer: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeModuleGetKernelNames(ze_module_handle_t a0, uint32_t* a1, const char** a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleGetKernelNames: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeModuleGetProperties(ze_module_handle_t a0, ze_module_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleGetProperties: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeModuleGetGlobalPointer");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleGetFunctionPointer(ze_module_handle_t a0, const char* a1, void** a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleGetFunctionPointer: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeModuleGetFunctionPointer");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t* a0, uint32_t a1, ze_module_handle_t* a2, ze_module_build_log_handle_t* a3)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleInspectLinkageExt: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeModuleBuildLogDestroy(ze_module_build_log_handle_t a0)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleBuildLogDestroy: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeModuleBuildLogGetString(ze_module_build_log_handle_t a0, size_t* a1, char* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleBuildLogGetString: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelCreate(ze_module_handle_t a0, const ze_kernel_desc_t* a1, ze_kernel_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelCreate: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelDestroy(ze_kernel_handle_t a0)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelDestroy: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelSetCacheConfig(ze_kernel_handle_t a0, ze_cache_config_flags_t a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelSetCacheConfig: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelSetGroupSize(ze_kernel_handle_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelSetGroupSize: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelSuggestGroupSize(ze_kernel_handle_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t* a4, uint32_t* a5, uint32_t* a6)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelSuggestGroupSize: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeModuleInspectLinkageExt");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t a0, uint32_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelSuggestMaxCooperativeGroupCount: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelSetArgumentValue(ze_kernel_handle_t a0, uint32_t a1, size_t a2, const void* a3)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelSetArgumentValue: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelSetIndirectAccess(ze_kernel_handle_t a0, ze_kernel_indirect_access_flags_t a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelSetIndirectAccess: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelGetIndirectAccess(ze_kernel_handle_t a0, ze_kernel_indirect_access_flags_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelGetIndirectAccess: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelGetSourceAttributes(ze_kernel_handle_t a0, uint32_t* a1, char** a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelGetSourceAttributes: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelGetProperties(ze_kernel_handle_t a0, ze_kernel_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelGetProperties: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelGetName(ze_kernel_handle_t a0, size_t* a1, char* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelGetName: zex executes no kernels (no modules, images or samplers)");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelSetGlobalOffsetExp(ze_kernel_handle_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelSetGlobalOffsetExp: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeKernelSuggestMaxCooperativeGroupCount");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelSchedulingHintExp(ze_kernel_handle_t a0, ze_scheduling_hint_exp_desc_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelSchedulingHintExp: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeKernelSchedulingHintExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeSamplerCreate(ze_context_handle_t a0, ze_device_handle_t a1, const ze_sampler_desc_t* a2, ze_sampler_handle_t* a3)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeSamplerCreate: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeSamplerCreate: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeSamplerDestroy(ze_sampler_handle_t a0)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeSamplerDestroy: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeSamplerDestroy: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
@@ -516,7 +376,7 @@ static ze_result_t ZE_APICALL
 zex_unsupported_zeMemGetPitchFor2dImage(ze_context_handle_t a0, ze_device_handle_t a1, size_t a2, size_t a3, unsigned int a4, size_t * a5)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeMemGetPitchFor2dImage: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeMemGetPitchFor2dImage: the compute engine takes no images or samplers");
 }
 
 static ze_result_t ZE_APICALL
@@ -670,14 +530,14 @@ static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListGetNextCommandIdWithKernelsExp(ze_command_list_handle_t a0, const void* a1, uint32_t a2, ze_kernel_handle_t* a3, uint64_t* a4)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListGetNextCommandIdWithKernelsExp: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeCommandListGetNextCommandIdWithKernelsExp");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListUpdateMutableCommandKernelsExp(ze_command_list_handle_t a0, uint32_t a1, uint64_t* a2, ze_kernel_handle_t* a3)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListUpdateMutableCommandKernelsExp: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zeCommandListUpdateMutableCommandKernelsExp");
 }
 
 static ze_result_t ZE_APICALL
@@ -726,14 +586,14 @@ static ze_result_t ZE_APICALL
 zex_unsupported_zetModuleGetDebugInfo(zet_module_handle_t a0, zet_module_debug_info_format_t a1, size_t* a2, uint8_t* a3)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zetModuleGetDebugInfo: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zetModuleGetDebugInfo");
 }
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zetKernelGetProfileInfo(zet_kernel_handle_t a0, zet_profile_properties_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zetKernelGetProfileInfo: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zetKernelGetProfileInfo");
 }
 
 static ze_result_t ZE_APICALL
@@ -1286,7 +1146,7 @@ static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumMemoryModules(zes_device_handle_t a0, uint32_t* a1, zes_mem_handle_t* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumMemoryModules: zex executes no kernels (no modules, images or samplers)");
+			   "zex does not support zesDeviceEnumMemoryModules");
 }
 
 static ze_result_t ZE_APICALL
@@ -2268,9 +2128,9 @@ static const struct zex_ze_command_list_dditable zex_ze_command_list_dditable = 
 	.pfnAppendWaitOnEvents = zeCommandListAppendWaitOnEvents,
 	.pfnAppendEventReset = zeCommandListAppendEventReset,
 	.pfnAppendQueryKernelTimestamps = zeCommandListAppendQueryKernelTimestamps,
-	.pfnAppendLaunchKernel = zex_unsupported_zeCommandListAppendLaunchKernel,
+	.pfnAppendLaunchKernel = zeCommandListAppendLaunchKernel,
 	.pfnAppendLaunchCooperativeKernel = zex_unsupported_zeCommandListAppendLaunchCooperativeKernel,
-	.pfnAppendLaunchKernelIndirect = zex_unsupported_zeCommandListAppendLaunchKernelIndirect,
+	.pfnAppendLaunchKernelIndirect = zeCommandListAppendLaunchKernelIndirect,
 	.pfnAppendLaunchMultipleKernelsIndirect = zex_unsupported_zeCommandListAppendLaunchMultipleKernelsIndirect,
 	.pfnAppendImageCopyToMemoryExt = zex_unsupported_zeCommandListAppendImageCopyToMemoryExt,
 	.pfnAppendImageCopyFromMemoryExt = zex_unsupported_zeCommandListAppendImageCopyFromMemoryExt,
@@ -2348,13 +2208,13 @@ static const struct zex_ze_event_exp_dditable zex_ze_event_exp_dditable = {
 static const uint8_t zex_ze_event_exp_dditable_since[] = { 4 };
 
 static const struct zex_ze_module_dditable zex_ze_module_dditable = {
-	.pfnCreate = zex_unsupported_zeModuleCreate,
-	.pfnDestroy = zex_unsupported_zeModuleDestroy,
+	.pfnCreate = zeModuleCreate,
+	.pfnDestroy = zeModuleDestroy,
 	.pfnDynamicLink = zex_unsupported_zeModuleDynamicLink,
 	.pfnGetNativeBinary = zex_unsupported_zeModuleGetNativeBinary,
 	.pfnGetGlobalPointer = zex_unsupported_zeModuleGetGlobalPointer,
-	.pfnGetKernelNames = zex_unsupported_zeModuleGetKernelNames,
-	.pfnGetProperties = zex_unsupported_zeModuleGetProperties,
+	.pfnGetKernelNames = zeModuleGetKernelNames,
+	.pfnGetProperties = zeModuleGetProperties,
 	.pfnGetFunctionPointer = zex_unsupported_zeModuleGetFunctionPointer,
 	.pfnInspectLinkageExt = zex_unsupported_zeModuleInspectLinkageExt,
 };
@@ -2362,31 +2222,31 @@ static const struct zex_ze_module_dditable zex_ze_module_dditable = {
 static const uint8_t zex_ze_module_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4 };
 
 static const struct zex_ze_module_build_log_dditable zex_ze_module_build_log_dditable = {
-	.pfnDestroy = zex_unsupported_zeModuleBuildLogDestroy,
-	.pfnGetString = zex_unsupported_zeModuleBuildLogGetString,
+	.pfnDestroy = zeModuleBuildLogDestroy,
+	.pfnGetString = zeModuleBuildLogGetString,
 };
 
 static const uint8_t zex_ze_module_build_log_dditable_since[] = { 4, 4 };
 
 static const struct zex_ze_kernel_dditable zex_ze_kernel_dditable = {
-	.pfnCreate = zex_unsupported_zeKernelCreate,
-	.pfnDestroy = zex_unsupported_zeKernelDestroy,
-	.pfnSetCacheConfig = zex_unsupported_zeKernelSetCacheConfig,
-	.pfnSetGroupSize = zex_unsupported_zeKernelSetGroupSize,
-	.pfnSuggestGroupSize = zex_unsupported_zeKernelSuggestGroupSize,
+	.pfnCreate = zeKernelCreate,
+	.pfnDestroy = zeKernelDestroy,
+	.pfnSetCacheConfig = zeKernelSetCacheConfig,
+	.pfnSetGroupSize = zeKernelSetGroupSize,
+	.pfnSuggestGroupSize = zeKernelSuggestGroupSize,
 	.pfnSuggestMaxCooperativeGroupCount = zex_unsupported_zeKernelSuggestMaxCooperativeGroupCount,
-	.pfnSetArgumentValue = zex_unsupported_zeKernelSetArgumentValue,
-	.pfnSetIndirectAccess = zex_unsupported_zeKernelSetIndirectAccess,
-	.pfnGetIndirectAccess = zex_unsupported_zeKernelGetIndirectAccess,
-	.pfnGetSourceAttributes = zex_unsupported_zeKernelGetSourceAttributes,
-	.pfnGetProperties = zex_unsupported_zeKernelGetProperties,
-	.pfnGetName = zex_unsupported_zeKernelGetName,
+	.pfnSetArgumentValue = zeKernelSetArgumentValue,
+	.pfnSetIndirectAccess = zeKernelSetIndirectAccess,
+	.pfnGetIndirectAccess = zeKernelGetIndirectAccess,
+	.pfnGetSourceAttributes = zeKernelGetSourceAttributes,
+	.pfnGetProperties = zeKernelGetProperties,
+	.pfnGetName = zeKernelGetName,
 };
 
 static const uint8_t zex_ze_kernel_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 };
 
 static const struct zex_ze_kernel_exp_dditable zex_ze_kernel_exp_dditable = {
-	.pfnSetGlobalOffsetExp = zex_unsupported_zeKernelSetGlobalOffsetExp,
+	.pfnSetGlobalOffsetExp = zeKernelSetGlobalOffsetExp,
 	.pfnSchedulingHintExp = zex_unsupported_zeKernelSchedulingHintExp,
 };
 

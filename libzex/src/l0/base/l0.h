@@ -27,6 +27,7 @@
 #include "zex/zex_api.h"
 #include "zex/zex_exec.h"
 #include "core/debug_keys.h"
+#include "compute/spirv.h"
 #include "core/device_hierarchy.h"
 #include "l0/base/alloc_table.h"
 #include "l0/base/ddi_header.h"
@@ -35,6 +36,11 @@
 
 
 struct zex_l0_driver;
+struct zex_engine;
+struct zex_program;
+struct zex_kernel;
+struct zex_l0_launch;
+struct zex_l0_compute;
 
 /** A root device (@tile -1) or one tile (sub-device). */
 struct zex_l0_device {
@@ -78,8 +84,13 @@ struct zex_l0_submission {
  * @submitted: the last point submitted.
  * @oldest, @youngest: submissions holding imports, oldest first.
  * @scratch: a page of its own in the device's address space, where a
- *	submission of no command stores.
+ *	submission of no command stores; on a queue that runs kernels, where
+ *	its long-running jobs store their points and launches are published.
  * @scratch_id: its import.
+ * @compute: the queue's kernel half, once it ran a launch (l0_compute.c):
+ *	a long-running exec queue and the threads that serve its launches.
+ * @lr_from: the first point submitted to @compute's queue (0: none); the
+ *	points before it are @timeline's.
  */
 struct zex_l0_cmdqueue {
 	struct zex_l0_object obj;
@@ -95,6 +106,8 @@ struct zex_l0_cmdqueue {
 	struct zex_l0_submission *oldest, *youngest;
 	void *scratch;
 	uint32_t scratch_id;
+	struct zex_l0_compute *compute;
+	uint64_t lr_from;
 };
 
 /**
@@ -110,6 +123,7 @@ struct zex_l0_cmdqueue {
  * @num_cmds: commands in @cmds.
  * @cap: room in @cmds.
  * @queue: an immediate list's own queue (not in the queues' pool).
+ * @launches: the launches its commands name (l0_launch.c), newest first.
  */
 struct zex_l0_cmdlist {
 	struct zex_l0_object obj;
@@ -122,6 +136,7 @@ struct zex_l0_cmdlist {
 	struct drm_zex_command *cmds;
 	uint32_t num_cmds, cap;
 	struct zex_l0_cmdqueue *queue;
+	struct zex_l0_launch *launches;
 };
 
 /**
@@ -208,6 +223,64 @@ struct zex_l0_physical_mem {
 	uint32_t mappings;
 };
 
+/**
+ * struct zex_l0_module - a module: a SPIR-V module the engine built
+ * @obj: the handle.
+ * @drv: the driver.
+ * @device: the device it was built for.
+ * @program: the engine's program.
+ * @num_kernels: its kernels.
+ * @kernels: their names and required group sizes (spirv.c).
+ */
+struct zex_l0_module {
+	struct zex_l0_object obj;
+	struct zex_l0_driver *drv;
+	struct zex_l0_device *device;
+	struct zex_program *program;
+	uint32_t num_kernels;
+	struct zex_spirv_kernel *kernels;
+};
+
+/** struct zex_l0_build_log - a module build's messages */
+struct zex_l0_build_log {
+	struct zex_l0_object obj;
+	char *text;
+};
+
+/**
+ * struct zex_l0_kernel - a kernel: the engine's, with the arguments and
+ *	group size the next launch takes
+ * @obj: the handle.
+ * @module: its module.
+ * @kernel: the engine's kernel.
+ * @spirv: its entry in the module (name, required group size).
+ * @lock: everything below (set by one thread, captured by appends).
+ * @num_args: its arguments.
+ * @args: how each is passed, its size.
+ * @values: the arguments' bytes as set; @offsets into it.
+ * @sizes: each argument's size as set (local memory: the size asked for).
+ * @set: which arguments were set.
+ * @group_size: the group size set (1, 1, 1 until set).
+ * @global_offset: zeKernelSetGlobalOffsetExp's.
+ * @indirect: zeKernelSetIndirectAccess's flags.
+ */
+struct zex_l0_kernel {
+	struct zex_l0_object obj;
+	struct zex_l0_module *module;
+	struct zex_kernel *kernel;
+	const struct zex_spirv_kernel *spirv;
+	pthread_mutex_t lock;
+	uint32_t num_args;
+	const struct zex_spirv_arg *args;
+	unsigned char *values;
+	uint32_t *offsets;
+	uint32_t *sizes;
+	bool *set;
+	uint32_t group_size[3];
+	uint32_t global_offset[3];
+	ze_kernel_indirect_access_flags_t indirect;
+};
+
 struct zex_l0_vmapping;
 
 /**
@@ -233,6 +306,9 @@ extern struct zex_object_pool zex_l0_fences;
 extern struct zex_object_pool zex_l0_event_pools;
 extern struct zex_object_pool zex_l0_events;
 extern struct zex_object_pool zex_l0_physical_mems;
+extern struct zex_object_pool zex_l0_modules;
+extern struct zex_object_pool zex_l0_build_logs;
+extern struct zex_object_pool zex_l0_kernels;
 
 struct zex_l0_driver {
 	ze_handle_t ddi;
@@ -247,6 +323,10 @@ struct zex_l0_driver {
 	pthread_mutex_t waker_lock;	/* @waker */
 	struct zex_l0_cmdqueue *waker;	/* runs the jobs that wake waiters */
 	struct zex_l0_virtual virt;	/* zeVirtualMem* (l0_virtual.c) */
+	pthread_mutex_t engine_lock;	/* the four below */
+	bool engine_tried;		/* opened once, at the first need */
+	struct zex_engine *engine;	/* the compute engine, or NULL */
+	char engine_why[256];		/* why there is none, for the last error */
 };
 
 /** What an allocation table entry is; one bit each, for removal masks. */
@@ -315,6 +395,9 @@ struct zex_l0_fence *zex_l0_fence(ze_fence_handle_t h);
 struct zex_l0_event_pool *zex_l0_event_pool(ze_event_pool_handle_t h);
 struct zex_l0_event *zex_l0_event(ze_event_handle_t h);
 struct zex_l0_physical_mem *zex_l0_physical_mem(ze_physical_mem_handle_t h);
+struct zex_l0_module *zex_l0_module(ze_module_handle_t h);
+struct zex_l0_build_log *zex_l0_build_log(ze_module_build_log_handle_t h);
+struct zex_l0_kernel *zex_l0_kernel(ze_kernel_handle_t h);
 int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 		   uint64_t alignment, enum zex_alloc_kind kind,
 		   struct zex_l0_device *device, void **pptr);

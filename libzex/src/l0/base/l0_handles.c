@@ -28,6 +28,7 @@
 enum {
 	ZEL_HANDLE_DRIVER, ZEL_HANDLE_DEVICE, ZEL_HANDLE_CONTEXT, ZEL_HANDLE_COMMAND_QUEUE,
 	ZEL_HANDLE_COMMAND_LIST, ZEL_HANDLE_FENCE, ZEL_HANDLE_EVENT_POOL, ZEL_HANDLE_EVENT,
+	ZEL_HANDLE_MODULE = 9, ZEL_HANDLE_MODULE_BUILD_LOG, ZEL_HANDLE_KERNEL,
 	ZEL_HANDLE_PHYSICAL_MEM = 13,
 };
 
@@ -38,6 +39,9 @@ struct zex_object_pool zex_l0_fences = ZEX_OBJECT_POOL(struct zex_l0_fence);
 struct zex_object_pool zex_l0_event_pools = ZEX_OBJECT_POOL(struct zex_l0_event_pool);
 struct zex_object_pool zex_l0_events = ZEX_OBJECT_POOL(struct zex_l0_event);
 struct zex_object_pool zex_l0_physical_mems = ZEX_OBJECT_POOL(struct zex_l0_physical_mem);
+struct zex_object_pool zex_l0_modules = ZEX_OBJECT_POOL(struct zex_l0_module);
+struct zex_object_pool zex_l0_build_logs = ZEX_OBJECT_POOL(struct zex_l0_build_log);
+struct zex_object_pool zex_l0_kernels = ZEX_OBJECT_POOL(struct zex_l0_kernel);
 
 typedef ze_result_t (*zex_translate_fn)(int type, void *in, void **out);
 
@@ -90,6 +94,12 @@ static bool zex_is_ours(const void *h, int type)
 		return zex_object_pool_find(&zex_l0_events, h) != NULL;
 	case ZEL_HANDLE_PHYSICAL_MEM:
 		return zex_object_pool_find(&zex_l0_physical_mems, h) != NULL;
+	case ZEL_HANDLE_MODULE:
+		return zex_object_pool_find(&zex_l0_modules, h) != NULL;
+	case ZEL_HANDLE_MODULE_BUILD_LOG:
+		return zex_object_pool_find(&zex_l0_build_logs, h) != NULL;
+	case ZEL_HANDLE_KERNEL:
+		return zex_object_pool_find(&zex_l0_kernels, h) != NULL;
 	default:
 		return false;
 	}
@@ -152,4 +162,19 @@ struct zex_l0_event *zex_l0_event(ze_event_handle_t h)
 struct zex_l0_physical_mem *zex_l0_physical_mem(ze_physical_mem_handle_t h)
 {
 	return zex_unwrap(h, ZEL_HANDLE_PHYSICAL_MEM);
+}
+
+struct zex_l0_module *zex_l0_module(ze_module_handle_t h)
+{
+	return zex_unwrap(h, ZEL_HANDLE_MODULE);
+}
+
+struct zex_l0_build_log *zex_l0_build_log(ze_module_build_log_handle_t h)
+{
+	return zex_unwrap(h, ZEL_HANDLE_MODULE_BUILD_LOG);
+}
+
+struct zex_l0_kernel *zex_l0_kernel(ze_kernel_handle_t h)
+{
+	return zex_unwrap(h, ZEL_HANDLE_KERNEL);
 }

@@ -77,6 +77,7 @@ static void zex_l0_init(void)
 	zex_alloc_table_init(&drv->allocs);
 	pthread_mutex_init(&drv->ipc_lock, NULL);
 	pthread_mutex_init(&drv->waker_lock, NULL);
+	pthread_mutex_init(&drv->engine_lock, NULL);
 	pthread_mutex_init(&drv->virt.lock, NULL);
 	zex_l0_handles_register(drv);
 	zex_init_result = ZE_RESULT_SUCCESS;

@@ -18,9 +18,10 @@
  * event's start timestamps (a timestamp pool's), the operation, its end
  * timestamps, and a STORE that signals it. Commands of one queue run in
  * order, one after the other, so a barrier is its events alone, and
- * prefetches and memory advice have nothing to do. Kernels, modules and
- * images are not zex's: those entries return
- * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE (the dispatch tables' stubs).
+ * prefetches and memory advice have nothing to do. Kernel launches are
+ * appended the same way (l0_launch.c); images are not zex's: those
+ * entries return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE (the dispatch
+ * tables' stubs).
  */
 
 #include <stdlib.h>
@@ -122,6 +123,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListDestroy(ze_command_list_handle_
 		zex_l0_queue_fini(l->queue);
 		free(l->queue);
 	}
+	zex_l0_launches_release(l, true);
 	free(l->cmds);
 	pthread_mutex_destroy(&l->lock);
 	return ZE_RESULT_SUCCESS;
@@ -153,6 +155,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListReset(ze_command_list_handle_t 
 	l->num_cmds = 0;
 	l->closed = false;
 	pthread_mutex_unlock(&l->lock);
+	zex_l0_launches_release(l, true);
 	return res;
 }
 
@@ -173,166 +176,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListHostSynchronize(ze_command_list
 	return zex_l0_queue_wait(l->queue, point, timeout);
 }
 
-/* Room for @n more commands in a regular list, its lock held. */
-static int reserve(struct zex_l0_cmdlist *l, uint32_t n)
-{
-	struct drm_zex_command *cmds;
-	uint32_t cap;
-
-	if (n <= l->cap - l->num_cmds)
-		return 0;
-	if (n > UINT32_MAX / 2 - l->num_cmds)
-		return -1;
-	cap = l->cap ? l->cap : 16;
-	while (cap - l->num_cmds < n)
-		cap *= 2;
-	cmds = realloc(l->cmds, (size_t)cap * sizeof(*cmds));
-	if (!cmds)
-		return -1;
-	l->cmds = cmds;
-	l->cap = cap;
-	return 0;
-}
-
-/*
- * Append @n commands: recorded in a regular list that is still open, run
- * at once on an immediate list's queue (waited for in synchronous mode).
- */
-static ze_result_t append(struct zex_l0_cmdlist *l, const struct drm_zex_command *cmds,
-			  uint32_t n)
-{
-	ze_result_t res = ZE_RESULT_SUCCESS;
-	uint64_t point;
-
-	if (l->immediate) {
-		pthread_mutex_lock(&l->queue->lock);
-		res = zex_l0_submit_locked(l->queue, cmds, n);
-		point = l->queue->submitted;
-		pthread_mutex_unlock(&l->queue->lock);
-		if (!res && l->queue->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
-			res = zex_l0_queue_wait(l->queue, point, UINT64_MAX);
-		return res;
-	}
-	pthread_mutex_lock(&l->lock);
-	if (l->closed)
-		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				  "zex: appending to a closed command list");
-	else if (reserve(l, n))
-		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	if (!res) {
-		memcpy(l->cmds + l->num_cmds, cmds, (size_t)n * sizeof(*cmds));
-		l->num_cmds += n;
-	}
-	pthread_mutex_unlock(&l->lock);
-	return res;
-}
-
-/**
- * struct op - one append: what it does, between its events
- * @list: the list.
- * @signal: the event it signals, or NULL.
- * @num_waits: events it waits for first.
- * @waits: those events.
- * @cmds: the whole: the waits, the signal event's start timestamps, the
- *	operation's commands, the end timestamps and the signal.
- * @n: commands in @cmds.
- * @cap: room in @cmds.
- */
-struct op {
-	struct zex_l0_cmdlist *list;
-	struct zex_l0_event *signal;
-	uint32_t num_waits;
-	ze_event_handle_t *waits;
-	struct drm_zex_command *cmds;
-	uint32_t n, cap;
-};
-
-static int op_push(struct op *op, struct drm_zex_command c)
-{
-	if (op->n == op->cap) {
-		uint32_t cap = op->cap ? 2 * op->cap : 16;
-		struct drm_zex_command *cmds = realloc(op->cmds, (size_t)cap * sizeof(*cmds));
-
-		if (!cmds)
-			return -1;
-		op->cmds = cmds;
-		op->cap = cap;
-	}
-	op->cmds[op->n++] = c;
-	return 0;
-}
-
-static int op_timestamps(struct op *op, bool end)
-{
-	struct zex_l0_event_slot *s = op->signal->slot;
-	uint64_t *global = end ? &s->ts.global.kernelEnd : &s->ts.global.kernelStart;
-	uint64_t *context = end ? &s->ts.context.kernelEnd : &s->ts.context.kernelStart;
-
-	if (!(op->signal->pool->flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP))
-		return 0;
-	return op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_TIMESTAMP,
-						     .dst = (uintptr_t)global }) ||
-	       op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_TIMESTAMP,
-						     .dst = (uintptr_t)context });
-}
-
-/*
- * Begin an append: check the list and the events, and record the waits
- * (a WAIT until each event's state is signalled) and the start timestamps.
- */
-static ze_result_t op_begin(struct op *op, ze_command_list_handle_t h, ze_event_handle_t signal,
-			    uint32_t num_waits, ze_event_handle_t *waits)
-{
-	uint32_t i;
-
-	*op = (struct op){ .list = zex_l0_cmdlist(h), .num_waits = num_waits, .waits = waits };
-	if (!op->list)
-		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (num_waits && !waits)
-		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (signal) {
-		op->signal = zex_l0_event(signal);
-		if (!op->signal)
-			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	}
-	for (i = 0; i < num_waits; i++) {
-		struct zex_l0_event *ev = zex_l0_event(waits[i]);
-
-		if (!ev) {
-			free(op->cmds);
-			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-		}
-		if (op_push(op, (struct drm_zex_command){
-				.op = DRM_ZEX_CMD_WAIT, .src = (uintptr_t)&ev->slot->state,
-				.value = ZEX_EVENT_SIGNALED, .mask = ~0ull,
-				.compare = DRM_ZEX_COMPARE_EQ }))
-			goto nomem;
-	}
-	if (op->signal && op_timestamps(op, false))
-		goto nomem;
-	return ZE_RESULT_SUCCESS;
-nomem:
-	free(op->cmds);
-	return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-}
-
-/* End an append: the end timestamps and the signal, then record or run it all. */
-static ze_result_t op_end(struct op *op, ze_result_t res)
-{
-	if (!res && op->signal &&
-	    (op_timestamps(op, true) ||
-	     op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_STORE,
-						   .dst = (uintptr_t)&op->signal->slot->state,
-						   .value = ZEX_EVENT_SIGNALED })))
-		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	if (!res && op->n)
-		res = append(op->list, op->cmds, op->n);
-	free(op->cmds);
-	return res;
-}
-
 /* A copy, in commands of at most DRM_ZEX_COPY_MAX_LEN bytes. */
-static ze_result_t op_copy(struct op *op, uintptr_t dst, uintptr_t src, uint64_t size)
+static ze_result_t op_copy(struct zex_l0_op *op, uintptr_t dst, uintptr_t src, uint64_t size)
 {
 	if (dst < src + size && src < dst + size)
 		return zex_l0_fail(ZE_RESULT_ERROR_OVERLAPPING_REGIONS,
@@ -340,7 +185,7 @@ static ze_result_t op_copy(struct op *op, uintptr_t dst, uintptr_t src, uint64_t
 	while (size) {
 		uint64_t len = size < DRM_ZEX_COPY_MAX_LEN ? size : DRM_ZEX_COPY_MAX_LEN;
 
-		if (op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_COPY, .dst = dst,
+		if (zex_l0_op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_COPY, .dst = dst,
 							  .src = src, .len = len }))
 			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 		dst += len;
@@ -355,8 +200,8 @@ zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList, void *dstpt
 			      const void *srcptr, size_t size, ze_event_handle_t hSignalEvent,
 			      uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
-	struct op op;
-	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+	struct zex_l0_op op;
+	ze_result_t res = zex_l0_op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 
 	if (res)
 		return res;
@@ -364,7 +209,7 @@ zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList, void *dstpt
 		res = ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	else
 		res = op_copy(&op, (uintptr_t)dstptr, (uintptr_t)srcptr, size);
-	return op_end(&op, res);
+	return zex_l0_op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -386,7 +231,7 @@ zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hCommandList, 
  * each, then copies within @dst that double what is written, each from
  * @dst's start (a whole number of patterns) to where the last one ended.
  */
-static ze_result_t op_fill_wide(struct op *op, uintptr_t dst, const uint8_t *pattern,
+static ze_result_t op_fill_wide(struct zex_l0_op *op, uintptr_t dst, const uint8_t *pattern,
 				uint64_t pattern_size, uint64_t size)
 {
 	struct drm_zex_command c = { .op = DRM_ZEX_CMD_FILL,
@@ -399,7 +244,7 @@ static ze_result_t op_fill_wide(struct op *op, uintptr_t dst, const uint8_t *pat
 		c.dst = dst + done;
 		c.len = size - done < DRM_ZEX_FILL_MAX_PATTERN ? size - done :
 								 DRM_ZEX_FILL_MAX_PATTERN;
-		if (op_push(op, c))
+		if (zex_l0_op_push(op, c))
 			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	}
 	for (done = pattern_size; done < size && !res; done *= 2)
@@ -415,19 +260,19 @@ zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr,
 {
 	struct drm_zex_command c = { .op = DRM_ZEX_CMD_FILL };
 	uintptr_t dst = (uintptr_t)ptr;
-	struct op op;
-	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+	struct zex_l0_op op;
+	ze_result_t res = zex_l0_op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 
 	if (res)
 		return res;
 	if (!ptr || !pattern)
-		return op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+		return zex_l0_op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
 	if (!pattern_size || pattern_size > ZEX_L0_FILL_MAX_PATTERN ||
 	    (pattern_size & (pattern_size - 1)))
-		return op_end(&op, zex_l0_fail(ZE_RESULT_ERROR_INVALID_SIZE,
+		return zex_l0_op_end(&op, zex_l0_fail(ZE_RESULT_ERROR_INVALID_SIZE,
 					       "zex: fill patterns are a power of two, 1 to 256 bytes"));
 	if (pattern_size > DRM_ZEX_FILL_MAX_PATTERN)
-		return op_end(&op, op_fill_wide(&op, dst, pattern, pattern_size, size));
+		return zex_l0_op_end(&op, op_fill_wide(&op, dst, pattern, pattern_size, size));
 	c.pattern_size = (uint16_t)pattern_size;
 	memcpy(c.pattern, pattern, pattern_size);
 	/* Pieces of 1 GiB, a multiple of every pattern size: each starts the pattern anew. */
@@ -436,12 +281,12 @@ zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr,
 
 		c.dst = dst;
 		c.len = len;
-		if (op_push(&op, c))
+		if (zex_l0_op_push(&op, c))
 			res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 		dst += len;
 		size -= len;
 	}
-	return op_end(&op, res);
+	return zex_l0_op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -452,17 +297,17 @@ zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void 
 				    uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent,
 				    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
-	struct op op;
-	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+	struct zex_l0_op op;
+	ze_result_t res = zex_l0_op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 	uint32_t y, z, depth;
 
 	if (res)
 		return res;
 	if (!dstptr || !srcptr || !dstRegion || !srcRegion)
-		return op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+		return zex_l0_op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
 	if (dstRegion->width != srcRegion->width || dstRegion->height != srcRegion->height ||
 	    dstRegion->depth != srcRegion->depth)
-		return op_end(&op, zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		return zex_l0_op_end(&op, zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 					       "zex: the regions' sizes differ"));
 	if (!dstSlicePitch)
 		dstSlicePitch = dstPitch * (dstRegion->originY + dstRegion->height);
@@ -480,7 +325,7 @@ zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void 
 			res = op_copy(&op, (uintptr_t)dstptr + d, (uintptr_t)srcptr + s,
 				      dstRegion->width);
 		}
-	return op_end(&op, res);
+	return zex_l0_op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -488,8 +333,8 @@ zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCommandList,
 					uint64_t *dstptr, ze_event_handle_t hSignalEvent,
 					uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
-	struct op op;
-	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+	struct zex_l0_op op;
+	ze_result_t res = zex_l0_op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 
 	if (res)
 		return res;
@@ -498,21 +343,21 @@ zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCommandList,
 	else if ((uintptr_t)dstptr % sizeof(uint64_t))
 		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				  "zex: a timestamp's address is 8-byte aligned");
-	else if (op_push(&op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_TIMESTAMP,
+	else if (zex_l0_op_push(&op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_TIMESTAMP,
 						       .dst = (uintptr_t)dstptr }))
 		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	return op_end(&op, res);
+	return zex_l0_op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList, ze_event_handle_t hSignalEvent,
 			   uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
-	struct op op;
-	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+	struct zex_l0_op op;
+	ze_result_t res = zex_l0_op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 
 	/* Commands already run one after the other: only the events remain. */
-	return res ? res : op_end(&op, ZE_RESULT_SUCCESS);
+	return res ? res : zex_l0_op_end(&op, ZE_RESULT_SUCCESS);
 }
 
 /*
@@ -527,17 +372,17 @@ zeCommandListImmediateAppendCommandListsExp(ze_command_list_handle_t hCommandLis
 					    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
 					    ze_event_handle_t *phWaitEvents)
 {
-	struct op op;
+	struct zex_l0_op op;
 	ze_result_t res;
 	uint32_t i, j;
 
 	if (!phCommandLists)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	res = op_begin(&op, hCommandListImmediate, hSignalEvent, numWaitEvents, phWaitEvents);
+	res = zex_l0_op_begin(&op, hCommandListImmediate, hSignalEvent, numWaitEvents, phWaitEvents);
 	if (res)
 		return res;
 	if (!op.list->immediate)
-		return op_end(&op, zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		return zex_l0_op_end(&op, zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 					       "zex: regular lists are appended to an immediate list"));
 	for (i = 0; i < numCommandLists && !res; i++) {
 		struct zex_l0_cmdlist *l = zex_l0_cmdlist(phCommandLists[i]);
@@ -556,11 +401,11 @@ zeCommandListImmediateAppendCommandListsExp(ze_command_list_handle_t hCommandLis
 			res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 					  "zex: a command list that is not closed");
 		for (j = 0; j < l->num_cmds && !res; j++)
-			if (op_push(&op, l->cmds[j]))
+			if (zex_l0_op_push(&op, l->cmds[j]))
 				res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 		pthread_mutex_unlock(&l->lock);
 	}
-	return op_end(&op, res);
+	return zex_l0_op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -595,17 +440,17 @@ ZE_APIEXPORT ze_result_t ZE_APICALL
 zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent)
 {
 	struct zex_l0_event *ev = zex_l0_event(hEvent);
-	struct op op;
-	ze_result_t res = op_begin(&op, hCommandList, NULL, 0, NULL);
+	struct zex_l0_op op;
+	ze_result_t res = zex_l0_op_begin(&op, hCommandList, NULL, 0, NULL);
 
 	if (res)
 		return res;
 	if (!ev)
-		return op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
-	if (op_push(&op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_STORE,
+		return zex_l0_op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	if (zex_l0_op_push(&op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_STORE,
 						   .dst = (uintptr_t)&ev->slot->state }))
 		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	return op_end(&op, res);
+	return zex_l0_op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -615,14 +460,14 @@ zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hCommandList,
 					 ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
 					 ze_event_handle_t *phWaitEvents)
 {
-	struct op op;
-	ze_result_t res = op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+	struct zex_l0_op op;
+	ze_result_t res = zex_l0_op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 	uint32_t i;
 
 	if (res)
 		return res;
 	if (!phEvents || !dstptr)
-		return op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+		return zex_l0_op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
 	/* Each event's timestamps, copied where the offsets (or the order) say. */
 	for (i = 0; i < numEvents && !res; i++) {
 		struct zex_l0_event *ev = zex_l0_event(phEvents[i]);
@@ -634,7 +479,7 @@ zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hCommandList,
 		else
 			res = op_copy(&op, dst, (uintptr_t)&ev->slot->ts, sizeof(ev->slot->ts));
 	}
-	return op_end(&op, res);
+	return zex_l0_op_end(&op, res);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL

@@ -17,6 +17,25 @@
 #define ZEX_L0_EXEC_H
 
 #include "l0/base/l0.h"
+#include "l0/module/l0_module.h"
+
+/**
+ * struct zex_l0_launch - one launch a command list recorded: its kernel
+ *	as the append captured it, and its groups; a LAUNCH command's cookie
+ * @next: the list's next older launch.
+ * @point: an immediate list's: the queue point after which it may go
+ *	(0: a regular list's, which go at its reset or destroy).
+ * @kernel: the kernel, its arguments, group size and global offset.
+ * @groups: the launch's work-groups in each dimension.
+ * @indirect: an indirect launch's: where its groups are read as it runs.
+ */
+struct zex_l0_launch {
+	struct zex_l0_launch *next;
+	uint64_t point;
+	struct zex_l0_kernel_capture kernel;
+	uint32_t groups[3];
+	const ze_group_count_t *indirect;
+};
 
 /* A Level Zero timeout in ns as the core takes it: negative for ever. */
 static inline int64_t zex_l0_timeout_ns(uint64_t timeout)
@@ -31,6 +50,38 @@ void zex_l0_queue_fini(struct zex_l0_cmdqueue *q);
 ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex_command *cmds,
 				 uint32_t num_cmds);
 ze_result_t zex_l0_queue_wait(struct zex_l0_cmdqueue *q, uint64_t point, uint64_t timeout);
+
+/**
+ * struct zex_l0_op - one append: what it does, between its events
+ * @list: the list.
+ * @signal: the event it signals, or NULL.
+ * @num_waits: events it waits for first.
+ * @waits: those events.
+ * @cmds: the whole: the waits, the signal event's start timestamps, the
+ *	operation's commands, the end timestamps and the signal.
+ * @n: commands in @cmds.
+ * @cap: room in @cmds.
+ */
+struct zex_l0_op {
+	struct zex_l0_cmdlist *list;
+	struct zex_l0_event *signal;
+	uint32_t num_waits;
+	ze_event_handle_t *waits;
+	struct drm_zex_command *cmds;
+	uint32_t n, cap;
+};
+
+int zex_l0_op_push(struct zex_l0_op *op, struct drm_zex_command c);
+ze_result_t zex_l0_op_begin(struct zex_l0_op *op, ze_command_list_handle_t h,
+			    ze_event_handle_t signal, uint32_t num_waits, ze_event_handle_t *waits);
+ze_result_t zex_l0_op_end(struct zex_l0_op *op, ze_result_t res);
+
+int zex_l0_compute_start(struct zex_l0_cmdqueue *q);
+void zex_l0_compute_stop(struct zex_l0_cmdqueue *q);
+uint32_t zex_l0_compute_exec_queue(const struct zex_l0_cmdqueue *q);
+uint64_t zex_l0_compute_record(const struct zex_l0_cmdqueue *q);
+
+void zex_l0_launches_release(struct zex_l0_cmdlist *l, bool all);
 
 int zex_l0_event_pool_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 			  ze_event_pool_flags_t flags, uint32_t count, bool opened,

@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -135,10 +136,26 @@ static int import_commands(struct zex_l0_driver *drv, struct imports *im,
 	return ret;
 }
 
+/*
+ * Wait for point @point of @q: a point of the ordinary exec queue is its
+ * timeline's; one of the long-running queue, the value its jobs' user
+ * fences store in the scratch page (a wait tied to that queue: -EIO once
+ * it is banned).
+ */
+static int wait_point(struct zex_l0_cmdqueue *q, uint64_t point, int64_t timeout_ns)
+{
+	uint64_t lr_from = __atomic_load_n(&q->lr_from, __ATOMIC_ACQUIRE);
+
+	if (!lr_from || point < lr_from)
+		return zex_syncobj_wait(q->drv->dev, q->timeline, point, timeout_ns);
+	return zex_wait_user_fence_queue(q->drv->dev, zex_l0_compute_exec_queue(q), q->scratch,
+					 point, timeout_ns);
+}
+
 /* Under the queue's lock: release what submissions that have run imported. */
 static void reap(struct zex_l0_cmdqueue *q)
 {
-	while (q->oldest && !zex_syncobj_wait(q->drv->dev, q->timeline, q->oldest->point, 0)) {
+	while (q->oldest && !wait_point(q, q->oldest->point, 0)) {
 		struct zex_l0_submission *s = q->oldest;
 		uint32_t i;
 
@@ -175,21 +192,38 @@ static int keep_imports(struct zex_l0_cmdqueue *q, struct imports *im, uint64_t 
 	return 0;
 }
 
-/* One job of @n commands signalling the queue's next point. */
+/*
+ * One job of @n commands signalling the queue's next point: on the
+ * ordinary queue its timeline's; on the long-running one by a user fence
+ * (the first such job waits for the ordinary queue's last point).
+ */
 static int submit_job(struct zex_l0_cmdqueue *q, const struct drm_zex_command *cmds, uint32_t n)
 {
-	struct drm_zex_sync s = {
+	struct drm_zex_sync s[2] = { {
 		.type = DRM_ZEX_SYNC_TIMELINE_SYNCOBJ, .flags = DRM_ZEX_SYNC_SIGNAL,
 		.handle = q->timeline, .timeline_value = q->submitted + 1,
-	};
+	} };
+	uint32_t queue = q->exec_queue, num_syncs = 1;
 	int ret;
 
+	if (q->compute) {
+		queue = zex_l0_compute_exec_queue(q);
+		s[0] = (struct drm_zex_sync){
+			.type = DRM_ZEX_SYNC_USER_FENCE, .flags = DRM_ZEX_SYNC_SIGNAL,
+			.addr = (uintptr_t)q->scratch, .timeline_value = q->submitted + 1,
+		};
+		if (q->submitted + 1 == q->lr_from && q->lr_from > 1)
+			s[num_syncs++] = (struct drm_zex_sync){
+				.type = DRM_ZEX_SYNC_TIMELINE_SYNCOBJ, .handle = q->timeline,
+				.timeline_value = q->lr_from - 1,
+			};
+	}
 	for (;;) {
-		ret = zex_exec(q->drv->dev, q->exec_queue, cmds, n, &s, 1);
+		ret = zex_exec(q->drv->dev, queue, cmds, n, s, num_syncs);
 		if (ret != -EBUSY || q->submitted < 2)
 			break;
 		/* Room comes as the queue's jobs end: wait for all but the last. */
-		ret = zex_syncobj_wait(q->drv->dev, q->timeline, q->submitted - 1, -1);
+		ret = wait_point(q, q->submitted - 1, -1);
 		if (ret)
 			break;
 	}
@@ -210,10 +244,45 @@ static ze_result_t exec_result(int ret)
 				   "zex: the queue was banned after a fault or a timeout");
 	case -ENODEV:
 		return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST, "zex: the device was unplugged");
+	case -EMFILE:
+		return zex_l0_fail(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
+				   "zex: too many queues running kernels in this process");
 	default:
 		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				   "zex: a command names memory the device cannot reach");
 	}
+}
+
+/*
+ * Commands with launches go to the queue's long-running half (started at
+ * the first), each LAUNCH publishing in its record: *@cmds becomes a copy
+ * (*@patched, to free) with their destinations set.
+ */
+static int launches_to_compute(struct zex_l0_cmdqueue *q, const struct drm_zex_command **cmds,
+			       uint32_t n, struct drm_zex_command **patched)
+{
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < n && (*cmds)[i].op != DRM_ZEX_CMD_LAUNCH; i++)
+		;
+	if (i == n)
+		return 0;
+	if (!q->compute) {
+		ret = zex_l0_compute_start(q);
+		if (ret)
+			return ret;
+		__atomic_store_n(&q->lr_from, q->submitted + 1, __ATOMIC_RELEASE);
+	}
+	*patched = malloc((size_t)n * sizeof(**patched));
+	if (!*patched)
+		return -ENOMEM;
+	memcpy(*patched, *cmds, (size_t)n * sizeof(**patched));
+	for (i = 0; i < n; i++)
+		if ((*patched)[i].op == DRM_ZEX_CMD_LAUNCH)
+			(*patched)[i].dst = zex_l0_compute_record(q);
+	*cmds = *patched;
+	return 0;
 }
 
 /**
@@ -230,6 +299,7 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 	struct drm_zex_command nop = {
 		.op = DRM_ZEX_CMD_STORE, .dst = (uintptr_t)q->scratch, .value = q->submitted + 1,
 	};
+	struct drm_zex_command *patched = NULL;
 	struct imports im = { 0 };
 	uint64_t first = q->submitted;
 	uint32_t done = 0, n;
@@ -237,11 +307,14 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 
 	reap(q);
 	ret = import_commands(q->drv, &im, cmds, num_cmds);
+	if (!ret)
+		ret = launches_to_compute(q, &cmds, num_cmds, &patched);
 	if (!num_cmds) {
 		cmds = &nop;
 		num_cmds = 1;
 	}
 	while (!ret && done < num_cmds) {
+		/* A job on the long-running queue ends with its user fence. */
 		n = num_cmds - done < DRM_ZEX_EXEC_MAX_COMMANDS ? num_cmds - done :
 								 DRM_ZEX_EXEC_MAX_COMMANDS;
 		ret = submit_job(q, cmds + done, n);
@@ -252,8 +325,9 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 	 * no memory to keep them, they go once the jobs have run.
 	 */
 	if (q->submitted > first && keep_imports(q, &im, q->submitted))
-		zex_syncobj_wait(q->drv->dev, q->timeline, q->submitted, -1);
+		wait_point(q, q->submitted, -1);
 	imports_release(q->drv, &im);
+	free(patched);
 	return exec_result(ret);
 }
 
@@ -270,8 +344,7 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 ze_result_t zex_l0_queue_wait(struct zex_l0_cmdqueue *q, uint64_t point, uint64_t timeout)
 {
 	struct drm_zex_exec_queue_get_state st;
-	int ret = point ? zex_syncobj_wait(q->drv->dev, q->timeline, point,
-					   zex_l0_timeout_ns(timeout)) : 0;
+	int ret = point ? wait_point(q, point, zex_l0_timeout_ns(timeout)) : 0;
 
 	if (ret == -ETIME)
 		return ZE_RESULT_NOT_READY;
@@ -280,6 +353,10 @@ ze_result_t zex_l0_queue_wait(struct zex_l0_cmdqueue *q, uint64_t point, uint64_
 	if (zex_exec_queue_state(q->drv->dev, q->exec_queue, &st) || st.state)
 		return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST,
 				   "zex: the queue was banned after a fault or a timeout");
+	if (point >= __atomic_load_n(&q->lr_from, __ATOMIC_ACQUIRE) && q->compute &&
+	    (zex_exec_queue_state(q->drv->dev, zex_l0_compute_exec_queue(q), &st) || st.state))
+		return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST,
+				   "zex: the queue was banned after a kernel's fault");
 	pthread_mutex_lock(&q->lock);
 	reap(q);
 	pthread_mutex_unlock(&q->lock);
@@ -362,8 +439,22 @@ ze_result_t zex_l0_queue_init(struct zex_l0_cmdqueue *q, struct zex_l0_driver *d
 void zex_l0_queue_fini(struct zex_l0_cmdqueue *q)
 {
 	if (q->submitted)
-		zex_syncobj_wait(q->drv->dev, q->timeline, q->submitted, -1);
+		wait_point(q, q->submitted, -1);
 	reap(q);
+	/* A banned long-running queue never ran the rest: let what it held go. */
+	while (q->oldest) {
+		struct zex_l0_submission *s = q->oldest;
+		uint32_t i;
+
+		for (i = 0; i < s->num_imports; i++)
+			zex_userptr_release(q->drv->dev, s->imports[i]);
+		q->oldest = s->next;
+		free(s->imports);
+		free(s);
+	}
+	q->youngest = NULL;
+	zex_l0_compute_stop(q);
+	q->lr_from = 0;
 	if (q->exec_queue)
 		zex_exec_queue_destroy(q->drv->dev, q->exec_queue);
 	if (q->timeline)

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: l0_launch.c - zeCommandListAppendLaunchKernel*: a kernel's launch in a command list
+ *
+ * An append captures the kernel (its arguments, group size and global
+ * offset, zex_l0_kernel_capture()) into a struct zex_l0_launch the list
+ * keeps, and records the kernel's LAUNCH command naming it (its cookie),
+ * between the append's events like every other operation, so that a
+ * launch is ordered with the copies, fills, barriers and events of its
+ * queue. The queue publishes the launch where its compute threads wait
+ * (l0_compute.c, which the LAUNCH's destination is set to at submission).
+ * A regular list's launches go at its reset or destroy; an immediate
+ * list's once the queue has run past them. An indirect launch reads its
+ * group counts from the application's buffer when it runs, so that a
+ * command before it may write them.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "l0/exec/l0_exec.h"
+
+/**
+ * zex_l0_launches_release - let a list's launches go
+ * @l: the list.
+ * @all: every one (a reset, a destroy), or an immediate list's that ran.
+ */
+void zex_l0_launches_release(struct zex_l0_cmdlist *l, bool all)
+{
+	struct zex_l0_launch **at, *dead = NULL, *next;
+	uint64_t done = 0;
+
+	if (!all) {
+		if (!l->queue || !l->queue->compute)
+			return;
+		done = __atomic_load_n((uint64_t *)l->queue->scratch, __ATOMIC_ACQUIRE);
+	}
+	pthread_mutex_lock(&l->lock);
+	for (at = &l->launches; *at;) {
+		struct zex_l0_launch *launch = *at;
+
+		if (all || (launch->point && launch->point <= done)) {
+			*at = launch->next;
+			launch->next = dead;
+			dead = launch;
+		} else {
+			at = &launch->next;
+		}
+	}
+	pthread_mutex_unlock(&l->lock);
+	for (; dead; dead = next) {
+		next = dead->next;
+		zex_l0_kernel_capture_release(&dead->kernel);
+		free(dead);
+	}
+}
+
+/* Whether the list's queue group runs kernels. */
+static bool runs_kernels(struct zex_l0_cmdlist *l)
+{
+	struct zex_l0_queue_group groups[ZEX_L0_MAX_QUEUE_GROUPS];
+
+	zex_l0_queue_groups(l->device, groups);
+	return groups[l->ordinal].engine_class == DRM_ZEX_ENGINE_CLASS_COMPUTE;
+}
+
+static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+				 const ze_group_count_t *counts, bool indirect,
+				 ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+				 ze_event_handle_t *phWaitEvents)
+{
+	struct zex_l0_kernel *k = zex_l0_kernel(hKernel);
+	struct zex_l0_launch *launch = NULL;
+	struct zex_l0_op op;
+	ze_result_t res;
+
+	if (!k)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!counts)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	res = zex_l0_op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+	if (res)
+		return res;
+	if (!runs_kernels(op.list)) {
+		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE,
+				  "zex: kernels run on the compute queue group only");
+		goto out;
+	}
+	/* No group: nothing runs, the events still do their part. */
+	if (!indirect && (!counts->groupCountX || !counts->groupCountY || !counts->groupCountZ))
+		goto out;
+	launch = calloc(1, sizeof(*launch));
+	if (!launch) {
+		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		goto out;
+	}
+	res = zex_l0_kernel_capture(k, &launch->kernel);
+	if (res) {
+		free(launch);
+		launch = NULL;
+		goto out;
+	}
+	if (indirect) {
+		launch->indirect = counts;
+	} else {
+		launch->groups[0] = counts->groupCountX;
+		launch->groups[1] = counts->groupCountY;
+		launch->groups[2] = counts->groupCountZ;
+	}
+	if (zex_l0_op_push(&op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_LAUNCH,
+							 .value = (uintptr_t)launch })) {
+		zex_l0_kernel_capture_release(&launch->kernel);
+		free(launch);
+		launch = NULL;
+		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		goto out;
+	}
+	/* The list keeps it before the command that names it can run. */
+	pthread_mutex_lock(&op.list->lock);
+	launch->next = op.list->launches;
+	op.list->launches = launch;
+	pthread_mutex_unlock(&op.list->lock);
+out:
+	res = zex_l0_op_end(&op, res);
+	if (!res && launch && op.list->immediate) {
+		pthread_mutex_lock(&op.list->queue->lock);
+		launch->point = op.list->queue->submitted;
+		pthread_mutex_unlock(&op.list->queue->lock);
+		/* What the queue ran past goes now. */
+		zex_l0_launches_release(op.list, false);
+	}
+	return res;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+				const ze_group_count_t *pLaunchFuncArgs,
+				ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+				ze_event_handle_t *phWaitEvents)
+{
+	return append_launch(hCommandList, hKernel, pLaunchFuncArgs, false, hSignalEvent,
+			     numWaitEvents, phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCommandList,
+					ze_kernel_handle_t hKernel,
+					const ze_group_count_t *pLaunchArgumentsBuffer,
+					ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+					ze_event_handle_t *phWaitEvents)
+{
+	return append_launch(hCommandList, hKernel, pLaunchArgumentsBuffer, true, hSignalEvent,
+			     numWaitEvents, phWaitEvents);
+}

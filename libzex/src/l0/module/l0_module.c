@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: l0_module.c - zeModule*: SPIR-V modules built by the compute engine
+ *
+ * zeModuleCreate takes SPIR-V (ZE_MODULE_FORMAT_IL_SPIRV): libzex reads
+ * its kernels (spirv.c: a native binary is refused as one), and the
+ * compute engine translates and builds it (engine.c). The build log holds
+ * the translator's, LLVM's and the compiler's own words. Of the build
+ * flags, compute-runtime's "-ze-*" ones (optimization levels, buffer
+ * offsets, register files) are hints the engine has no use for and are
+ * dropped, as is "-g"; the others (OpenCL's "-cl-*" options) go to the
+ * compiler, which refuses what it does not know. The engine is opened at
+ * the first need; a machine without it answers
+ * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, saying what is missing.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "l0/module/l0_module.h"
+
+/**
+ * zex_l0_engine - the compute engine, opened at the first call
+ * @drv: the driver.
+ *
+ * Return: the engine, or NULL (@drv->engine_why says why).
+ */
+struct zex_engine *zex_l0_engine(struct zex_l0_driver *drv)
+{
+	struct zex_engine *e;
+
+	pthread_mutex_lock(&drv->engine_lock);
+	if (!drv->engine_tried) {
+		char why[192] = "";
+
+		drv->engine = zex_engine_open(why, sizeof(why));
+		/* The driver's, for zeDriverGetLastErrorDescription's lifetime. */
+		snprintf(drv->engine_why, sizeof(drv->engine_why), "zex: no compute engine: %s",
+			 why);
+		drv->engine_tried = true;
+	}
+	e = drv->engine;
+	pthread_mutex_unlock(&drv->engine_lock);
+	return e;
+}
+
+/* The flags the compiler sees: @flags without compute-runtime's own. */
+static char *compiler_options(const char *flags)
+{
+	char *out = calloc(1, flags ? strlen(flags) + 1 : 1), *copy, *tok, *save = NULL;
+
+	if (!out || !flags)
+		return out;
+	copy = strdup(flags);
+	if (!copy) {
+		free(out);
+		return NULL;
+	}
+	for (tok = strtok_r(copy, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+		if (!strncmp(tok, "-ze-", 4) || !strcmp(tok, "-g"))
+			continue;
+		if (*out)
+			strcat(out, " ");
+		strcat(out, tok);
+	}
+	free(copy);
+	return out;
+}
+
+static ze_result_t new_log(char *text, ze_module_build_log_handle_t *out)
+{
+	struct zex_l0_build_log *log;
+
+	if (!out) {
+		free(text);
+		return ZE_RESULT_SUCCESS;
+	}
+	log = zex_object_pool_get(&zex_l0_build_logs);
+	if (!log) {
+		free(text);
+		*out = NULL;
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	}
+	log->text = text;
+	zex_l0_object_publish(&log->obj);
+	*out = (ze_module_build_log_handle_t)log;
+	return ZE_RESULT_SUCCESS;
+}
+
+/* Read the module's kernels; Return: 0, or the reader's -errno. */
+static int read_kernels(struct zex_l0_module *m, const ze_module_desc_t *desc)
+{
+	struct zex_spirv_info info;
+	int ret = zex_spirv_read(desc->pInputModule, desc->inputSize, &info, NULL, 0);
+
+	if (ret && ret != -E2BIG)
+		return ret;
+	m->num_kernels = info.num_kernels;
+	m->kernels = calloc(info.num_kernels ? info.num_kernels : 1, sizeof(*m->kernels));
+	if (!m->kernels)
+		return -ENOMEM;
+	return zex_spirv_read(desc->pInputModule, desc->inputSize, &info, m->kernels,
+			      m->num_kernels);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
+						   ze_device_handle_t hDevice,
+						   const ze_module_desc_t *desc,
+						   ze_module_handle_t *phModule,
+						   ze_module_build_log_handle_t *phBuildLog)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
+	struct zex_l0_module *m;
+	struct zex_engine *e;
+	char *log = NULL, *options;
+	ze_result_t res;
+	int ret;
+
+	if (phBuildLog)
+		*phBuildLog = NULL;
+	if (!ctx || !dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!desc || !phModule || !desc->pInputModule)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (desc->format != ZE_MODULE_FORMAT_IL_SPIRV && desc->format != ZE_MODULE_FORMAT_NATIVE)
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	if (!desc->inputSize)
+		return ZE_RESULT_ERROR_INVALID_SIZE;
+	if (desc->format == ZE_MODULE_FORMAT_NATIVE)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
+				   "zex: no native binary is zex's: build SPIR-V");
+	if (desc->pConstants && desc->pConstants->numConstants)
+		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+				   "zex: specialization constants are not taken yet");
+	e = zex_l0_engine(ctx->drv);
+	if (!e)
+		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, ctx->drv->engine_why);
+	m = zex_object_pool_get(&zex_l0_modules);
+	if (!m)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	m->drv = ctx->drv;
+	m->device = dev;
+	ret = read_kernels(m, desc);
+	if (ret == -ENOEXEC || ret == -EINVAL) {
+		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
+				  ret == -ENOEXEC ? "zex: the module is not SPIR-V" :
+						    "zex: the SPIR-V module is malformed");
+		goto err;
+	} else if (ret) {
+		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		goto err;
+	}
+	options = compiler_options(desc->pBuildFlags);
+	ret = options ? zex_program_build(e, desc->pInputModule, desc->inputSize, options, NULL,
+					  &m->program, &log) : -ENOMEM;
+	free(options);
+	if (ret == -ENOMEM) {
+		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		goto err;
+	} else if (ret) {
+		res = zex_l0_fail(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+				  "zex: the module did not build (see its build log)");
+		goto err;
+	}
+	res = new_log(log, phBuildLog);
+	if (res) {
+		zex_program_put(m->program);
+		free(m->kernels);
+		zex_object_pool_put(&zex_l0_modules, m);
+		return res;
+	}
+	zex_l0_object_publish(&m->obj);
+	*phModule = (ze_module_handle_t)m;
+	return ZE_RESULT_SUCCESS;
+
+err:
+	free(m->kernels);
+	zex_object_pool_put(&zex_l0_modules, m);
+	/* The log of a failed build is the application's to read. */
+	if (new_log(log, phBuildLog))
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	return res;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleDestroy(ze_module_handle_t hModule)
+{
+	struct zex_l0_module *m = zex_l0_module(hModule);
+	struct zex_program *program;
+	struct zex_spirv_kernel *kernels;
+
+	if (!m)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	program = m->program;
+	kernels = m->kernels;
+	zex_object_pool_put(&zex_l0_modules, m);
+	/* Kernels and launches hold the program: it goes with the last. */
+	zex_program_put(program);
+	free(kernels);
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetKernelNames(ze_module_handle_t hModule,
+							   uint32_t *pCount, const char **pNames)
+{
+	struct zex_l0_module *m = zex_l0_module(hModule);
+	uint32_t i;
+
+	if (!m)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pCount)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (!*pCount || !pNames) {
+		*pCount = m->num_kernels;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (*pCount > m->num_kernels)
+		*pCount = m->num_kernels;
+	for (i = 0; i < *pCount; i++)
+		pNames[i] = m->kernels[i].name;
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetProperties(ze_module_handle_t hModule,
+							  ze_module_properties_t *pModuleProperties)
+{
+	struct zex_l0_module *m = zex_l0_module(hModule);
+
+	if (!m)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pModuleProperties)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	/* No module imports another's functions here: nothing is left to link. */
+	pModuleProperties->flags = 0;
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog)
+{
+	struct zex_l0_build_log *log = zex_l0_build_log(hModuleBuildLog);
+
+	char *text;
+
+	if (!log)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	text = log->text;
+	zex_object_pool_put(&zex_l0_build_logs, log);
+	free(text);
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildLog,
+							      size_t *pSize, char *pBuildLog)
+{
+	struct zex_l0_build_log *log = zex_l0_build_log(hModuleBuildLog);
+	const char *text;
+	size_t len;
+
+	if (!log)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pSize)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	text = log->text ? log->text : "";
+	len = strlen(text) + 1;
+	if (!*pSize || !pBuildLog) {
+		*pSize = len;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (*pSize < len)
+		return ZE_RESULT_ERROR_INVALID_SIZE;
+	memcpy(pBuildLog, text, len);
+	*pSize = len;
+	return ZE_RESULT_SUCCESS;
+}

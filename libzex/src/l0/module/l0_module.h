@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DOC: l0_module.h - what the module family gives the families above it
+ *
+ * The compute engine, opened once at the first need (a module, or a
+ * property only the engine can answer), and a launch's capture of a
+ * kernel's arguments and group size (l0_kernel.c), which a command list
+ * records and the compute threads run.
+ */
+#ifndef ZEX_L0_MODULE_H
+#define ZEX_L0_MODULE_H
+
+#include "compute/engine.h"
+#include "l0/base/l0.h"
+
+struct zex_engine *zex_l0_engine(struct zex_l0_driver *drv);
+
+/**
+ * struct zex_l0_kernel_capture - a kernel as one launch takes it
+ * @kernel: the engine's kernel (held).
+ * @args: its arguments' values (owned).
+ * @group_size: the group size.
+ * @global_offset: the global offset.
+ */
+struct zex_l0_kernel_capture {
+	struct zex_kernel *kernel;
+	struct zex_launch_args args;
+	uint32_t group_size[3];
+	uint32_t global_offset[3];
+};
+
+ze_result_t zex_l0_kernel_capture(struct zex_l0_kernel *k, struct zex_l0_kernel_capture *c);
+void zex_l0_kernel_capture_release(struct zex_l0_kernel_capture *c);
+
+#endif /* ZEX_L0_MODULE_H */

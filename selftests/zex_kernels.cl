@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * DOC: zex_kernels.cl - the kernels zex_libzex_kernel_test launches
+ *
+ * Compiled to SPIR-V (zex_kernels.spv) beside the tests: scale_add() reads
+ * and writes memory through pointers and takes values; geometry() records
+ * what every work-item sees of its launch (groups, ids, sizes, offsets).
+ */
+
+kernel void scale_add(global int *dst, const global int *src, int scale, int add)
+{
+	size_t i = get_global_id(0);
+
+	dst[i] = src[i] * scale + add;
+}
+
+kernel void geometry(global ulong *out)
+{
+	global ulong *o = out + get_global_linear_id() * 16;
+
+	for (uint d = 0; d < 3; d++) {
+		o[d] = get_group_id(d);
+		o[3 + d] = get_num_groups(d);
+		o[6 + d] = get_global_id(d);
+		o[9 + d] = get_global_size(d);
+		o[12 + d] = get_global_offset(d);
+	}
+	o[15] = get_work_dim();
+}

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * DOC: zex_libzex_kernel_test.c - Level Zero kernels on zex: modules, kernels, launches
+ *
+ * Through libzex's entry points, with the compute engine (PoCL) loaded:
+ * a SPIR-V module (zex_kernels.spv, beside this program) builds, names its
+ * kernels and refuses what is not SPIR-V; a kernel checks its arguments'
+ * indices and sizes and its group sizes; a launch on a tile's compute
+ * queue computes over device memory (device pointers are valid in
+ * kernels); a launch on the root device is split between the tiles and
+ * every work-item still sees the whole launch (group ids, counts, global
+ * ids and sizes, a global offset); launches are ordered with copies and
+ * events in one list; a build that fails says why in its log; and a
+ * process without the engine (no OpenCL platform) is told why kernels are
+ * unsupported. Must run where the compute packages are installed: it
+ * fails, not skips, without them.
+ */
+
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "zex_selftest.h"
+#include "zex/zex_api.h"
+
+/* The no-engine child: run in a fresh process, with no OpenCL platform. */
+#define NO_ENGINE_CHILD	"ZEX_TEST_NO_ENGINE_CHILD"
+
+static void *read_spirv(size_t *size)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	void *buf = NULL;
+	FILE *f;
+	long len;
+
+	if (n < 0)
+		return NULL;
+	exe[n] = '\0';
+	snprintf(path, sizeof(path), "%s/zex_kernels.spv", dirname(exe));
+	f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0) {
+		rewind(f);
+		buf = malloc((size_t)len);
+		if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+			free(buf);
+			buf = NULL;
+		}
+		*size = (size_t)len;
+	}
+	fclose(f);
+	return buf;
+}
+
+FIXTURE(kernel) {
+	ze_driver_handle_t drv;
+	ze_context_handle_t ctx;
+	ze_device_handle_t root;
+	ze_device_handle_t tile;
+	uint32_t num_tiles;
+	ze_module_handle_t module;
+};
+
+static ze_module_handle_t build(FIXTURE_DATA(kernel) *self, ze_device_handle_t dev,
+				const char *flags, ze_result_t *res, char *log, size_t log_size)
+{
+	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
+				.format = ZE_MODULE_FORMAT_IL_SPIRV, .pBuildFlags = flags };
+	ze_module_build_log_handle_t bl = NULL;
+	ze_module_handle_t m = NULL;
+	size_t size = 0;
+	void *spirv = read_spirv(&size);
+
+	md.inputSize = size;
+	md.pInputModule = spirv;
+	*res = spirv ? zeModuleCreate(self->ctx, dev, &md, &m, &bl) : ZE_RESULT_ERROR_UNKNOWN;
+	if (log && bl) {
+		size = log_size;
+		zeModuleBuildLogGetString(bl, &size, log);
+	}
+	if (bl)
+		zeModuleBuildLogDestroy(bl);
+	free(spirv);
+	return m;
+}
+
+FIXTURE_SETUP(kernel)
+{
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	ze_result_t res;
+	uint32_t n = 1;
+	char log[4096] = "";
+
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeInit(0));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGet(&n, &self->drv));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGet(self->drv, &n, &self->root));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeContextCreate(self->drv, &cd, &self->ctx));
+	self->num_tiles = 1;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetSubDevices(self->root, &self->num_tiles,
+							   &self->tile));
+	self->module = build(self, self->root, NULL, &res, log, sizeof(log));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, res) {
+		const char *why = "";
+
+		zeDriverGetLastErrorDescription(self->drv, &why);
+		TH_LOG("%s; build log: %s", why, log);
+	}
+}
+
+FIXTURE_TEARDOWN(kernel)
+{
+	if (self->module)
+		zeModuleDestroy(self->module);
+	if (self->ctx)
+		zeContextDestroy(self->ctx);
+}
+
+static ze_kernel_handle_t kernel(FIXTURE_DATA(kernel) *self, const char *name)
+{
+	ze_kernel_desc_t kd = { .stype = ZE_STRUCTURE_TYPE_KERNEL_DESC, .pKernelName = name };
+	ze_kernel_handle_t k = NULL;
+
+	return zeKernelCreate(self->module, &kd, &k) ? NULL : k;
+}
+
+/* An immediate synchronous list on @dev's compute group (ordinal 0). */
+static ze_command_list_handle_t immediate(FIXTURE_DATA(kernel) *self, ze_device_handle_t dev)
+{
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       .mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS };
+	ze_command_list_handle_t l = NULL;
+
+	return zeCommandListCreateImmediate(self->ctx, dev, &qd, &l) ? NULL : l;
+}
+
+static void *device_mem(FIXTURE_DATA(kernel) *self, ze_device_handle_t dev, size_t size)
+{
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	void *p = NULL;
+
+	return zeMemAllocDevice(self->ctx, &dd, size, 0, dev, &p) ? NULL : p;
+}
+
+static void *host_mem(FIXTURE_DATA(kernel) *self, size_t size)
+{
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
+	void *p = NULL;
+
+	return zeMemAllocHost(self->ctx, &hd, size, 0, &p) ? NULL : p;
+}
+
+TEST_F(kernel, the_module_names_its_kernels)
+{
+	const char *names[4] = { NULL };
+	uint32_t n = 0, i;
+	bool scale = false, geometry = false;
+
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetKernelNames(self->module, &n, NULL));
+	ASSERT_EQ(2, n);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetKernelNames(self->module, &n, names));
+	for (i = 0; i < n; i++) {
+		scale |= !strcmp(names[i], "scale_add");
+		geometry |= !strcmp(names[i], "geometry");
+	}
+	EXPECT_TRUE(scale);
+	EXPECT_TRUE(geometry);
+}
+
+TEST_F(kernel, what_is_not_spirv_is_refused)
+{
+	static const uint8_t elf[64] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 };
+	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
+				.format = ZE_MODULE_FORMAT_IL_SPIRV, .inputSize = sizeof(elf),
+				.pInputModule = elf };
+	ze_module_handle_t m = NULL;
+
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
+		  zeModuleCreate(self->ctx, self->root, &md, &m, NULL));
+	md.format = ZE_MODULE_FORMAT_NATIVE;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
+		  zeModuleCreate(self->ctx, self->root, &md, &m, NULL));
+	md.inputSize = 0;
+	md.format = ZE_MODULE_FORMAT_IL_SPIRV;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE,
+		  zeModuleCreate(self->ctx, self->root, &md, &m, NULL));
+	EXPECT_EQ(NULL, m);
+}
+
+/* The compiler's refusal is the build's failure, and its log says why. */
+TEST_F(kernel, a_failed_build_says_why_in_its_log)
+{
+	char log[4096] = "";
+	ze_result_t res;
+	ze_module_handle_t m = build(self, self->root, "-cl-no-such-option", &res, log,
+				     sizeof(log));
+
+	EXPECT_EQ(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, res);
+	EXPECT_EQ(NULL, m);
+	EXPECT_NE(0, strlen(log));
+	/* compute-runtime's own flags are hints: dropped, the build goes on. */
+	m = build(self, self->root, "-ze-opt-level=2 -g", &res, NULL, 0);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, res);
+	if (m)
+		zeModuleDestroy(m);
+}
+
+TEST_F(kernel, a_kernel_checks_its_arguments_and_group_size)
+{
+	ze_kernel_desc_t kd = { .stype = ZE_STRUCTURE_TYPE_KERNEL_DESC, .pKernelName = "nope" };
+	ze_kernel_properties_t props = { .stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES };
+	ze_kernel_handle_t k = kernel(self, "scale_add"), none = NULL;
+	uint32_t x, y, z;
+	int v = 1;
+	char name[32];
+	size_t size = sizeof(name);
+
+	ASSERT_NE(NULL, k);
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_NAME, zeKernelCreate(self->module, &kd, &none));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelGetProperties(k, &props));
+	EXPECT_EQ(4, props.numKernelArgs);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelGetName(k, &size, name));
+	EXPECT_STREQ("scale_add", name);
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX,
+		  zeKernelSetArgumentValue(k, 4, sizeof(v), &v));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
+		  zeKernelSetArgumentValue(k, 0, sizeof(v), &v));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
+		  zeKernelSetArgumentValue(k, 2, sizeof(long), &v));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(v), &v));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION, zeKernelSetGroupSize(k, 0, 1, 1));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
+		  zeKernelSetGroupSize(k, 1u << 20, 1u << 20, 1));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSuggestGroupSize(k, 96, 1, 1, &x, &y, &z));
+	EXPECT_EQ(0, 96 % x);
+	EXPECT_EQ(1, y);
+	EXPECT_EQ(1, z);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, x, y, z));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelDestroy(k));
+}
+
+/* scale_add over @n ints of device memory on @dev, through an immediate list. */
+static void scale_add_on(struct __test_metadata *_metadata, FIXTURE_DATA(kernel) *self,
+			 ze_device_handle_t dev, uint32_t n)
+{
+	ze_kernel_handle_t k = kernel(self, "scale_add");
+	ze_command_list_handle_t l = immediate(self, dev);
+	int *src = device_mem(self, dev, n * sizeof(int));
+	int *dst = device_mem(self, dev, n * sizeof(int));
+	int *host = host_mem(self, n * sizeof(int));
+	ze_group_count_t groups = { n / 8, 1, 1 };
+	int scale = 3, add = -7;
+	uint32_t i;
+
+	ASSERT_NE(NULL, k);
+	ASSERT_NE(NULL, l);
+	ASSERT_NE(NULL, src);
+	ASSERT_NE(NULL, dst);
+	ASSERT_NE(NULL, host);
+	for (i = 0; i < n; i++)
+		host[i] = (int)i;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, src, host, n * sizeof(int),
+								   NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 8, 1, 1));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(dst), &dst));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(src), &src));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 3, sizeof(add), &add));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(l, k, &groups, NULL, 0, NULL));
+	memset(host, 0, n * sizeof(int));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, host, dst, n * sizeof(int),
+								   NULL, 0, NULL));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ((int)i * 3 - 7, host[i]) TH_LOG("element %u", i);
+	zeMemFree(self->ctx, host);
+	zeMemFree(self->ctx, dst);
+	zeMemFree(self->ctx, src);
+	zeCommandListDestroy(l);
+	zeKernelDestroy(k);
+}
+
+TEST_F(kernel, a_tile_runs_a_kernel_over_device_memory)
+{
+	scale_add_on(_metadata, self, self->tile, 4096);
+}
+
+TEST_F(kernel, the_root_device_runs_a_kernel_over_device_memory)
+{
+	scale_add_on(_metadata, self, self->root, 4096);
+}
+
+/* What work-item @id of a launch of @groups groups of @size must see. */
+static void expected(uint64_t *o, const uint32_t groups[3], const uint32_t size[3],
+		     const uint32_t offset[3], const uint64_t id[3], uint32_t dims)
+{
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		o[d] = id[d] / size[d];
+		o[3 + d] = groups[d];
+		o[6 + d] = id[d] + offset[d];
+		o[9 + d] = (uint64_t)groups[d] * size[d];
+		o[12 + d] = offset[d];
+	}
+	o[15] = dims;
+}
+
+/*
+ * On the root device the launch runs as one part per tile (the groups
+ * along z here: 4 of them, 2 per tile); each work-item still sees the
+ * whole launch. Through a regular list, a queue and a fence.
+ */
+TEST_F(kernel, a_root_launch_split_between_tiles_sees_itself_whole)
+{
+	const uint32_t groups[3] = { 3, 2, 4 }, size[3] = { 2, 2, 1 }, offset[3] = { 5, 0, 2 };
+	uint64_t gs[3] = { 6, 4, 4 }, items = 6 * 4 * 4, id[3], want[16];
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC };
+	ze_command_list_desc_t ld = { .stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC };
+	ze_fence_desc_t fd = { .stype = ZE_STRUCTURE_TYPE_FENCE_DESC };
+	ze_group_count_t count = { groups[0], groups[1], groups[2] };
+	ze_kernel_handle_t k = kernel(self, "geometry");
+	uint64_t *out = host_mem(self, items * 16 * sizeof(uint64_t));
+	ze_command_queue_handle_t q;
+	ze_command_list_handle_t l;
+	ze_fence_handle_t f;
+
+	ASSERT_NE(NULL, k);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueCreate(self->ctx, self->root, &qd, &q));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreate(self->ctx, self->root, &ld, &l));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceCreate(q, &fd, &f));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, size[0], size[1], size[2]));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGlobalOffsetExp(k, offset[0], offset[1],
+								offset[2]));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(out), &out));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(l, k, &count, NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(l));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(q, 1, &l, f));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceHostSynchronize(f, UINT64_MAX));
+	for (id[2] = 0; id[2] < gs[2]; id[2]++)
+		for (id[1] = 0; id[1] < gs[1]; id[1]++)
+			for (id[0] = 0; id[0] < gs[0]; id[0]++) {
+				uint64_t lin = (id[2] * gs[1] + id[1]) * gs[0] + id[0];
+
+				expected(want, groups, size, offset, id, 3);
+				ASSERT_EQ(0, memcmp(want, out + lin * 16, sizeof(want)))
+					TH_LOG("item %lu: group %lu %lu %lu, global id %lu %lu %lu",
+					       (unsigned long)lin, (unsigned long)out[lin * 16],
+					       (unsigned long)out[lin * 16 + 1],
+					       (unsigned long)out[lin * 16 + 2],
+					       (unsigned long)out[lin * 16 + 6],
+					       (unsigned long)out[lin * 16 + 7],
+					       (unsigned long)out[lin * 16 + 8]);
+			}
+	zeFenceDestroy(f);
+	zeCommandListDestroy(l);
+	zeCommandQueueDestroy(q);
+	zeMemFree(self->ctx, out);
+	zeKernelDestroy(k);
+}
+
+/*
+ * One list: a fill, a launch reading what it filled, a copy of what the
+ * launch wrote, then an event; run twice (the list's launches stay).
+ */
+TEST_F(kernel, launches_are_ordered_with_copies_and_events)
+{
+	ze_event_pool_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+				    .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = 1 };
+	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC,
+			       .signal = ZE_EVENT_SCOPE_FLAG_HOST };
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC };
+	ze_command_list_desc_t ld = { .stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC };
+	const uint32_t n = 1024;
+	ze_kernel_handle_t k = kernel(self, "scale_add");
+	int *src = device_mem(self, self->tile, n * sizeof(int));
+	int *dst = device_mem(self, self->tile, n * sizeof(int));
+	int *host = host_mem(self, n * sizeof(int));
+	ze_group_count_t groups = { n / 16, 1, 1 };
+	int pattern = 5, scale = 2, add = 1, run;
+	ze_command_queue_handle_t q;
+	ze_command_list_handle_t l;
+	ze_event_pool_handle_t pool;
+	ze_event_handle_t ev;
+	uint32_t i;
+
+	ASSERT_NE(NULL, k);
+	ASSERT_NE(NULL, src);
+	ASSERT_NE(NULL, dst);
+	ASSERT_NE(NULL, host);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(self->ctx, &pd, 0, NULL, &pool));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventCreate(pool, &ed, &ev));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueCreate(self->ctx, self->tile, &qd, &q));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreate(self->ctx, self->tile, &ld, &l));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 16, 1, 1));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(dst), &dst));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(src), &src));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 3, sizeof(add), &add));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(l, src, &pattern, sizeof(int),
+								   n * sizeof(int), NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(l, k, &groups, NULL, 0, NULL));
+	/* Set after the append: the launch keeps what it captured. */
+	scale = 100;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, host, dst, n * sizeof(int),
+								   ev, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(l));
+	for (run = 0; run < 2; run++) {
+		memset(host, 0, n * sizeof(int));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostReset(ev));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(q, 1, &l, NULL));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(ev, UINT64_MAX));
+		for (i = 0; i < n; i++)
+			ASSERT_EQ(11, host[i]) TH_LOG("run %d, element %u", run, i);
+	}
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(q, UINT64_MAX));
+	zeCommandListDestroy(l);
+	zeCommandQueueDestroy(q);
+	zeEventDestroy(ev);
+	zeEventPoolDestroy(pool);
+	zeMemFree(self->ctx, host);
+	zeMemFree(self->ctx, dst);
+	zeMemFree(self->ctx, src);
+	zeKernelDestroy(k);
+}
+
+/* The child: no OpenCL platform, so no engine; the module says why. */
+static int no_engine_child(void)
+{
+	static const uint32_t header[5] = { 0x07230203, 0x00010000, 0, 1, 0 };
+	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
+				.format = ZE_MODULE_FORMAT_IL_SPIRV, .inputSize = sizeof(header),
+				.pInputModule = (const uint8_t *)header };
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	ze_driver_handle_t drv;
+	ze_device_handle_t dev;
+	ze_context_handle_t ctx;
+	ze_module_handle_t m;
+	const char *why = "";
+	uint32_t n = 1;
+
+	if (zeInit(0) || zeDriverGet(&n, &drv) || zeDeviceGet(drv, &n, &dev) ||
+	    zeContextCreate(drv, &cd, &ctx))
+		return 2;
+	if (zeModuleCreate(ctx, dev, &md, &m, NULL) != ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
+		return 3;
+	zeDriverGetLastErrorDescription(drv, &why);
+	printf("# the child was told: %s\n", why);
+	return strstr(why, "no compute engine") && strstr(why, "OpenCL") ? 0 : 4;
+}
+
+__attribute__((constructor)) static void maybe_the_child(void)
+{
+	if (getenv(NO_ENGINE_CHILD))
+		exit(no_engine_child());
+}
+
+TEST(without_the_engine_kernels_are_unsupported_saying_why)
+{
+	char *argv[] = { "zex_libzex_kernel_test", NULL };
+	char *envp[] = { NO_ENGINE_CHILD "=1", "OCL_ICD_VENDORS=/nonexistent",
+			 "OCL_ICD_FILENAMES=", NULL };
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execve("/proc/self/exe", argv, envp);
+		_exit(127);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+ZEX_SELFTEST_MAIN
