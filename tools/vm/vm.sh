@@ -124,7 +124,8 @@ check-stock)
 	fi
 	params=$(printf '%s\n' "${sets[@]}")
 	initrd=$(stock_initrd check "$line")
-	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 900 "$O/vm/stock-$line.log"
+	# 2 GiB: the compute engine's files (PoCL, LLVM) unpack into the VM's /.
+	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 2048 900 "$O/vm/stock-$line.log"
 	python3 "$results" vm "$O/vm/stock-$line.log" --layer "stock-kernel[$line]" \
 		--row-layer "stock-kernel[$line-{row}]" --rows "${#sets[@]}" \
 		--first-row-only $("$vmdir/selftest-scope.sh" first-row) \
