@@ -67,7 +67,7 @@ FIXTURE_SETUP(engine)
 	ASSERT_NE(NULL, spirv);
 	self->e = zex_engine_open(why, sizeof(why));
 	ASSERT_NE(NULL, self->e) TH_LOG("no compute engine: %s", why);
-	ASSERT_EQ(0, zex_program_build(self->e, spirv, size, NULL, NULL, &self->p, &self->log))
+	ASSERT_EQ(0, zex_program_build(self->e, spirv, size, NULL, &self->p, &self->log))
 		TH_LOG("build log: %s", self->log ? self->log : "(none)");
 	ASSERT_EQ(0, zex_engine_queue_create(self->e, &self->q));
 	free(spirv);
@@ -289,6 +289,53 @@ TEST_F(engine, arguments_have_opencl_c_s_sizes)
 	zex_kernel_put(k);
 }
 
+/* Run specialized() of @p; its two values. */
+static void run_specialized(struct __test_metadata *_metadata, FIXTURE_DATA(engine) *self,
+			    struct zex_program *p, long out[2])
+{
+	const uint32_t one[3] = { 1, 1, 1 };
+	struct zex_geometry g = { .num_groups = { 1, 1, 1 } };
+	struct zex_launch_args args;
+	struct one_pointer a;
+	struct zex_kernel *k;
+
+	ASSERT_EQ(0, zex_kernel_create(p, "specialized", &k));
+	pointer_args(&a, &args, out);
+	ASSERT_EQ(0, zex_engine_run(self->q, k, &args, one, one, &g));
+	zex_kernel_put(k);
+}
+
+/* Set constants are the module's new defaults; a narrow signed one is sign-extended. */
+TEST_F(engine, specialization_constants_are_set)
+{
+	uint32_t ids[2] = { 7, 8 }, bad_ids[1] = { 9 };
+	uint64_t big = 123456789012ull;
+	int8_t small = -5;
+	const void *values[2] = { &big, &small };
+	struct zex_program *p;
+	size_t size;
+	void *spirv = read_file("engine_kernels.spv", &size), *copy = NULL;
+	long out[2] = { 0 };
+	char *log = NULL;
+
+	ASSERT_NE(NULL, spirv);
+	run_specialized(_metadata, self, self->p, out);
+	EXPECT_EQ(100, out[0]);
+	EXPECT_EQ(3, out[1]);
+	ASSERT_EQ(0, zex_spirv_specialize(spirv, size, 2, ids, values, &copy));
+	ASSERT_EQ(0, zex_program_build(self->e, copy, size, NULL, &p, &log)) TH_LOG("%s", log);
+	run_specialized(_metadata, self, p, out);
+	EXPECT_EQ(123456789012l, out[0]);
+	EXPECT_EQ(-5, out[1]);
+	zex_program_put(p);
+	free(copy);
+	copy = NULL;
+	EXPECT_EQ(-ENOENT, zex_spirv_specialize(spirv, size, 1, bad_ids, values, &copy));
+	EXPECT_EQ(NULL, copy);
+	free(log);
+	free(spirv);
+}
+
 TEST_F(engine, no_such_kernel_is_enoent)
 {
 	struct zex_kernel *k = NULL;
@@ -304,7 +351,7 @@ TEST_F(engine, a_module_the_translator_refuses_is_einval_with_its_words)
 	struct zex_program *p = NULL;
 	char *log = NULL;
 
-	EXPECT_EQ(-EINVAL, zex_program_build(self->e, bad, sizeof(bad), NULL, NULL, &p, &log));
+	EXPECT_EQ(-EINVAL, zex_program_build(self->e, bad, sizeof(bad), NULL, &p, &log));
 	EXPECT_EQ(NULL, p);
 	ASSERT_NE(NULL, log);
 	EXPECT_NE(0, strlen(log));
@@ -320,8 +367,7 @@ TEST_F(engine, a_bad_build_option_is_einval_with_the_compiler_s_words)
 	char *log = NULL;
 
 	ASSERT_NE(NULL, spirv);
-	EXPECT_EQ(-EINVAL, zex_program_build(self->e, spirv, size, "-not-an-option", NULL, &p,
-					     &log));
+	EXPECT_EQ(-EINVAL, zex_program_build(self->e, spirv, size, "-not-an-option", &p, &log));
 	EXPECT_EQ(NULL, p);
 	free(log);
 	free(spirv);

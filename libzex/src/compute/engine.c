@@ -15,6 +15,7 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -144,6 +145,49 @@ static int find_device(struct zex_engine *e, char *why, size_t why_size)
 	return -ENODEV;
 }
 
+/* The precisions, atomics and limits kernels have. */
+static void read_features(struct zex_engine *e)
+{
+	struct zex_engine_info *info = &e->info;
+	cl_device_fp_config fp = 0;
+	size_t params = 0, printf_size = 0, size = 0;
+	char *ext;
+
+	e->cl.clGetDeviceInfo(e->device, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof(params), &params,
+			      NULL);
+	e->cl.clGetDeviceInfo(e->device, CL_DEVICE_PRINTF_BUFFER_SIZE, sizeof(printf_size),
+			      &printf_size, NULL);
+	info->max_args_size = params;
+	info->printf_buffer = printf_size;
+	if (e->cl.clGetDeviceInfo(e->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof(fp), &fp,
+				  NULL) == CL_SUCCESS)
+		info->fp32_config = fp;
+	fp = 0;
+	if (e->cl.clGetDeviceInfo(e->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(fp), &fp,
+				  NULL) == CL_SUCCESS)
+		info->fp64_config = fp;
+	fp = 0;
+	if (e->cl.clGetDeviceInfo(e->device, CL_DEVICE_HALF_FP_CONFIG, sizeof(fp), &fp,
+				  NULL) == CL_SUCCESS)
+		info->fp16_config = fp;
+	if (e->cl.clGetDeviceInfo(e->device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS)
+		return;
+	ext = calloc(1, size + 1);
+	if (!ext)
+		return;
+	if (e->cl.clGetDeviceInfo(e->device, CL_DEVICE_EXTENSIONS, size, ext, NULL) ==
+	    CL_SUCCESS) {
+		info->fp16 = strstr(ext, "cl_khr_fp16") != NULL;
+		info->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+		info->int64_atomics = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
+	}
+	free(ext);
+	if (!info->fp16)
+		info->fp16_config = 0;
+	if (!info->fp64)
+		info->fp64_config = 0;
+}
+
 static void read_info(struct zex_engine *e)
 {
 	struct zex_engine_info *info = &e->info;
@@ -162,6 +206,7 @@ static void read_info(struct zex_engine *e)
 	e->cl.clGetDeviceInfo(e->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(dims), dims,
 			      NULL);
 	e->cl.clGetDeviceInfo(e->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(local), &local, NULL);
+	read_features(e);
 	info->threads = units;
 	info->max_group_size = group;
 	info->max_group_dims[0] = dims[0];
@@ -256,7 +301,6 @@ static void log_build(struct zex_engine *e, cl_program program, char **log)
  * @spirv: the module.
  * @size: its size.
  * @options: OpenCL build options to add, or NULL.
- * @spec_constants: specialization constants, the translator's way, or NULL.
  * @out: the program.
  * @log: the translator's, LLVM's and the compiler's messages (malloc()ed).
  *
@@ -264,8 +308,7 @@ static void log_build(struct zex_engine *e, cl_program program, char **log)
  * says why); -ENOMEM; -ENOENT when the translator cannot run.
  */
 int zex_program_build(struct zex_engine *e, const void *spirv, size_t size,
-		      const char *options, const char *spec_constants,
-		      struct zex_program **out, char **log)
+		      const char *options, struct zex_program **out, char **log)
 {
 	void *bitcode = NULL, *redirected = NULL;
 	size_t bitcode_size = 0, redirected_size = 0;
@@ -275,7 +318,7 @@ int zex_program_build(struct zex_engine *e, const void *spirv, size_t size,
 	cl_int status, err;
 	int ret;
 
-	ret = zex_spirv_translate(spirv, size, spec_constants, &bitcode, &bitcode_size, log);
+	ret = zex_spirv_translate(spirv, size, &bitcode, &bitcode_size, log);
 	if (!ret)
 		ret = zex_geometry_redirect(e->llvm, bitcode, bitcode_size, &redirected,
 					    &redirected_size, log);

@@ -34,6 +34,11 @@ struct zex_engine_queue;
  * @max_group_size: the most work-items in a work-group.
  * @max_group_dims: the most in each dimension.
  * @local_memory: the most shared local memory a work-group may have.
+ * @max_args_size: the most bytes a kernel's arguments may take.
+ * @printf_buffer: the room for a launch's printf() output.
+ * @fp16, @fp64, @int64_atomics: whether kernels have them.
+ * @fp16_config, @fp32_config, @fp64_config: OpenCL's cl_device_fp_config
+ *	of each precision (0 where it has none).
  */
 struct zex_engine_info {
 	char name[128];
@@ -42,6 +47,10 @@ struct zex_engine_info {
 	uint64_t max_group_size;
 	uint64_t max_group_dims[3];
 	uint64_t local_memory;
+	uint64_t max_args_size;
+	uint64_t printf_buffer;
+	bool fp16, fp64, int64_atomics;
+	uint64_t fp16_config, fp32_config, fp64_config;
 };
 
 /**
@@ -63,8 +72,7 @@ void zex_engine_close(struct zex_engine *e);
 const struct zex_engine_info *zex_engine_info(const struct zex_engine *e);
 
 int zex_program_build(struct zex_engine *e, const void *spirv, size_t size,
-		      const char *options, const char *spec_constants,
-		      struct zex_program **out, char **log);
+		      const char *options, struct zex_program **out, char **log);
 void zex_program_put(struct zex_program *p);
 
 int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel **out);

@@ -36,6 +36,10 @@
 #define OP_TYPE_POINTER		32
 #define OP_TYPE_EVENT		34
 #define OP_CONSTANT		43
+#define OP_SPEC_CONSTANT_TRUE	48
+#define OP_SPEC_CONSTANT_FALSE	49
+#define OP_SPEC_CONSTANT	50
+#define DECORATION_SPEC_ID	1
 #define OP_FUNCTION		54
 #define OP_FUNCTION_PARAMETER	55
 #define OP_DECORATE		71
@@ -118,7 +122,7 @@ struct type {
 	uint8_t packed;
 	uint32_t size, align;
 	uint32_t storage, pointee;	/* pointers */
-	uint64_t value;			/* constants */
+	uint64_t value;			/* constants; for integers, signed */
 };
 
 struct types {
@@ -206,6 +210,8 @@ static int add_type(const struct words *w, size_t at, uint32_t len, uint32_t op,
 		if (len < 3 || word(w, at + 2) % 8 || !word(w, at + 2) || word(w, at + 2) > 64)
 			return -EINVAL;
 		t.size = t.align = word(w, at + 2) / 8;
+		/* An integer's signedness. */
+		t.value = op == OP_TYPE_INT && len >= 4 && word(w, at + 3);
 		break;
 	case OP_TYPE_VECTOR:
 		inner = len == 4 ? find_type(ts, word(w, at + 2)) : NULL;
@@ -386,6 +392,133 @@ int zex_spirv_kernel_args(const void *module, size_t size, const char *kernel,
 		return -ENOENT;
 	*num_args = n;
 	return n > max_args ? -E2BIG : 0;
+}
+
+/* The index in @ids of the constant @id is decorated with, or -1. */
+static long spec_index(const uint32_t *decorated, const uint32_t *spec_ids, size_t num_decorated,
+		       uint32_t id, uint32_t num, const uint32_t *ids)
+{
+	size_t i;
+	uint32_t j;
+
+	for (i = 0; i < num_decorated; i++) {
+		if (decorated[i] != id)
+			continue;
+		for (j = 0; j < num; j++)
+			if (ids[j] == spec_ids[i])
+				return (long)j;
+	}
+	return -1;
+}
+
+static void put_word(unsigned char *bytes, const struct words *w, size_t i, uint32_t v)
+{
+	if (w->swapped)
+		v = __builtin_bswap32(v);
+	memcpy(bytes + i * 4, &v, 4);
+}
+
+/**
+ * zex_spirv_specialize - a copy of a module with its specialization constants set
+ * @module: the module's bytes.
+ * @size: how many.
+ * @num: constants to set.
+ * @ids: their SpecIds.
+ * @values: each one's value, as many bytes as its type has (a bool: one).
+ * @out: the new module (malloc()ed, @size bytes).
+ *
+ * An OpSpecConstant decorated with one of @ids gets the value as its
+ * literal (sign-extended to a word for a signed type narrower than 32
+ * bits, as SPIR-V asks); an OpSpecConstantTrue or False becomes the one
+ * the value says. The translator then reads the new defaults.
+ * Return: 0; -ENOEXEC not SPIR-V; -EINVAL malformed; -ENOENT an id no
+ * constant of the module has; -ENOMEM.
+ */
+int zex_spirv_specialize(const void *module, size_t size, uint32_t num, const uint32_t *ids,
+			 const void *const *values, void **out)
+{
+	uint32_t *decorated = NULL, *spec_ids = NULL;
+	size_t num_decorated = 0, cap = 0, cap2 = 0, n2 = 0, at;
+	struct types ts = { 0 };
+	unsigned char *copy;
+	uint32_t *found;
+	struct words w;
+	int ret = open_words(&w, module, size);
+
+	if (ret)
+		return ret;
+	copy = malloc(size);
+	found = calloc(num ? num : 1, sizeof(*found));
+	if (!copy || !found) {
+		free(copy);
+		free(found);
+		return -ENOMEM;
+	}
+	memcpy(copy, module, size);
+	for (at = SPIRV_HEADER_WORDS; !ret && at < w.count;) {
+		uint32_t first = word(&w, at), len = first >> 16, op = first & 0xffff;
+		size_t end = at + len;
+		long i;
+
+		if (!len || end > w.count) {
+			ret = -EINVAL;
+			break;
+		}
+		if (op == OP_DECORATE && len == 4 && word(&w, at + 2) == DECORATION_SPEC_ID) {
+			ret = push_id(&decorated, &num_decorated, &cap, word(&w, at + 1));
+			if (!ret)
+				ret = push_id(&spec_ids, &n2, &cap2, word(&w, at + 3));
+		} else if ((op == OP_SPEC_CONSTANT_TRUE || op == OP_SPEC_CONSTANT_FALSE) && len == 3) {
+			i = spec_index(decorated, spec_ids, num_decorated, word(&w, at + 2), num, ids);
+			if (i >= 0) {
+				uint8_t v;
+
+				memcpy(&v, values[i], 1);
+				put_word(copy, &w, at, (3u << 16) |
+					 (v ? OP_SPEC_CONSTANT_TRUE : OP_SPEC_CONSTANT_FALSE));
+				found[i] = 1;
+			}
+		} else if (op == OP_SPEC_CONSTANT && len >= 4) {
+			const struct type *t = find_type(&ts, word(&w, at + 1));
+
+			i = spec_index(decorated, spec_ids, num_decorated, word(&w, at + 2), num, ids);
+			if (i >= 0) {
+				uint64_t v = 0;
+
+				if (!t || !t->size || t->size > 8 || (t->size > 4) != (len == 5)) {
+					ret = -EINVAL;
+					break;
+				}
+				memcpy(&v, values[i], t->size);
+				/* A signed type narrower than a word: sign-extended. */
+				if (t->op == OP_TYPE_INT && t->value && t->size < 4 &&
+				    (v >> (t->size * 8 - 1)) & 1)
+					v |= ~0ull << (t->size * 8);
+				put_word(copy, &w, at + 3, (uint32_t)v);
+				if (len == 5)
+					put_word(copy, &w, at + 4, (uint32_t)(v >> 32));
+				found[i] = 1;
+			}
+		} else {
+			ret = add_type(&w, at, len, op, &ts);
+		}
+		at = end;
+	}
+	for (at = 0; !ret && at < num; at++)
+		if (!found[at])
+			ret = -ENOENT;
+	free(decorated);
+	free(spec_ids);
+	free(found);
+	free(ts.t);
+	free(ts.packed);
+	free(ts.byval);
+	if (ret) {
+		free(copy);
+		return ret;
+	}
+	*out = copy;
+	return 0;
 }
 
 /**

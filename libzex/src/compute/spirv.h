@@ -6,7 +6,8 @@
  * compiler sees it, libzex reads the module's header and its entry points:
  * whether it is SPIR-V at all (a native binary is refused as such), the
  * names of its kernels, the work-group size a kernel requires, and how
- * each of a kernel's arguments is passed and its size. A pure
+ * each of a kernel's arguments is passed and its size; and a copy of a
+ * module with its specialization constants set. A pure
  * function of the bytes, with a host test of good and malformed modules.
  */
 #ifndef ZEX_COMPUTE_SPIRV_H
@@ -63,6 +64,8 @@ struct zex_spirv_arg {
 
 int zex_spirv_kernel_args(const void *module, size_t size, const char *kernel,
 			  struct zex_spirv_arg *args, uint32_t max_args, uint32_t *num_args);
+int zex_spirv_specialize(const void *module, size_t size, uint32_t num, const uint32_t *ids,
+			 const void *const *values, void **out);
 int zex_spirv_read(const void *module, size_t size, struct zex_spirv_info *info,
 		   struct zex_spirv_kernel *kernels, uint32_t max_kernels);
 

@@ -6,8 +6,7 @@
  * comes back in another, the child's messages in a third (the build
  * log); the child sees them as /proc/self/fd/N, N being the parent's
  * numbers, kept open across exec by posix_spawn's dup2 onto themselves.
- * Specialization constants are the translator's --spec-const list
- * ("id:type:value ..."). A child that fails, or writes nothing, is
+ * A child that fails, or writes nothing, is
  * -EINVAL with its messages in the log; one that cannot be started,
  * -ENOENT.
  */
@@ -146,7 +145,6 @@ static int run(char *const argv[], const int *keep, int num_keep, int err)
  * zex_spirv_translate - SPIR-V to SPIR LLVM bitcode
  * @spirv: the module.
  * @size: its size.
- * @spec_constants: the translator's --spec-const value, or NULL.
  * @bitcode: the bitcode (malloc()ed) on success.
  * @bitcode_size: its size.
  * @log: the translator's messages are appended (malloc()ed; may stay NULL).
@@ -154,13 +152,13 @@ static int run(char *const argv[], const int *keep, int num_keep, int err)
  * Return: 0; -EINVAL when the translator refused the module (why in
  * @log); -ENOENT when it cannot run; -ENOMEM or another -errno.
  */
-int zex_spirv_translate(const void *spirv, size_t size, const char *spec_constants,
-			void **bitcode, size_t *bitcode_size, char **log)
+int zex_spirv_translate(const void *spirv, size_t size, void **bitcode, size_t *bitcode_size,
+			char **log)
 {
 	int in = memfd_create("zex-spirv", MFD_CLOEXEC);
 	int out = memfd_create("zex-bitcode", MFD_CLOEXEC);
 	int err = memfd_create("zex-translator-log", MFD_CLOEXEC);
-	char in_path[32], out_path[32], spec[64 * 1024];
+	char in_path[32], out_path[32];
 	char *argv[8];
 	int argc = 0, ret;
 	size_t n;
@@ -177,14 +175,6 @@ int zex_spirv_translate(const void *spirv, size_t size, const char *spec_constan
 	snprintf(out_path, sizeof(out_path), "/proc/self/fd/%d", out);
 	argv[argc++] = ZEX_TRANSLATOR;
 	argv[argc++] = "-r";
-	if (spec_constants && *spec_constants) {
-		if ((size_t)snprintf(spec, sizeof(spec), "--spec-const=%s", spec_constants) >=
-		    sizeof(spec)) {
-			ret = -E2BIG;
-			goto out;
-		}
-		argv[argc++] = spec;
-	}
 	argv[argc++] = in_path;
 	argv[argc++] = "-o";
 	argv[argc++] = out_path;

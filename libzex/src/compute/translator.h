@@ -16,7 +16,7 @@
 #define ZEX_TRANSLATOR	"llvm-spirv-15"
 
 int zex_translator_available(char *why, size_t why_size);
-int zex_spirv_translate(const void *spirv, size_t size, const char *spec_constants,
-			void **bitcode, size_t *bitcode_size, char **log);
+int zex_spirv_translate(const void *spirv, size_t size, void **bitcode, size_t *bitcode_size,
+			char **log);
 
 #endif /* ZEX_COMPUTE_TRANSLATOR_H */

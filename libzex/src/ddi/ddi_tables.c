@@ -30,20 +30,6 @@ _Static_assert(ZEX_API_VERSION == ZE_MAKE_VERSION(1, ZEX_DDI_API_MINOR),
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeDeviceGetComputeProperties(ze_device_handle_t a0, ze_device_compute_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceGetComputeProperties");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeDeviceGetModuleProperties(ze_device_handle_t a0, ze_device_module_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceGetModuleProperties");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceGetImageProperties(ze_device_handle_t a0, ze_device_image_properties_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -2054,8 +2040,8 @@ static const struct zex_ze_device_dditable zex_ze_device_dditable = {
 	.pfnGet = zeDeviceGet,
 	.pfnGetSubDevices = zeDeviceGetSubDevices,
 	.pfnGetProperties = zeDeviceGetProperties,
-	.pfnGetComputeProperties = zex_unsupported_zeDeviceGetComputeProperties,
-	.pfnGetModuleProperties = zex_unsupported_zeDeviceGetModuleProperties,
+	.pfnGetComputeProperties = zeDeviceGetComputeProperties,
+	.pfnGetModuleProperties = zeDeviceGetModuleProperties,
 	.pfnGetCommandQueueGroupProperties = zeDeviceGetCommandQueueGroupProperties,
 	.pfnGetMemoryProperties = zeDeviceGetMemoryProperties,
 	.pfnGetMemoryAccessProperties = zeDeviceGetMemoryAccessProperties,

@@ -62,3 +62,13 @@ kernel void arg_sizes(global long *out, struct pair p, float3 v, char c, struct 
 	out[3] = q.c + q.l;
 	out[4] = a.x + a.y + a.z + a.w;
 }
+
+ulong __attribute__((overloadable)) __spirv_SpecConstant(int id, ulong value);
+char __attribute__((overloadable)) __spirv_SpecConstant(int id, char value);
+
+/* Specialization constants 7 (a ulong, 100 by default) and 8 (a char, 3). */
+kernel void specialized(global long *out)
+{
+	out[0] = __spirv_SpecConstant(7, 100ul);
+	out[1] = __spirv_SpecConstant(8, (char)3);
+}

@@ -2,9 +2,10 @@
 /*
  * DOC: l0_module.c - zeModule*: SPIR-V modules built by the compute engine
  *
- * zeModuleCreate takes SPIR-V (ZE_MODULE_FORMAT_IL_SPIRV): libzex reads
- * its kernels (spirv.c: a native binary is refused as one), and the
- * compute engine translates and builds it (engine.c). The build log holds
+ * zeModuleCreate takes SPIR-V (ZE_MODULE_FORMAT_IL_SPIRV): libzex sets
+ * its specialization constants in a copy (an id the module does not have
+ * is refused), reads its kernels (spirv.c: a native binary is refused as
+ * one), and the compute engine translates and builds it (engine.c). The build log holds
  * the translator's, LLVM's and the compiler's own words. Of the build
  * flags, compute-runtime's "-ze-*" ones (optimization levels, buffer
  * offsets, register files) are hints the engine has no use for and are
@@ -90,10 +91,10 @@ static ze_result_t new_log(char *text, ze_module_build_log_handle_t *out)
 }
 
 /* Read the module's kernels; Return: 0, or the reader's -errno. */
-static int read_kernels(struct zex_l0_module *m, const ze_module_desc_t *desc)
+static int read_kernels(struct zex_l0_module *m, const void *spirv, size_t size)
 {
 	struct zex_spirv_info info;
-	int ret = zex_spirv_read(desc->pInputModule, desc->inputSize, &info, NULL, 0);
+	int ret = zex_spirv_read(spirv, size, &info, NULL, 0);
 
 	if (ret && ret != -E2BIG)
 		return ret;
@@ -101,8 +102,24 @@ static int read_kernels(struct zex_l0_module *m, const ze_module_desc_t *desc)
 	m->kernels = calloc(info.num_kernels ? info.num_kernels : 1, sizeof(*m->kernels));
 	if (!m->kernels)
 		return -ENOMEM;
-	return zex_spirv_read(desc->pInputModule, desc->inputSize, &info, m->kernels,
-			      m->num_kernels);
+	return zex_spirv_read(spirv, size, &info, m->kernels, m->num_kernels);
+}
+
+/* The module as built: @desc's, with its specialization constants set. */
+static int specialize(const ze_module_desc_t *desc, const void **spirv, void **copy)
+{
+	const ze_module_constants_t *c = desc->pConstants;
+	int ret;
+
+	*spirv = desc->pInputModule;
+	*copy = NULL;
+	if (!c || !c->numConstants)
+		return 0;
+	ret = zex_spirv_specialize(desc->pInputModule, desc->inputSize, c->numConstants,
+				   c->pConstantIds, c->pConstantValues, copy);
+	if (!ret)
+		*spirv = *copy;
+	return ret;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
@@ -116,6 +133,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 	struct zex_l0_module *m;
 	struct zex_engine *e;
 	char *log = NULL, *options;
+	const void *spirv;
+	void *copy = NULL;
 	ze_result_t res;
 	int ret;
 
@@ -132,9 +151,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 	if (desc->format == ZE_MODULE_FORMAT_NATIVE)
 		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
 				   "zex: no native binary is zex's: build SPIR-V");
-	if (desc->pConstants && desc->pConstants->numConstants)
-		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-				   "zex: specialization constants are not taken yet");
+	if (desc->pConstants && desc->pConstants->numConstants &&
+	    (!desc->pConstants->pConstantIds || !desc->pConstants->pConstantValues))
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	e = zex_l0_engine(ctx->drv);
 	if (!e)
 		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, ctx->drv->engine_why);
@@ -143,7 +162,14 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	m->drv = ctx->drv;
 	m->device = dev;
-	ret = read_kernels(m, desc);
+	ret = specialize(desc, &spirv, &copy);
+	if (ret == -ENOENT) {
+		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				  "zex: no specialization constant of the module has that id");
+		goto err;
+	}
+	if (!ret)
+		ret = read_kernels(m, spirv, desc->inputSize);
 	if (ret == -ENOEXEC || ret == -EINVAL) {
 		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
 				  ret == -ENOEXEC ? "zex: the module is not SPIR-V" :
@@ -154,9 +180,11 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 		goto err;
 	}
 	options = compiler_options(desc->pBuildFlags);
-	ret = options ? zex_program_build(e, desc->pInputModule, desc->inputSize, options, NULL,
-					  &m->program, &log) : -ENOMEM;
+	ret = options ? zex_program_build(e, spirv, desc->inputSize, options, &m->program, &log) :
+			-ENOMEM;
 	free(options);
+	free(copy);
+	copy = NULL;
 	if (ret == -ENOMEM) {
 		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 		goto err;
@@ -177,6 +205,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 	return ZE_RESULT_SUCCESS;
 
 err:
+	free(copy);
 	free(m->kernels);
 	zex_object_pool_put(&zex_l0_modules, m);
 	/* The log of a failed build is the application's to read. */
