@@ -326,13 +326,13 @@ TEST_F(ddi, memory_and_ipc_through_the_headers)
 
 TEST_F(ddi, unimplemented_entries_are_unsupported)
 {
-	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC };
-	ze_module_handle_t module;
+	ze_image_desc_t id = { .stype = ZE_STRUCTURE_TYPE_IMAGE_DESC };
+	ze_image_handle_t image;
 	zes_device_properties_t sp = { .stype = ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES };
 	uint32_t n = 0;
 
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-		  CORE(self->ctx, Module, pfnCreate, self->ctx, self->root, &md, &module, NULL));
+		  CORE(self->ctx, Image, pfnCreate, self->ctx, self->root, &id, &image));
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 		  DDI_CALL(self->root, pSysman, Device, pfnGetProperties, ZE_API_VERSION_1_0,
 			   self->root, &sp));

@@ -29,6 +29,9 @@ cache=${ZEX_CACHE_DIR:-$HOME/.cache/zex}/$name-$key
 # Where each program goes: binaries in bin/, a helper in the folder below
 # it that its binary looks in.
 layout=$(awk '$1 == "binary" || $1 == "build" || $1 == "helper" { print $1, $2, $3 }' "$list")
+# The binaries' kernels (SPIR-V, read from the working folder) go beside them.
+layout="$layout
+kernels"
 
 if [ -f "$cache/bin/.complete" ] && [ "$(cat "$cache/bin/.complete")" = "$layout" ]; then
 	echo "$cache/bin"
@@ -63,6 +66,11 @@ while read -r _ t folder; do
 	mkdir -p "$cache/bin/$folder"
 	find "$cache/build" -type f -name "$t" -perm -u+x -exec cp {} "$cache/bin/$folder/" \;
 	[ -x "$cache/bin/$folder/$t" ] || { echo "l0-tests: $t was not built" >&2; exit 1; }
-done <<<"$layout"
+done < <(grep -v '^kernels$' <<<"$layout")
+for t in $(awk '$1 == "binary" || $1 == "build" { print $2 }' "$list"); do
+	for k in "$cache/src/conformance_tests/core/$t/kernels/"*.spv; do
+		[ ! -f "$k" ] || cp "$k" "$cache/bin/"
+	done
+done
 echo "$layout" > "$cache/bin/.complete"
 echo "$cache/bin"

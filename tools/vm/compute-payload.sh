@@ -19,7 +19,9 @@ set -euo pipefail
 cache=${ZEX_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/zex}
 packages=(libpocl2 pocl-opencl-icd ocl-icd-libopencl1 llvm-spirv-15 libllvm15 binutils libc6-dev
 	  libgcc-12-dev)
-key=$(dpkg-query -W -f='${Package}=${Version}\n' "${packages[@]}" | sha256sum | cut -c1-16)
+# The key: the packages' versions and this script (a change to either makes a new archive).
+key=$( (dpkg-query -W -f='${Package}=${Version}\n' "${packages[@]}"; cat "$0") | sha256sum |
+	cut -c1-16)
 out=$cache/compute-payload-$key.cpio.gz
 if [ -f "$out" ]; then
 	echo "$out"
@@ -28,6 +30,9 @@ fi
 mkdir -p "$cache"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+# mktemp makes it 0700, and the archive's "." is the VM's /: unprivileged
+# tests must get through it.
+chmod 755 "$root"
 
 multiarch=x86_64-linux-gnu
 gccdir=$(dirname "$(gcc -print-libgcc-file-name)")
