@@ -76,6 +76,12 @@ tools: libzex
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -pthread \
 		-Ilibzex/include -Iuapi $$(pkg-config --cflags libdrm) \
 		tools/bench/zex-bench-l0-exec.c $(O)/lib/libzex.a -ldrm -o $(O)/bin/zex-bench-l0-exec
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -pthread \
+		-Ilibzex/include -Iuapi $$(pkg-config --cflags libdrm) \
+		tools/bench/zex-bench-kernel.c $(O)/lib/libzex.a -ldrm -lOpenCL -o $(O)/bin/zex-bench-kernel
+	clang-15 -c -target spir64 -cl-std=CL2.0 -O2 -emit-llvm -Xclang -finclude-default-header \
+		tools/bench/zex_bench_kernels.cl -o $(O)/zex_bench_kernels.bc
+	llvm-spirv-15 $(O)/zex_bench_kernels.bc -o $(O)/bin/zex_bench_kernels.spv
 
 host-tests:
 	$(MAKE) -C libzex O=$(O) KSFT_DIR=$(KSFT_DIR) tests

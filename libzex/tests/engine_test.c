@@ -52,7 +52,7 @@ static void *read_file(const char *name, size_t *size)
 }
 
 FIXTURE(engine) {
-	struct zex_engine *e;
+	struct zex_compute_engine *e;
 	struct zex_program *p;
 	struct zex_engine_queue *q;
 	char *log;

@@ -17,7 +17,12 @@ headers (goal: at most 1.05 x) against libzex's own function, and Level Zero
 execution (immediate-list copies, goal at most 1.1 x; an empty list's round
 trip, goal at most 1.2 x; an event's signal to wake) against libzex's core
 calls doing the same work, and an empty launch on a long-running exec
-queue against the smallest job (goal: at most 1.5 x). Prints each with its
+queue against the smallest job (goal: at most 1.5 x), and Level Zero
+kernels against PoCL called directly (an empty launch's round trip, goal
+at most 1.5 x; a compute-bound kernel, goal at least 0.9 x PoCL's speed,
+and the same loop in C printed; the root device's launch split between
+the tiles against one tile, goal at least 1.7 x with a CPU per tile).
+Prints each with its
 floor and goal. Figures, not a test: it exits 1 only when a run is
 missing.
 """
@@ -29,8 +34,18 @@ GOAL = 1.1
 rows, userptr, ptmem, rpc, l0 = [], [], [], [], {}
 exec_copy, exec_lat, exec_split, exec_launch = None, None, None, None
 l0x_copy, l0x_rt = None, None
+kern_launch, kern_spin, kern_scale = None, None, None
 with open(sys.argv[1], errors="replace") as f:
     for line in f:
+        m = re.match(r"BENCH kernel launch zex_us=([\d.]+) pocl_us=([\d.]+)", line)
+        if m:
+            kern_launch = tuple(float(g) for g in m.groups())
+        m = re.match(r"BENCH kernel spin zex_ms=([\d.]+) pocl_ms=([\d.]+) c_ms=([\d.]+)", line)
+        if m:
+            kern_spin = tuple(float(g) for g in m.groups())
+        m = re.match(r"BENCH kernel scale tile_ms=([\d.]+) root_ms=([\d.]+) cpus=(\d+)", line)
+        if m:
+            kern_scale = (float(m.group(1)), float(m.group(2)), int(m.group(3)))
         m = re.match(r"BENCH ipc n=(\d+) zex_us=([\d.]+) zex_single_us=([\d.]+) "
                      r"vgem_us=([\d.]+)", line)
         if m:
@@ -128,6 +143,28 @@ if l0x_rt:
           f"({event / job if job else 0:.2f} x the core job)")
 if l0x_copy or l0x_rt:
     print()
+if kern_launch or kern_spin or kern_scale:
+    print("Level Zero kernels against PoCL called directly, median of 5 rounds")
+if kern_launch:
+    z, p = kern_launch
+    r = z / p
+    print(f"  empty kernel, one work-item, synchronous immediate list on tile 0: {z:.2f} us against")
+    print(f"  the same SPIR-V enqueued and finished on PoCL {p:.2f} us: {r:.2f} x ({verdict(r, 1.5)})")
+if kern_spin:
+    z, p, c = kern_spin
+    r = p / z
+    print(f"  spin(), 4096 work-items on tile 0: {z:.2f} ms against PoCL {p:.2f} ms: {r:.2f} x PoCL's")
+    print(f"  speed (goal >= 0.9: {'met' if r >= 0.9 else 'MISSED'}); the loop in C -O2, one thread: "
+          f"{c:.2f} ms")
+if kern_scale:
+    t, rt, cpus = kern_scale
+    r = t / rt
+    goal = 'met' if r >= 1.7 else 'MISSED'
+    print(f"  spin() on the root device, split between the tiles: {rt:.2f} ms against tile 0 alone "
+          f"{t:.2f} ms:")
+    print(f"  {r:.2f} x (goal >= 1.7 with a CPU per tile: {goal}; {cpus} CPUs)")
+if kern_launch or kern_spin or kern_scale:
+    print()
 print("export + import of N pieces, microseconds per operation (median of 7 rounds)")
 print("  zex 1 by 1 and vgem: 2N ioctls each (like for like, the goal);")
 print("  zex batched: 2 ioctls in all (what batching saves, no goal)")
@@ -190,4 +227,5 @@ if l0:
         rh, rl = (h / d, ld / d) if d else (float("inf"), float("inf"))
         verdict = ("met" if rh <= 1.05 else "MISSED") + " / " + ("met" if rl <= 1.2 else "MISSED")
         print(f"{call:<26} {d:>8.1f} {h:>8.1f} {ld:>8.1f} {rh:>8.2f} {rl:>8.2f}  {verdict}")
-sys.exit(0 if len(rows) == 4 and userptr and ptmem and rpc and l0 and l0x_copy and l0x_rt else 1)
+sys.exit(0 if len(rows) == 4 and userptr and ptmem and rpc and l0 and l0x_copy and l0x_rt
+         and kern_launch and kern_spin and kern_scale else 1)

@@ -193,6 +193,8 @@ bench)
 	mark "bench l0 rc=$?"
 	zex-bench-l0-exec 2000
 	mark "bench l0-exec rc=$?"
+	zex-bench-kernel 200
+	mark "bench kernel rc=$?"
 	unload
 	;;
 conformance)

@@ -172,10 +172,12 @@ check-conformance)
 		{ echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
 	mkdir -p "$O/vm/no-selftests"
 	[ -n "${ZEX_PARAMS:-}" ] || params=$slow_vm_params
+	# The binaries launch kernels: the compute engine's files go in, and
+	# 3 GiB holds them beside the tests' allocations.
 	ZEX_L0_TESTS=$l0_tests ZEX_CONFORMANCE_PLAN=$plan ZEX_VM_BAD_PARAMS=0 ZEX_VM_ABSENT=0 \
-		"$vmdir/mkinitramfs.sh" "$O/vm/conformance.cpio.gz" "$zex_ko" "$stock_moddir" \
-		"$O/bin" "$O/vm/no-selftests" conformance "$params"
-	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/conformance.cpio.gz" 2048 $vm_limit "$log"
+		ZEX_VM_COMPUTE=1 "$vmdir/mkinitramfs.sh" "$O/vm/conformance.cpio.gz" "$zex_ko" \
+		"$stock_moddir" "$O/bin" "$O/vm/no-selftests" conformance "$params"
+	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/conformance.cpio.gz" 3072 $vm_limit "$log"
 	rc=0
 	python3 "$results" vm "$log" --layer $layer --mode conformance --no-absent || rc=1
 	python3 "$top/tools/check/conformance.py" judge "$list" "$log" --layer $layer $long || rc=1

@@ -8,7 +8,8 @@
  *
  * The device node, its tiles with memory size and use, the implicit-scaling
  * settings, the engine model of the root device and of each tile, straight
- * from the kernel; with --loader, what a Level Zero application sees
+ * from the kernel, and what runs kernels (the compute engine: PoCL's device
+ * and pool, or what is missing); with --loader, what a Level Zero application sees
  * through the stock loader instead (zex-info-loader.c). Exit 0 on success,
  * 2 when there is no zex device, 1 on any other error.
  */
@@ -23,6 +24,22 @@
 #include "zex-info.h"
 
 static const char *const policy_names[] = { "even split", "chunk", "interleave" };
+
+/* What runs kernels: PoCL's device and pool, or why nothing does. */
+static void print_compute(void)
+{
+	struct zex_compute_info c;
+
+	if (zex_compute_info(&c)) {
+		printf("  kernels:                 not run here: %s\n", c.why);
+		return;
+	}
+	printf("  kernels:                 %s, %s\n", c.version, c.name);
+	printf("  compute threads:         %u in PoCL's pool, shared by the tiles; one thread\n"
+	       "                           per tile and queue waits for its launches\n", c.threads);
+	printf("  max group size:          %llu work-items\n",
+	       (unsigned long long)c.max_group_size);
+}
 
 static void print_engines(const struct zex_topology *t, unsigned int device)
 {
@@ -95,5 +112,6 @@ int main(int argc, char **argv)
 		print_engines(&t, i);
 	}
 	zex_device_close(dev);
+	print_compute();
 	return 0;
 }

@@ -109,6 +109,24 @@ ZEX_PUBLIC int zex_userptr_release(struct zex_device *dev, uint32_t id);
 ZEX_PUBLIC int zex_bo_layout(struct zex_device *dev, uint32_t handle, uint32_t *num_pieces,
 		  bool *interleaved, uint64_t *granularity);
 
+/**
+ * struct zex_compute_info - what runs kernels here (zex_compute_info())
+ * @name: the OpenCL device PoCL runs them on.
+ * @version: PoCL's version string.
+ * @threads: the threads of PoCL's pool, which every tile's parts share.
+ * @max_group_size: the most work-items in a work-group.
+ * @why: when there is no engine, what is missing.
+ */
+struct zex_compute_info {
+	char name[128];
+	char version[128];
+	uint32_t threads;
+	uint64_t max_group_size;
+	char why[192];
+};
+
+ZEX_PUBLIC int zex_compute_info(struct zex_compute_info *info);
+
 #ifdef __cplusplus
 }
 #endif

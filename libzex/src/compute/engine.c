@@ -26,6 +26,7 @@
 #include "compute/dynload.h"
 #include "compute/engine.h"
 #include "compute/translator.h"
+#include "zex/zex.h"
 
 #define CL_FN(name) __typeof__(&name) name
 struct cl_api {
@@ -68,7 +69,7 @@ static const struct {
 /* How PoCL builds SPIR bitcode. */
 #define SPIR_OPTIONS	"-x spir -spir-std=1.2"
 
-struct zex_engine {
+struct zex_compute_engine {
 	void *lib;
 	struct cl_api cl;
 	struct zex_llvm *llvm;
@@ -79,7 +80,7 @@ struct zex_engine {
 };
 
 struct zex_program {
-	struct zex_engine *e;
+	struct zex_compute_engine *e;
 	cl_program program;
 	void *spirv;		/* the module, for its kernels' arguments */
 	size_t spirv_size;
@@ -98,11 +99,11 @@ struct zex_kernel {
 };
 
 struct zex_engine_queue {
-	struct zex_engine *e;
+	struct zex_compute_engine *e;
 	cl_command_queue queue;
 };
 
-static void *load_symbols(struct zex_engine *e, char *why, size_t why_size)
+static void *load_symbols(struct zex_compute_engine *e, char *why, size_t why_size)
 {
 	size_t i;
 
@@ -127,7 +128,7 @@ static void *load_symbols(struct zex_engine *e, char *why, size_t why_size)
 }
 
 /* The first CPU device of any platform. */
-static int find_device(struct zex_engine *e, char *why, size_t why_size)
+static int find_device(struct zex_compute_engine *e, char *why, size_t why_size)
 {
 	cl_platform_id platforms[16];
 	cl_uint n = 0, i;
@@ -146,7 +147,7 @@ static int find_device(struct zex_engine *e, char *why, size_t why_size)
 }
 
 /* The precisions, atomics and limits kernels have. */
-static void read_features(struct zex_engine *e)
+static void read_features(struct zex_compute_engine *e)
 {
 	struct zex_engine_info *info = &e->info;
 	cl_device_fp_config fp = 0;
@@ -188,7 +189,7 @@ static void read_features(struct zex_engine *e)
 		info->fp64_config = 0;
 }
 
-static void read_info(struct zex_engine *e)
+static void read_info(struct zex_compute_engine *e)
 {
 	struct zex_engine_info *info = &e->info;
 	cl_uint units = 0;
@@ -222,9 +223,9 @@ static void read_info(struct zex_engine *e)
  *
  * Return: the engine, or NULL (@why says what is missing).
  */
-struct zex_engine *zex_engine_open(char *why, size_t why_size)
+struct zex_compute_engine *zex_engine_open(char *why, size_t why_size)
 {
-	struct zex_engine *e = calloc(1, sizeof(*e));
+	struct zex_compute_engine *e = calloc(1, sizeof(*e));
 	cl_int err;
 
 	if (!e) {
@@ -253,7 +254,7 @@ fail:
 	return NULL;
 }
 
-static void engine_put(struct zex_engine *e)
+static void engine_put(struct zex_compute_engine *e)
 {
 	if (atomic_fetch_sub(&e->refs, 1) != 1)
 		return;
@@ -265,19 +266,19 @@ static void engine_put(struct zex_engine *e)
 }
 
 /** zex_engine_close - drop the opener's hold; the last program's end frees it */
-void zex_engine_close(struct zex_engine *e)
+void zex_engine_close(struct zex_compute_engine *e)
 {
 	if (e)
 		engine_put(e);
 }
 
 /** zex_engine_info - what the engine is and honours */
-const struct zex_engine_info *zex_engine_info(const struct zex_engine *e)
+const struct zex_engine_info *zex_engine_info(const struct zex_compute_engine *e)
 {
 	return &e->info;
 }
 
-static void log_build(struct zex_engine *e, cl_program program, char **log)
+static void log_build(struct zex_compute_engine *e, cl_program program, char **log)
 {
 	size_t size = 0, had = *log ? strlen(*log) : 0;
 	char *grown;
@@ -307,7 +308,7 @@ static void log_build(struct zex_engine *e, cl_program program, char **log)
  * Return: 0; -EINVAL when the module does not translate or build (@log
  * says why); -ENOMEM; -ENOENT when the translator cannot run.
  */
-int zex_program_build(struct zex_engine *e, const void *spirv, size_t size,
+int zex_program_build(struct zex_compute_engine *e, const void *spirv, size_t size,
 		      const char *options, struct zex_program **out, char **log)
 {
 	void *bitcode = NULL, *redirected = NULL;
@@ -388,7 +389,7 @@ void zex_program_put(struct zex_program *p)
  */
 int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel **out)
 {
-	struct zex_engine *e = p->e;
+	struct zex_compute_engine *e = p->e;
 	struct zex_kernel *k = calloc(1, sizeof(*k));
 	uint32_t n = 0;
 	cl_ulong priv = 0;
@@ -476,7 +477,7 @@ uint64_t zex_kernel_max_group_size(const struct zex_kernel *k)
  *
  * Return: 0 or -ENOMEM.
  */
-int zex_engine_queue_create(struct zex_engine *e, struct zex_engine_queue **out)
+int zex_engine_queue_create(struct zex_compute_engine *e, struct zex_engine_queue **out)
 {
 	struct zex_engine_queue *q = calloc(1, sizeof(*q));
 	cl_int err;
@@ -504,7 +505,7 @@ void zex_engine_queue_destroy(struct zex_engine_queue *q)
 	free(q);
 }
 
-static cl_int set_args(struct zex_engine *e, struct zex_kernel *k,
+static cl_int set_args(struct zex_compute_engine *e, struct zex_kernel *k,
 		       const struct zex_launch_args *args)
 {
 	cl_int err = CL_SUCCESS;
@@ -548,7 +549,7 @@ int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
 		   const struct zex_launch_args *args, const uint32_t group_size[3],
 		   const uint32_t part_groups[3], const struct zex_geometry *geometry)
 {
-	struct zex_engine *e = q->e;
+	struct zex_compute_engine *e = q->e;
 	size_t global[3], local[3], offset[3] = { (size_t)geometry, 0, 0 };
 	cl_uint dims = 1;
 	cl_int err;
@@ -573,4 +574,27 @@ int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
 	if (err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES)
 		return -ENOMEM;
 	return err == CL_SUCCESS ? 0 : -EINVAL;
+}
+
+/**
+ * zex_compute_info - what would run this process's kernels
+ * @info: filled in; @info->why says what is missing when there is none.
+ *
+ * Opens the compute engine and closes it again.
+ * Return: 0, or -ENODEV without an engine.
+ */
+int zex_compute_info(struct zex_compute_info *info)
+{
+	struct zex_compute_engine *e;
+
+	memset(info, 0, sizeof(*info));
+	e = zex_engine_open(info->why, sizeof(info->why));
+	if (!e)
+		return -ENODEV;
+	snprintf(info->name, sizeof(info->name), "%s", e->info.name);
+	snprintf(info->version, sizeof(info->version), "%s", e->info.version);
+	info->threads = e->info.threads;
+	info->max_group_size = e->info.max_group_size;
+	zex_engine_close(e);
+	return 0;
 }

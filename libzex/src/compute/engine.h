@@ -21,7 +21,7 @@
 #include "compute/launch_geometry.h"
 #include "compute/spirv.h"
 
-struct zex_engine;
+struct zex_compute_engine;
 struct zex_program;
 struct zex_kernel;
 struct zex_engine_queue;
@@ -67,11 +67,11 @@ struct zex_launch_args {
 	unsigned char *data;
 };
 
-struct zex_engine *zex_engine_open(char *why, size_t why_size);
-void zex_engine_close(struct zex_engine *e);
-const struct zex_engine_info *zex_engine_info(const struct zex_engine *e);
+struct zex_compute_engine *zex_engine_open(char *why, size_t why_size);
+void zex_engine_close(struct zex_compute_engine *e);
+const struct zex_engine_info *zex_engine_info(const struct zex_compute_engine *e);
 
-int zex_program_build(struct zex_engine *e, const void *spirv, size_t size,
+int zex_program_build(struct zex_compute_engine *e, const void *spirv, size_t size,
 		      const char *options, struct zex_program **out, char **log);
 void zex_program_put(struct zex_program *p);
 
@@ -82,7 +82,7 @@ const struct zex_spirv_arg *zex_kernel_args(const struct zex_kernel *k, uint32_t
 uint64_t zex_kernel_private_memory(const struct zex_kernel *k);
 uint64_t zex_kernel_max_group_size(const struct zex_kernel *k);
 
-int zex_engine_queue_create(struct zex_engine *e, struct zex_engine_queue **out);
+int zex_engine_queue_create(struct zex_compute_engine *e, struct zex_engine_queue **out);
 void zex_engine_queue_destroy(struct zex_engine_queue *q);
 int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
 		   const struct zex_launch_args *args, const uint32_t group_size[3],

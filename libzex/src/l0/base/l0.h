@@ -36,7 +36,7 @@
 
 
 struct zex_l0_driver;
-struct zex_engine;
+struct zex_compute_engine;
 struct zex_program;
 struct zex_kernel;
 struct zex_l0_launch;
@@ -325,7 +325,7 @@ struct zex_l0_driver {
 	struct zex_l0_virtual virt;	/* zeVirtualMem* (l0_virtual.c) */
 	pthread_mutex_t engine_lock;	/* the four below */
 	bool engine_tried;		/* opened once, at the first need */
-	struct zex_engine *engine;	/* the compute engine, or NULL */
+	struct zex_compute_engine *engine;	/* the compute engine, or NULL */
 	char engine_why[256];		/* why there is none, for the last error */
 };
 

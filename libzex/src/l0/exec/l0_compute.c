@@ -131,7 +131,7 @@ static uint32_t group_tiles(struct zex_l0_driver *drv, const struct zex_l0_queue
 int zex_l0_compute_start(struct zex_l0_cmdqueue *q)
 {
 	struct zex_l0_queue_group groups[ZEX_L0_MAX_QUEUE_GROUPS];
-	struct zex_engine *e = zex_l0_engine(q->drv);
+	struct zex_compute_engine *e = zex_l0_engine(q->drv);
 	uint32_t tiles[ZEX_MAX_TILES], i;
 	struct zex_l0_compute *c;
 	int ret;

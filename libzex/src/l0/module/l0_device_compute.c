@@ -21,7 +21,7 @@
 static const struct zex_engine_info *engine_info(ze_device_handle_t h, ze_result_t *res)
 {
 	struct zex_l0_device *dev = zex_l0_device(h);
-	struct zex_engine *e;
+	struct zex_compute_engine *e;
 
 	if (!dev) {
 		*res = ZE_RESULT_ERROR_INVALID_NULL_HANDLE;

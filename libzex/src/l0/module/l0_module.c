@@ -28,9 +28,9 @@
  *
  * Return: the engine, or NULL (@drv->engine_why says why).
  */
-struct zex_engine *zex_l0_engine(struct zex_l0_driver *drv)
+struct zex_compute_engine *zex_l0_engine(struct zex_l0_driver *drv)
 {
-	struct zex_engine *e;
+	struct zex_compute_engine *e;
 
 	pthread_mutex_lock(&drv->engine_lock);
 	if (!drv->engine_tried) {
@@ -131,7 +131,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
 	struct zex_l0_module *m;
-	struct zex_engine *e;
+	struct zex_compute_engine *e;
 	char *log = NULL, *options;
 	const void *spirv;
 	void *copy = NULL;

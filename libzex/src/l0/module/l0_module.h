@@ -13,7 +13,7 @@
 #include "compute/engine.h"
 #include "l0/base/l0.h"
 
-struct zex_engine *zex_l0_engine(struct zex_l0_driver *drv);
+struct zex_compute_engine *zex_l0_engine(struct zex_l0_driver *drv);
 
 /**
  * struct zex_l0_kernel_capture - a kernel as one launch takes it
