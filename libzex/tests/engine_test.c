@@ -65,11 +65,11 @@ FIXTURE_SETUP(engine)
 	void *spirv = read_file("engine_kernels.spv", &size);
 
 	ASSERT_NE(NULL, spirv);
-	self->e = zex_engine_open(why, sizeof(why));
+	self->e = zex_engine_open(2, why, sizeof(why));
 	ASSERT_NE(NULL, self->e) TH_LOG("no compute engine: %s", why);
 	ASSERT_EQ(0, zex_program_build(self->e, spirv, size, NULL, &self->p, &self->log))
 		TH_LOG("build log: %s", self->log ? self->log : "(none)");
-	ASSERT_EQ(0, zex_engine_queue_create(self->e, &self->q));
+	ASSERT_EQ(0, zex_engine_queue_create(self->e, 0, &self->q));
 	free(spirv);
 }
 

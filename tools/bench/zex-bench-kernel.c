@@ -14,8 +14,9 @@
  *   adds to PoCL's own launch;
  * - spin() over 4096 work-items on tile 0, against the same through PoCL
  *   directly (goal: zex at least 0.9 x PoCL's speed), and against the same
- *   loop in C -O2 on one thread (printed, no goal: PoCL runs on every CPU
- *   it has, the C loop on one);
+ *   loop in C -O2 on one thread (printed, no goal). Like for like: the
+ *   floor runs on an OpenCL sub-device of a tile's share of the CPUs, as
+ *   tile 0's pool is;
  * - spin() on the root device, split between the tiles, against tile 0
  *   alone (goal: at least 1.7 x where the machine has a CPU per tile for
  *   the engine; printed with the CPU count).
@@ -77,8 +78,11 @@ struct floor {
 	cl_kernel empty, spin;
 };
 
-static void floor_open(struct floor *fl)
+static void floor_open(struct floor *fl, uint32_t tiles)
 {
+	cl_device_partition_property props[3] = { CL_DEVICE_PARTITION_EQUALLY, 1, 0 };
+	cl_device_id pools[8];
+	cl_uint units = 0, n = 0;
 	char cmd[PATH_MAX * 2 + 64], bc[] = "/tmp/zex-bench-kernel-XXXXXX";
 	const unsigned char *bin;
 	cl_platform_id p;
@@ -97,6 +101,13 @@ static void floor_open(struct floor *fl)
 	unlink(bc);
 	CHECK(clGetPlatformIDs(1, &p, NULL));
 	CHECK(clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &d, NULL));
+	/* A tile's share of the compute units, as libzex gives each tile. */
+	CHECK(clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units), &units, NULL));
+	if (tiles > 1 && units > 1) {
+		props[1] = units / tiles ? units / tiles : 1;
+		if (clCreateSubDevices(d, props, 8, pools, &n) == CL_SUCCESS && n)
+			d = pools[0];
+	}
 	fl->ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
 	CHECK(err);
 	fl->q = clCreateCommandQueueWithProperties(fl->ctx, d, NULL, &err);
@@ -142,7 +153,7 @@ static ze_command_list_handle_t immediate(struct zex *z, ze_device_handle_t dev)
 	return l;
 }
 
-static void zex_open(struct zex *z)
+static uint32_t zex_open(struct zex *z)
 {
 	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
 	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
@@ -151,12 +162,16 @@ static void zex_open(struct zex *z)
 	char path[PATH_MAX + 32];
 	ze_driver_handle_t drv;
 	ze_module_handle_t m;
-	uint32_t n = 1;
+	uint32_t n = 1, tiles;
 	size_t size;
 
 	CHECK(zeInit(0));
 	CHECK(zeDriverGet(&n, &drv));
 	CHECK(zeDeviceGet(drv, &n, &z->root));
+	n = 0;
+	CHECK(zeDeviceGetSubDevices(z->root, &n, NULL));
+	tiles = n;
+	n = 1;
 	CHECK(zeDeviceGetSubDevices(z->root, &n, &z->tile));
 	CHECK(zeContextCreate(drv, &cd, &z->ctx));
 	snprintf(path, sizeof(path), "%s/zex_bench_kernels.spv", dir);
@@ -170,6 +185,7 @@ static void zex_open(struct zex *z)
 	z->on_tile = immediate(z, z->tile);
 	z->on_root = immediate(z, z->root);
 	free((void *)md.pInputModule);
+	return tiles;
 }
 
 static double zex_run(struct zex *z, ze_command_list_handle_t l, ze_kernel_handle_t k, void *out,
@@ -221,8 +237,7 @@ int main(int argc, char **argv)
 		bench_die(prog, "setup");
 	exe[len] = '\0';
 	snprintf(dir, sizeof(dir), "%s", dirname(exe));
-	zex_open(&z);
-	floor_open(&fl);
+	floor_open(&fl, zex_open(&z));
 	CHECK(zeMemAllocHost(z.ctx, &hd, ITEMS * sizeof(uint32_t), 0, &zout));
 	/* Warm both: builds, the long-running queues, PoCL's specializations. */
 	zex_run(&z, z.on_tile, z.empty, zout, 0, 1, 1);

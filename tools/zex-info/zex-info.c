@@ -25,18 +25,19 @@
 
 static const char *const policy_names[] = { "even split", "chunk", "interleave" };
 
-/* What runs kernels: PoCL's device and pool, or why nothing does. */
-static void print_compute(void)
+/* What runs kernels: PoCL's device and pools, or why nothing does. */
+static void print_compute(uint32_t tiles)
 {
 	struct zex_compute_info c;
 
-	if (zex_compute_info(&c)) {
+	if (zex_compute_info(tiles, &c)) {
 		printf("  kernels:                 not run here: %s\n", c.why);
 		return;
 	}
 	printf("  kernels:                 %s, %s\n", c.version, c.name);
-	printf("  compute threads:         %u in PoCL's pool, shared by the tiles; one thread\n"
-	       "                           per tile and queue waits for its launches\n", c.threads);
+	printf("  compute threads:         %u per tile (PoCL's pool: %u); one more per tile and\n"
+	       "                           queue waits for its launches\n", c.threads_per_tile,
+	       c.threads);
 	printf("  max group size:          %llu work-items\n",
 	       (unsigned long long)c.max_group_size);
 }
@@ -112,6 +113,6 @@ int main(int argc, char **argv)
 		print_engines(&t, i);
 	}
 	zex_device_close(dev);
-	print_compute();
+	print_compute(t.num_tiles);
 	return 0;
 }

@@ -113,7 +113,8 @@ ZEX_PUBLIC int zex_bo_layout(struct zex_device *dev, uint32_t handle, uint32_t *
  * struct zex_compute_info - what runs kernels here (zex_compute_info())
  * @name: the OpenCL device PoCL runs them on.
  * @version: PoCL's version string.
- * @threads: the threads of PoCL's pool, which every tile's parts share.
+ * @threads: the threads of PoCL's pool.
+ * @threads_per_tile: those each tile's parts run on (its own share).
  * @max_group_size: the most work-items in a work-group.
  * @why: when there is no engine, what is missing.
  */
@@ -121,11 +122,12 @@ struct zex_compute_info {
 	char name[128];
 	char version[128];
 	uint32_t threads;
+	uint32_t threads_per_tile;
 	uint64_t max_group_size;
 	char why[192];
 };
 
-ZEX_PUBLIC int zex_compute_info(struct zex_compute_info *info);
+ZEX_PUBLIC int zex_compute_info(uint32_t tiles, struct zex_compute_info *info);
 
 #ifdef __cplusplus
 }

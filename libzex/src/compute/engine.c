@@ -33,6 +33,7 @@ struct cl_api {
 	CL_FN(clGetPlatformIDs);
 	CL_FN(clGetDeviceIDs);
 	CL_FN(clGetDeviceInfo);
+	CL_FN(clCreateSubDevices);
 	CL_FN(clCreateContext);
 	CL_FN(clReleaseContext);
 	CL_FN(clCreateCommandQueueWithProperties);
@@ -56,6 +57,7 @@ static const struct {
 	const char *name;
 } cl_symbols[] = {
 	CL_SYM(clGetPlatformIDs), CL_SYM(clGetDeviceIDs), CL_SYM(clGetDeviceInfo),
+	CL_SYM(clCreateSubDevices),
 	CL_SYM(clCreateContext), CL_SYM(clReleaseContext),
 	CL_SYM(clCreateCommandQueueWithProperties), CL_SYM(clReleaseCommandQueue),
 	CL_SYM(clCreateProgramWithBinary), CL_SYM(clBuildProgram),
@@ -69,11 +71,17 @@ static const struct {
 /* How PoCL builds SPIR bitcode. */
 #define SPIR_OPTIONS	"-x spir -spir-std=1.2"
 
+/* The most tile engines: one sub-device each (more tiles share them). */
+#define MAX_POOLS	8
+
 struct zex_compute_engine {
 	void *lib;
 	struct cl_api cl;
 	struct zex_llvm *llvm;
 	cl_device_id device;
+	cl_device_id pools[MAX_POOLS];	/* the tiles' sub-devices */
+	cl_uint num_pools;
+	cl_device_id devices[MAX_POOLS + 1];	/* @device, then @pools */
 	cl_context context;
 	struct zex_engine_info info;
 	atomic_uint refs;	/* the engine's own, one per program */
@@ -216,14 +224,35 @@ static void read_info(struct zex_compute_engine *e)
 	info->local_memory = local;
 }
 
+/*
+ * Each tile's engine is a pool of its own: a sub-device of an equal share
+ * of the CPU device's compute units (at least one; tiles beyond the
+ * units share the pools in turn). Without sub-devices, every tile runs on
+ * the whole device.
+ */
+static void split_pools(struct zex_compute_engine *e, uint32_t tiles)
+{
+	cl_uint per = tiles ? e->info.threads / tiles : e->info.threads;
+	cl_device_partition_property props[3] = { CL_DEVICE_PARTITION_EQUALLY, per ? per : 1, 0 };
+	cl_uint n = 0;
+
+	e->devices[0] = e->device;
+	if (tiles > 1 && e->info.threads > 1 &&
+	    e->cl.clCreateSubDevices(e->device, props, MAX_POOLS, e->pools, &n) == CL_SUCCESS)
+		e->num_pools = n < MAX_POOLS ? n : MAX_POOLS;
+	memcpy(e->devices + 1, e->pools, e->num_pools * sizeof(e->pools[0]));
+	e->info.threads_per_tile = e->num_pools ? props[1] : e->info.threads;
+}
+
 /**
  * zex_engine_open - load the compute engine
+ * @tiles: the tiles it serves, each with a pool of its own.
  * @why: where to say why not.
  * @why_size: its room.
  *
  * Return: the engine, or NULL (@why says what is missing).
  */
-struct zex_compute_engine *zex_engine_open(char *why, size_t why_size)
+struct zex_compute_engine *zex_engine_open(uint32_t tiles, char *why, size_t why_size)
 {
 	struct zex_compute_engine *e = calloc(1, sizeof(*e));
 	cl_int err;
@@ -239,12 +268,13 @@ struct zex_compute_engine *zex_engine_open(char *why, size_t why_size)
 	e->llvm = zex_llvm_load(why, why_size);
 	if (!e->llvm)
 		goto fail;
-	e->context = e->cl.clCreateContext(NULL, 1, &e->device, NULL, NULL, &err);
+	read_info(e);
+	split_pools(e, tiles);
+	e->context = e->cl.clCreateContext(NULL, 1 + e->num_pools, e->devices, NULL, NULL, &err);
 	if (!e->context) {
 		snprintf(why, why_size, "the OpenCL CPU device has no context (%d)", err);
 		goto fail;
 	}
-	read_info(e);
 	return e;
 fail:
 	zex_llvm_unload(e->llvm);
@@ -316,7 +346,7 @@ int zex_program_build(struct zex_compute_engine *e, const void *spirv, size_t si
 	const unsigned char *binary;
 	struct zex_program *p;
 	char *opts = NULL;
-	cl_int status, err;
+	cl_int err;
 	int ret;
 
 	ret = zex_spirv_translate(spirv, size, &bitcode, &bitcode_size, log);
@@ -333,12 +363,26 @@ int zex_program_build(struct zex_compute_engine *e, const void *spirv, size_t si
 		return -ENOMEM;
 	}
 	binary = redirected;
-	p->program = e->cl.clCreateProgramWithBinary(e->context, 1, &e->device,
-						     &redirected_size, &binary, &status, &err);
+	{
+		/* The same binary for the device and each pool. */
+		size_t sizes[MAX_POOLS + 1];
+		const unsigned char *binaries[MAX_POOLS + 1];
+		cl_int statuses[MAX_POOLS + 1];
+		cl_uint i;
+
+		for (i = 0; i <= e->num_pools; i++) {
+			sizes[i] = redirected_size;
+			binaries[i] = binary;
+		}
+		p->program = e->cl.clCreateProgramWithBinary(e->context, 1 + e->num_pools,
+							     e->devices, sizes, binaries,
+							     statuses, &err);
+	}
 	free(redirected);
 	ret = -EINVAL;
 	if (p->program) {
-		err = e->cl.clBuildProgram(p->program, 1, &e->device, opts, NULL, NULL);
+		err = e->cl.clBuildProgram(p->program, 1 + e->num_pools, e->devices, opts, NULL,
+					   NULL);
 		log_build(e, p->program, log);
 		if (err == CL_SUCCESS)
 			ret = 0;
@@ -471,20 +515,24 @@ uint64_t zex_kernel_max_group_size(const struct zex_kernel *k)
 }
 
 /**
- * zex_engine_queue_create - an in-order queue of the engine, for one thread
+ * zex_engine_queue_create - an in-order queue of a tile's pool, for one thread
  * @e: the engine.
+ * @tile: the tile whose pool runs what it is given.
  * @out: the queue.
  *
  * Return: 0 or -ENOMEM.
  */
-int zex_engine_queue_create(struct zex_compute_engine *e, struct zex_engine_queue **out)
+int zex_engine_queue_create(struct zex_compute_engine *e, uint32_t tile,
+			    struct zex_engine_queue **out)
 {
 	struct zex_engine_queue *q = calloc(1, sizeof(*q));
 	cl_int err;
 
 	if (!q)
 		return -ENOMEM;
-	q->queue = e->cl.clCreateCommandQueueWithProperties(e->context, e->device, NULL, &err);
+	q->queue = e->cl.clCreateCommandQueueWithProperties(e->context, e->num_pools ?
+							    e->pools[tile % e->num_pools] :
+							    e->device, NULL, &err);
 	if (!q->queue) {
 		free(q);
 		return -ENOMEM;
@@ -578,22 +626,24 @@ int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
 
 /**
  * zex_compute_info - what would run this process's kernels
+ * @tiles: the device's tiles.
  * @info: filled in; @info->why says what is missing when there is none.
  *
  * Opens the compute engine and closes it again.
  * Return: 0, or -ENODEV without an engine.
  */
-int zex_compute_info(struct zex_compute_info *info)
+int zex_compute_info(uint32_t tiles, struct zex_compute_info *info)
 {
 	struct zex_compute_engine *e;
 
 	memset(info, 0, sizeof(*info));
-	e = zex_engine_open(info->why, sizeof(info->why));
+	e = zex_engine_open(tiles, info->why, sizeof(info->why));
 	if (!e)
 		return -ENODEV;
 	snprintf(info->name, sizeof(info->name), "%s", e->info.name);
 	snprintf(info->version, sizeof(info->version), "%s", e->info.version);
 	info->threads = e->info.threads;
+	info->threads_per_tile = e->info.threads_per_tile;
 	info->max_group_size = e->info.max_group_size;
 	zex_engine_close(e);
 	return 0;

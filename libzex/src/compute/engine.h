@@ -9,7 +9,8 @@
  * built-ins redirected (launch_geometry.h), and built; a kernel's
  * arguments are captured at each launch; a launch part runs on one engine
  * queue (one per thread that serves a tile) and ends when its work-groups
- * have all run.
+ * have all run. Each tile's parts run on a pool of its own: a sub-device
+ * with an equal share of the CPU device's compute units.
  */
 #ifndef ZEX_COMPUTE_ENGINE_H
 #define ZEX_COMPUTE_ENGINE_H
@@ -31,6 +32,7 @@ struct zex_engine_queue;
  * @name: the OpenCL device's name (PoCL's CPU device).
  * @version: the implementation's version string.
  * @threads: its compute units (the threads of its pool).
+ * @threads_per_tile: those of each tile's pool.
  * @max_group_size: the most work-items in a work-group.
  * @max_group_dims: the most in each dimension.
  * @local_memory: the most shared local memory a work-group may have.
@@ -44,6 +46,7 @@ struct zex_engine_info {
 	char name[128];
 	char version[128];
 	uint32_t threads;
+	uint32_t threads_per_tile;
 	uint64_t max_group_size;
 	uint64_t max_group_dims[3];
 	uint64_t local_memory;
@@ -67,7 +70,7 @@ struct zex_launch_args {
 	unsigned char *data;
 };
 
-struct zex_compute_engine *zex_engine_open(char *why, size_t why_size);
+struct zex_compute_engine *zex_engine_open(uint32_t tiles, char *why, size_t why_size);
 void zex_engine_close(struct zex_compute_engine *e);
 const struct zex_engine_info *zex_engine_info(const struct zex_compute_engine *e);
 
@@ -82,7 +85,8 @@ const struct zex_spirv_arg *zex_kernel_args(const struct zex_kernel *k, uint32_t
 uint64_t zex_kernel_private_memory(const struct zex_kernel *k);
 uint64_t zex_kernel_max_group_size(const struct zex_kernel *k);
 
-int zex_engine_queue_create(struct zex_compute_engine *e, struct zex_engine_queue **out);
+int zex_engine_queue_create(struct zex_compute_engine *e, uint32_t tile,
+			    struct zex_engine_queue **out);
 void zex_engine_queue_destroy(struct zex_engine_queue *q);
 int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
 		   const struct zex_launch_args *args, const uint32_t group_size[3],

@@ -91,6 +91,8 @@ struct zex_l0_submission {
  *	a long-running exec queue and the threads that serve its launches.
  * @lr_from: the first point submitted to @compute's queue (0: none); the
  *	points before it are @timeline's.
+ * @launches: the launches submitted to @compute's queue: the last one's
+ *	number there.
  */
 struct zex_l0_cmdqueue {
 	struct zex_l0_object obj;
@@ -108,6 +110,7 @@ struct zex_l0_cmdqueue {
 	uint32_t scratch_id;
 	struct zex_l0_compute *compute;
 	uint64_t lr_from;
+	uint64_t launches;
 };
 
 /**

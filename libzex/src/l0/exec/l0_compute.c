@@ -34,6 +34,7 @@ struct server {
 	uint32_t tile;
 	struct zex_engine_queue *eq;
 	bool started;
+	_Atomic uint64_t claimed;	/* the last launch whose part here is taken */
 };
 
 struct zex_l0_compute {
@@ -77,6 +78,31 @@ static int run_part(struct server *s, const struct zex_l0_launch *launch, uint32
 	return zex_engine_run(s->eq, k->kernel, &k->args, k->group_size, part_groups, &g);
 }
 
+/* Take tile @s's part of launch @seqno: whoever does runs and reports it. */
+static bool claim(struct server *s, uint64_t seqno)
+{
+	uint64_t old = atomic_load(&s->claimed);
+
+	while (old < seqno)
+		if (atomic_compare_exchange_weak(&s->claimed, &old, seqno))
+			return true;
+	return false;
+}
+
+/* Run the part of the launch the record names (@seqno) on @s's tile, and report it. */
+static void run_and_report(struct server *s, uint64_t seqno, uint32_t mask)
+{
+	struct zex_l0_compute *c = s->c;
+	const struct zex_l0_launch *launch =
+		(const struct zex_l0_launch *)(uintptr_t)c->record->cookie;
+
+	if (run_part(s, launch, mask))
+		zex_launch_report_fault(c->dev, c->exec_queue, s->tile, seqno, 0,
+					DRM_ZEX_FAULT_KERNEL_ABORTED, false);
+	else
+		zex_launch_report(c->dev, c->exec_queue, s->tile, seqno);
+}
+
 static void *serve(void *arg)
 {
 	struct server *s = arg;
@@ -84,7 +110,6 @@ static void *serve(void *arg)
 	uint64_t next = 1;
 
 	for (;;) {
-		const struct zex_l0_launch *launch;
 		uint64_t seqno;
 		uint32_t mask;
 
@@ -93,15 +118,11 @@ static void *serve(void *arg)
 		/* The kernel writes the record's seqno last. */
 		seqno = __atomic_load_n(&c->record->seqno, __ATOMIC_ACQUIRE);
 		mask = c->record->tile_mask;
-		launch = (const struct zex_l0_launch *)(uintptr_t)c->record->cookie;
 		next = seqno + 1;
-		if (!(mask & (1u << s->tile)) || __atomic_load_n(&c->record->state, __ATOMIC_ACQUIRE))
+		if (!(mask & (1u << s->tile)) ||
+		    __atomic_load_n(&c->record->state, __ATOMIC_ACQUIRE) || !claim(s, seqno))
 			continue;
-		if (run_part(s, launch, mask))
-			zex_launch_report_fault(c->dev, c->exec_queue, s->tile, seqno, 0,
-						DRM_ZEX_FAULT_KERNEL_ABORTED, false);
-		else
-			zex_launch_report(c->dev, c->exec_queue, s->tile, seqno);
+		run_and_report(s, seqno, mask);
 	}
 	return NULL;
 }
@@ -156,7 +177,7 @@ int zex_l0_compute_start(struct zex_l0_cmdqueue *q)
 
 		s->c = c;
 		s->tile = tiles[i];
-		ret = zex_engine_queue_create(e, &s->eq);
+		ret = zex_engine_queue_create(e, s->tile, &s->eq);
 		if (!ret)
 			ret = -pthread_create(&s->thread, NULL, serve, s);
 		s->started = !ret;
@@ -191,6 +212,42 @@ void zex_l0_compute_stop(struct zex_l0_cmdqueue *q)
 	}
 	free(c);
 	q->compute = NULL;
+}
+
+/**
+ * zex_l0_compute_run_own - the submitting thread runs its own launch's first part
+ * @q: the queue, with its kernel half.
+ * @seqno: the launch's number on the queue (1, 2, ... in submission order).
+ *
+ * A thread about to wait for its launch (a synchronous immediate list)
+ * runs the part of the first tile the launch spans itself, saving the
+ * serving thread's wake-up and its own; the other tiles' parts run on
+ * their threads at the same time. The part is claimed first, so exactly
+ * one thread runs each; if the serving thread took it, or the launch is
+ * already past, nothing is done here.
+ */
+void zex_l0_compute_run_own(struct zex_l0_cmdqueue *q, uint64_t seqno)
+{
+	struct zex_l0_compute *c = q->compute;
+	uint64_t now;
+	uint32_t mask, i;
+
+	if (__atomic_load_n(&c->record->seqno, __ATOMIC_ACQUIRE) < seqno &&
+	    zex_launch_wait(c->dev, c->exec_queue, c->record, seqno, -1))
+		return;
+	now = __atomic_load_n(&c->record->seqno, __ATOMIC_ACQUIRE);
+	mask = c->record->tile_mask;
+	if (now != seqno || __atomic_load_n(&c->record->state, __ATOMIC_ACQUIRE))
+		return;
+	for (i = 0; i < c->num_servers; i++) {
+		struct server *s = &c->servers[i];
+
+		if (!(mask & (1u << s->tile)))
+			continue;
+		if (claim(s, seqno))
+			run_and_report(s, seqno, mask);
+		return;
+	}
 }
 
 /** zex_l0_compute_exec_queue - the long-running exec queue of a queue's kernel half */

@@ -11,7 +11,8 @@
  * event's start timestamps, the operation's own commands, its end
  * timestamps and the STORE that signals the event. Ended, it is recorded
  * in a regular list that is still open, or run at once on an immediate
- * list's queue (waited for when the queue is synchronous).
+ * list's queue (waited for when the queue is synchronous; a launch's first
+ * part then runs on the waiting thread itself, l0_compute.c).
  */
 
 #include <stdlib.h>
@@ -48,16 +49,24 @@ static ze_result_t append(struct zex_l0_cmdlist *l, const struct drm_zex_command
 			  uint32_t n)
 {
 	ze_result_t res = ZE_RESULT_SUCCESS;
-	uint64_t point;
+	uint64_t point, launches;
 
 	if (l->immediate) {
 		pthread_mutex_lock(&l->queue->lock);
+		launches = l->queue->launches;
 		res = zex_l0_submit_locked(l->queue, cmds, n);
 		point = l->queue->submitted;
+		if (l->queue->launches == launches)
+			launches = 0;
+		else
+			launches = l->queue->launches;
 		pthread_mutex_unlock(&l->queue->lock);
-		if (!res && l->queue->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
-			res = zex_l0_queue_wait(l->queue, point, UINT64_MAX);
-		return res;
+		if (res || l->queue->mode != ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
+			return res;
+		/* About to wait for its launch: the thread runs a part of it itself. */
+		if (launches)
+			zex_l0_compute_run_own(l->queue, launches);
+		return zex_l0_queue_wait(l->queue, point, UINT64_MAX);
 	}
 	pthread_mutex_lock(&l->lock);
 	if (l->closed)

@@ -148,6 +148,9 @@ static int wait_point(struct zex_l0_cmdqueue *q, uint64_t point, int64_t timeout
 
 	if (!lr_from || point < lr_from)
 		return zex_syncobj_wait(q->drv->dev, q->timeline, point, timeout_ns);
+	/* Stored already: no call into the kernel. */
+	if (__atomic_load_n((uint64_t *)q->scratch, __ATOMIC_ACQUIRE) >= point)
+		return 0;
 	return zex_wait_user_fence_queue(q->drv->dev, zex_l0_compute_exec_queue(q), q->scratch,
 					 point, timeout_ns);
 }
@@ -279,8 +282,10 @@ static int launches_to_compute(struct zex_l0_cmdqueue *q, const struct drm_zex_c
 		return -ENOMEM;
 	memcpy(*patched, *cmds, (size_t)n * sizeof(**patched));
 	for (i = 0; i < n; i++)
-		if ((*patched)[i].op == DRM_ZEX_CMD_LAUNCH)
+		if ((*patched)[i].op == DRM_ZEX_CMD_LAUNCH) {
 			(*patched)[i].dst = zex_l0_compute_record(q);
+			q->launches++;
+		}
 	*cmds = *patched;
 	return 0;
 }

@@ -36,7 +36,7 @@ struct zex_compute_engine *zex_l0_engine(struct zex_l0_driver *drv)
 	if (!drv->engine_tried) {
 		char why[192] = "";
 
-		drv->engine = zex_engine_open(why, sizeof(why));
+		drv->engine = zex_engine_open(drv->topo.num_tiles, why, sizeof(why));
 		/* The driver's, for zeDriverGetLastErrorDescription's lifetime. */
 		snprintf(drv->engine_why, sizeof(drv->engine_why), "zex: no compute engine: %s",
 			 why);
