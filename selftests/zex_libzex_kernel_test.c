@@ -10,9 +10,10 @@
  * kernels); a launch on the root device is split between the tiles and
  * every work-item still sees the whole launch (group ids, counts, global
  * ids and sizes, a global offset); launches are ordered with copies and
- * events in one list; a build that fails says why in its log; and a
- * process without the engine (no OpenCL platform) is told why kernels are
- * unsupported. Must run where the compute packages are installed: it
+ * events in one list; a build that fails says why in its log; a kernel
+ * that touches memory the process does not map loses its queue alone; and
+ * a process without the engine (no OpenCL platform) is told why kernels
+ * are unsupported. Must run where the compute packages are installed: it
  * fails, not skips, without them.
  */
 
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -428,6 +430,42 @@ TEST_F(kernel, launches_are_ordered_with_copies_and_events)
 	zeMemFree(self->ctx, dst);
 	zeMemFree(self->ctx, src);
 	zeKernelDestroy(k);
+}
+
+/*
+ * A kernel reading memory the process does not map faults like a copy
+ * does: its queue is lost (DEVICE_LOST), the process lives, and another
+ * queue of the same tile still runs kernels.
+ */
+TEST_F(kernel, a_kernel_that_faults_loses_its_queue_alone)
+{
+	char *want = (char *)0x300000000000ull;
+	int *bad = mmap(want, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			-1, 0);
+	ze_kernel_handle_t k = kernel(self, "scale_add");
+	ze_command_list_handle_t lost = immediate(self, self->tile);
+	int *dst = device_mem(self, self->tile, 64 * sizeof(int));
+	ze_group_count_t groups = { 8, 1, 1 };
+	int scale = 1, add = 0;
+
+	ASSERT_EQ(want, (char *)bad) TH_LOG("0x300000000000 is taken here");
+	ASSERT_EQ(0, munmap(bad, 4096));
+	ASSERT_NE(NULL, k);
+	ASSERT_NE(NULL, lost);
+	ASSERT_NE(NULL, dst);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 8, 1, 1));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(dst), &dst));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(bad), &bad));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 3, sizeof(add), &add));
+	EXPECT_EQ(ZE_RESULT_ERROR_DEVICE_LOST,
+		  zeCommandListAppendLaunchKernel(lost, k, &groups, NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_DEVICE_LOST, zeCommandListHostSynchronize(lost, UINT64_MAX));
+	zeCommandListDestroy(lost);
+	zeKernelDestroy(k);
+	/* The tile's other queues go on. */
+	scale_add_on(_metadata, self, self->tile, 256);
+	zeMemFree(self->ctx, dst);
 }
 
 /* The child: no OpenCL platform, so no engine; the module says why. */

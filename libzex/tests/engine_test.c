@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -121,6 +122,7 @@ static uint64_t *run_geometry(struct __test_metadata *_metadata, FIXTURE_DATA(en
 	const uint32_t start[3] = { 0, 0, 0 };
 	struct zex_partition part;
 	struct zex_launch_args args;
+	struct zex_engine_fault fault;
 	struct one_pointer a;
 	struct zex_kernel *k;
 	uint32_t i;
@@ -144,7 +146,7 @@ static uint64_t *run_geometry(struct __test_metadata *_metadata, FIXTURE_DATA(en
 			g.global_offset[d] = offset[d];
 		}
 		g.group_start[part.dim] = first;
-		EXPECT_EQ(0, zex_engine_run(self->q, k, &args, size, pg, &g));
+		EXPECT_EQ(0, zex_engine_run(self->q, k, &args, size, pg, &g, &fault));
 		(*parts_run)++;
 	}
 	zex_kernel_put(k);
@@ -220,6 +222,7 @@ TEST_F(engine, values_and_pointers_are_passed)
 	const uint32_t size[3] = { 8, 1, 1 }, groups[3] = { 4, 1, 1 };
 	struct zex_geometry g = { .num_groups = { 4, 1, 1 } };
 	struct zex_launch_args args = { 4, sizes, offsets, (unsigned char *)&v };
+	struct zex_engine_fault fault;
 	int src[32], dst[32], i;
 	struct zex_kernel *k;
 
@@ -240,7 +243,7 @@ TEST_F(engine, values_and_pointers_are_passed)
 	EXPECT_EQ(ZEX_SPIRV_ARG_POINTER, a[1].kind);
 	EXPECT_EQ(ZEX_SPIRV_ARG_VALUE, a[2].kind);
 	EXPECT_EQ(4, a[2].size);
-	ASSERT_EQ(0, zex_engine_run(self->q, k, &args, size, groups, &g));
+	ASSERT_EQ(0, zex_engine_run(self->q, k, &args, size, groups, &g, &fault));
 	for (i = 0; i < 32; i++)
 		ASSERT_EQ(i * 3 - 5, dst[i]);
 	zex_kernel_put(k);
@@ -253,6 +256,7 @@ TEST_F(engine, shared_local_memory_is_a_size)
 	const uint32_t size[3] = { 16, 1, 1 }, groups[3] = { 3, 1, 1 };
 	struct zex_geometry g = { .num_groups = { 3, 1, 1 } };
 	struct zex_launch_args args = { 3, sizes, offsets, (unsigned char *)&v };
+	struct zex_engine_fault fault;
 	int src[48], dst[3] = { 0 }, i;
 	struct zex_kernel *k;
 
@@ -264,7 +268,7 @@ TEST_F(engine, shared_local_memory_is_a_size)
 
 	ASSERT_EQ(0, zex_kernel_create(self->p, "group_sum", &k));
 	EXPECT_EQ(ZEX_SPIRV_ARG_LOCAL, zex_kernel_args(k, &n)[2].kind);
-	ASSERT_EQ(0, zex_engine_run(self->q, k, &args, size, groups, &g));
+	ASSERT_EQ(0, zex_engine_run(self->q, k, &args, size, groups, &g, &fault));
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(16 * 16 * i + 120, dst[i]);
 	zex_kernel_put(k);
@@ -296,12 +300,13 @@ static void run_specialized(struct __test_metadata *_metadata, FIXTURE_DATA(engi
 	const uint32_t one[3] = { 1, 1, 1 };
 	struct zex_geometry g = { .num_groups = { 1, 1, 1 } };
 	struct zex_launch_args args;
+	struct zex_engine_fault fault;
 	struct one_pointer a;
 	struct zex_kernel *k;
 
 	ASSERT_EQ(0, zex_kernel_create(p, "specialized", &k));
 	pointer_args(&a, &args, out);
-	ASSERT_EQ(0, zex_engine_run(self->q, k, &args, one, one, &g));
+	ASSERT_EQ(0, zex_engine_run(self->q, k, &args, one, one, &g, &fault));
 	zex_kernel_put(k);
 }
 
@@ -334,6 +339,89 @@ TEST_F(engine, specialization_constants_are_set)
 	EXPECT_EQ(NULL, copy);
 	free(log);
 	free(spirv);
+}
+
+/* scale_add() of 32 ints from @src to @dst on queue @q; Return: the run's. */
+static int scale_add_run(struct zex_kernel *k, struct zex_engine_queue *q, int *dst,
+			 const int *src, struct zex_engine_fault *fault)
+{
+	struct { int *dst; const int *src; int scale, add; } __attribute__((packed)) v = {
+		dst, src, 1, 0 };
+	uint32_t sizes[4] = { 8, 8, 4, 4 }, offsets[4] = { 0, 8, 16, 20 };
+	const uint32_t size[3] = { 8, 1, 1 }, groups[3] = { 4, 1, 1 };
+	struct zex_geometry g = { .num_groups = { 4, 1, 1 } };
+	struct zex_launch_args args = { 4, sizes, offsets, (unsigned char *)&v };
+
+	return zex_engine_run(q, k, &args, size, groups, &g, fault);
+}
+
+/*
+ * A page nothing maps: one far from where mmap() places things (it hands
+ * out addresses downwards from below the stack), found free and left so.
+ */
+static char *unmapped_page(void)
+{
+	char *want = (char *)0x300000000000ull, *p;
+
+	p = mmap(want, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p != want)
+		return NULL;
+	munmap(p, 4096);
+	return p;
+}
+
+/*
+ * A kernel reading memory the process does not map: its part reports the
+ * fault (address, a read), the process lives, the page it was lent is
+ * gone again, and the engine runs the next launch.
+ */
+TEST_F(engine, a_kernel_reading_unmapped_memory_faults_and_the_process_lives)
+{
+	struct zex_engine_fault fault = { 0 };
+	int *src = (int *)unmapped_page(), dst[32], good[32], i;
+	unsigned char vec;
+	struct zex_kernel *k;
+
+	ASSERT_NE(NULL, src);
+	ASSERT_EQ(0, zex_kernel_create(self->p, "scale_add", &k));
+	EXPECT_EQ(-EFAULT, scale_add_run(k, self->q, dst, src, &fault));
+	EXPECT_EQ((uintptr_t)src, fault.addr & ~4095ull);
+	EXPECT_FALSE(fault.write);
+	EXPECT_FALSE(fault.read_only);
+	/* What was lent for the launch is unmapped after it. */
+	EXPECT_EQ(-1, mincore(src, 4096, &vec));
+	EXPECT_EQ(ENOMEM, errno);
+	for (i = 0; i < 32; i++)
+		good[i] = i;
+	EXPECT_EQ(0, scale_add_run(k, self->q, dst, good, &fault));
+	EXPECT_EQ(31, dst[31]);
+	zex_kernel_put(k);
+}
+
+/*
+ * A kernel writing a read-only page cannot go on: the work-item's thread
+ * stops for good, the part reports the fault (a write to a read-only page)
+ * and its queue takes no more; another tile's queue still runs.
+ */
+TEST_F(engine, a_kernel_writing_read_only_memory_is_stopped_and_reported)
+{
+	struct zex_engine_fault fault = { 0 };
+	struct zex_engine_queue *other;
+	int src[32] = { 0 }, good[32];
+	int *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct zex_kernel *k;
+
+	ASSERT_NE(MAP_FAILED, ro);
+	ASSERT_EQ(0, zex_kernel_create(self->p, "scale_add", &k));
+	EXPECT_EQ(-EFAULT, scale_add_run(k, self->q, ro, src, &fault));
+	EXPECT_EQ((uintptr_t)ro, fault.addr & ~4095ull);
+	EXPECT_TRUE(fault.write);
+	EXPECT_TRUE(fault.read_only);
+	EXPECT_EQ(-EIO, scale_add_run(k, self->q, good, src, &fault));
+	ASSERT_EQ(0, zex_engine_queue_create(self->e, 1, &other));
+	EXPECT_EQ(0, scale_add_run(k, other, good, src, &fault));
+	zex_engine_queue_destroy(other);
+	zex_kernel_put(k);
 }
 
 TEST_F(engine, no_such_kernel_is_enoent)

@@ -25,6 +25,7 @@
 
 #include "compute/dynload.h"
 #include "compute/engine.h"
+#include "compute/kernel_faults.h"
 #include "compute/translator.h"
 #include "zex/zex.h"
 
@@ -49,6 +50,9 @@ struct cl_api {
 	CL_FN(clSetKernelArgSVMPointer);
 	CL_FN(clEnqueueNDRangeKernel);
 	CL_FN(clFinish);
+	CL_FN(clSetEventCallback);
+	CL_FN(clGetEventInfo);
+	CL_FN(clReleaseEvent);
 };
 
 #define CL_SYM(name) { offsetof(struct cl_api, name), #name }
@@ -65,6 +69,7 @@ static const struct {
 	CL_SYM(clReleaseKernel),
 	CL_SYM(clGetKernelWorkGroupInfo), CL_SYM(clSetKernelArg),
 	CL_SYM(clSetKernelArgSVMPointer), CL_SYM(clEnqueueNDRangeKernel), CL_SYM(clFinish),
+	CL_SYM(clSetEventCallback), CL_SYM(clGetEventInfo), CL_SYM(clReleaseEvent),
 };
 
 #define OPENCL_LIBRARY	"libOpenCL.so.1"
@@ -98,6 +103,7 @@ struct zex_program {
 struct zex_kernel {
 	struct zex_program *p;
 	cl_kernel kernel;
+	char *name;
 	pthread_mutex_t lock;	/* arguments, then the enqueue */
 	atomic_uint refs;	/* the creator's, one per launch naming it */
 	uint32_t num_args;
@@ -109,6 +115,7 @@ struct zex_kernel {
 struct zex_engine_queue {
 	struct zex_compute_engine *e;
 	cl_command_queue queue;
+	bool stuck;	/* a part of it will never end: it takes no more */
 };
 
 static void *load_symbols(struct zex_compute_engine *e, char *why, size_t why_size)
@@ -451,6 +458,11 @@ int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel
 	}
 	if (ret)
 		goto err_free;
+	k->name = strdup(name);
+	if (!k->name) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
 	k->kernel = e->cl.clCreateKernel(p->program, name, &err);
 	if (!k->kernel) {
 		ret = err == CL_OUT_OF_HOST_MEMORY ? -ENOMEM : -ENOENT;
@@ -471,6 +483,7 @@ int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel
 	return 0;
 
 err_free:
+	free(k->name);
 	free(k->args);
 	free(k);
 	return ret;
@@ -491,6 +504,7 @@ void zex_kernel_put(struct zex_kernel *k)
 	k->p->e->cl.clReleaseKernel(k->kernel);
 	pthread_mutex_destroy(&k->lock);
 	zex_program_put(k->p);
+	free(k->name);
 	free(k->args);
 	free(k);
 }
@@ -548,6 +562,11 @@ void zex_engine_queue_destroy(struct zex_engine_queue *q)
 {
 	if (!q)
 		return;
+	/* A stuck part's command never ends: the queue stays, as its thread does. */
+	if (q->stuck) {
+		free(q);
+		return;
+	}
 	q->e->cl.clReleaseCommandQueue(q->queue);
 	engine_put(q->e);
 	free(q);
@@ -579,6 +598,37 @@ static cl_int set_args(struct zex_compute_engine *e, struct zex_kernel *k,
 	return err;
 }
 
+static void CL_CALLBACK part_ended(cl_event ev, cl_int status, void *data)
+{
+	struct zex_fault_watch *w = data;
+
+	(void)ev;
+	(void)status;
+	atomic_store(&w->ended, 1);
+	zex_faults_wake(w);
+	zex_faults_put(w);
+}
+
+/* Wait for @ev's callback, or for its part to be stuck; Return: its status, or 1 when stuck. */
+static cl_int wait_part(struct zex_compute_engine *e, cl_event ev, struct zex_fault_watch *w)
+{
+	cl_int status = CL_QUEUED;
+
+	for (;;) {
+		unsigned int seen = atomic_load(&w->wake);
+
+		if (atomic_load(&w->ended))
+			break;
+		if (atomic_load(&w->stuck))
+			return 1;
+		zex_faults_sleep(w, seen);
+	}
+	if (e->cl.clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+				 NULL) != CL_SUCCESS)
+		return CL_INVALID_EVENT;
+	return status;
+}
+
 /**
  * zex_engine_run - run one part of a launch, and wait for it
  * @q: the engine queue of the calling thread.
@@ -588,21 +638,30 @@ static cl_int set_args(struct zex_compute_engine *e, struct zex_kernel *k,
  * @part_groups: the part's work-groups in each dimension.
  * @geometry: the part's view of the launch; read by the kernel, so it
  *	stays until the part has run.
+ * @fault: where a memory fault is told (kernel_faults.c).
  *
  * The work dimension is the highest one with more than one work-item.
  *
- * Return: 0; -EINVAL when the engine refused the launch; -ENOMEM.
+ * Return: 0; -EFAULT when the kernel touched memory the process does not
+ * map (or wrote a read-only page): @fault says where; -EINVAL when the
+ * engine refused the launch; -ENOMEM; -EIO when a part on this queue is
+ * stuck after such a fault (it runs nothing more).
  */
 int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
 		   const struct zex_launch_args *args, const uint32_t group_size[3],
-		   const uint32_t part_groups[3], const struct zex_geometry *geometry)
+		   const uint32_t part_groups[3], const struct zex_geometry *geometry,
+		   struct zex_engine_fault *fault)
 {
 	struct zex_compute_engine *e = q->e;
 	size_t global[3], local[3], offset[3] = { (size_t)geometry, 0, 0 };
+	struct zex_fault_watch *w;
+	cl_event ev = NULL;
 	cl_uint dims = 1;
 	cl_int err;
 	int d;
 
+	if (q->stuck)
+		return -EIO;
 	for (d = 0; d < 3; d++) {
 		local[d] = group_size[d];
 		global[d] = (size_t)part_groups[d] * group_size[d];
@@ -611,40 +670,47 @@ int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
 	}
 	if (!global[0] || !global[1] || !global[2])
 		return 0;
+	/* On the heap, held by us and by the part's completion callback. */
+	w = malloc(sizeof(*w));
+	if (!w || zex_faults_install() || zex_faults_watch(w, k->name)) {
+		free(w);
+		return -ENOMEM;
+	}
 	pthread_mutex_lock(&k->lock);
 	err = set_args(e, k, args);
 	if (err == CL_SUCCESS)
 		err = e->cl.clEnqueueNDRangeKernel(q->queue, k->kernel, dims, offset, global, local,
-						   0, NULL, NULL);
+						   0, NULL, &ev);
 	pthread_mutex_unlock(&k->lock);
-	if (err == CL_SUCCESS)
-		err = e->cl.clFinish(q->queue);
+	if (err == CL_SUCCESS) {
+		err = e->cl.clSetEventCallback(ev, CL_COMPLETE, part_ended, w);
+		if (err == CL_SUCCESS)
+			err = wait_part(e, ev, w);
+		else
+			e->cl.clFinish(q->queue);
+	}
+	/* No callback was set: its hold goes here. */
+	if (err != CL_SUCCESS && err != 1 && !atomic_load(&w->ended))
+		zex_faults_put(w);
+	zex_faults_unwatch(w);
+	d = atomic_load(&w->faulted);
+	if (d) {
+		fault->addr = w->addr;
+		fault->write = w->write;
+		fault->read_only = w->read_only;
+	}
+	if (err == 1) {
+		/* Never ends: the event and the queue stay; so does the callback's hold. */
+		q->stuck = true;
+		zex_faults_put(w);
+		return -EFAULT;
+	}
+	if (ev)
+		e->cl.clReleaseEvent(ev);
+	zex_faults_put(w);
+	if (d)
+		return -EFAULT;
 	if (err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES)
 		return -ENOMEM;
 	return err == CL_SUCCESS ? 0 : -EINVAL;
-}
-
-/**
- * zex_compute_info - what would run this process's kernels
- * @tiles: the device's tiles.
- * @info: filled in; @info->why says what is missing when there is none.
- *
- * Opens the compute engine and closes it again.
- * Return: 0, or -ENODEV without an engine.
- */
-int zex_compute_info(uint32_t tiles, struct zex_compute_info *info)
-{
-	struct zex_compute_engine *e;
-
-	memset(info, 0, sizeof(*info));
-	e = zex_engine_open(tiles, info->why, sizeof(info->why));
-	if (!e)
-		return -ENODEV;
-	snprintf(info->name, sizeof(info->name), "%s", e->info.name);
-	snprintf(info->version, sizeof(info->version), "%s", e->info.version);
-	info->threads = e->info.threads;
-	info->threads_per_tile = e->info.threads_per_tile;
-	info->max_group_size = e->info.max_group_size;
-	zex_engine_close(e);
-	return 0;
 }

@@ -88,8 +88,21 @@ uint64_t zex_kernel_max_group_size(const struct zex_kernel *k);
 int zex_engine_queue_create(struct zex_compute_engine *e, uint32_t tile,
 			    struct zex_engine_queue **out);
 void zex_engine_queue_destroy(struct zex_engine_queue *q);
+/**
+ * struct zex_engine_fault - a part's memory fault (zex_engine_run()'s -EFAULT)
+ * @addr: the first faulting address.
+ * @write: whether it was a write.
+ * @read_only: the page was mapped read-only (else not mapped).
+ */
+struct zex_engine_fault {
+	uint64_t addr;
+	bool write;
+	bool read_only;
+};
+
 int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
 		   const struct zex_launch_args *args, const uint32_t group_size[3],
-		   const uint32_t part_groups[3], const struct zex_geometry *geometry);
+		   const uint32_t part_groups[3], const struct zex_geometry *geometry,
+		   struct zex_engine_fault *fault);
 
 #endif /* ZEX_COMPUTE_ENGINE_H */

@@ -12,9 +12,10 @@
  * sleeps in the kernel until a launch is published (zex_launch_wait(), tied
  * to the queue), runs the tile's part of it on the compute engine (the
  * groups compute-runtime's static partitioning gives it: partition.c), and
- * reports it done, or faulted (the engine refused to run it: the queue is
- * banned, DEVICE_LOST for it alone). The threads end when the queue's
- * long-running half is destroyed or banned.
+ * reports it done, or faulted (the kernel touched memory the process does
+ * not map, or wrote a read-only page: kernel_faults.c; or the engine
+ * refused to run it): the queue is banned, DEVICE_LOST for it alone. The
+ * threads end when the queue's long-running half is destroyed or banned.
  */
 
 #include <errno.h>
@@ -46,7 +47,8 @@ struct zex_l0_compute {
 };
 
 /* Run @tile's part of @launch, of the @tile_mask tiles that share it. */
-static int run_part(struct server *s, const struct zex_l0_launch *launch, uint32_t tile_mask)
+static int run_part(struct server *s, const struct zex_l0_launch *launch, uint32_t tile_mask,
+		    struct zex_engine_fault *fault)
 {
 	const struct zex_l0_kernel_capture *k = &launch->kernel;
 	const uint32_t zero[3] = { 0, 0, 0 };
@@ -75,7 +77,7 @@ static int run_part(struct server *s, const struct zex_l0_launch *launch, uint32
 	}
 	part_groups[p.dim] = n;
 	g.group_start[p.dim] = first;
-	return zex_engine_run(s->eq, k->kernel, &k->args, k->group_size, part_groups, &g);
+	return zex_engine_run(s->eq, k->kernel, &k->args, k->group_size, part_groups, &g, fault);
 }
 
 /* Take tile @s's part of launch @seqno: whoever does runs and reports it. */
@@ -95,8 +97,14 @@ static void run_and_report(struct server *s, uint64_t seqno, uint32_t mask)
 	struct zex_l0_compute *c = s->c;
 	const struct zex_l0_launch *launch =
 		(const struct zex_l0_launch *)(uintptr_t)c->record->cookie;
+	struct zex_engine_fault f = { 0 };
+	int ret = run_part(s, launch, mask, &f);
 
-	if (run_part(s, launch, mask))
+	if (ret == -EFAULT)
+		zex_launch_report_fault(c->dev, c->exec_queue, s->tile, seqno, f.addr,
+					f.read_only ? DRM_ZEX_FAULT_READ_ONLY :
+						      DRM_ZEX_FAULT_NOT_MAPPED, f.write);
+	else if (ret)
 		zex_launch_report_fault(c->dev, c->exec_queue, s->tile, seqno, 0,
 					DRM_ZEX_FAULT_KERNEL_ABORTED, false);
 	else
