@@ -286,6 +286,35 @@ static void scale_add_on(struct __test_metadata *_metadata, FIXTURE_DATA(kernel)
 	zeKernelDestroy(k);
 }
 
+/* zex's native binary is taken back as such, and its kernels run. */
+TEST_F(kernel, a_native_binary_is_taken_back)
+{
+	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
+				.format = ZE_MODULE_FORMAT_NATIVE };
+	ze_module_handle_t m = NULL, saved = self->module;
+	uint8_t *bin;
+	size_t size = 0;
+
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(self->module, &size, NULL));
+	ASSERT_LT(24, size);
+	bin = malloc(size);
+	ASSERT_NE(NULL, bin);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetNativeBinary(self->module, &size, bin));
+	EXPECT_EQ(0, memcmp(bin, "ZEXNATV1", 8));
+	md.inputSize = size;
+	md.pInputModule = bin;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleCreate(self->ctx, self->tile, &md, &m, NULL));
+	self->module = m;
+	scale_add_on(_metadata, self, self->tile, 64);
+	self->module = saved;
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleDestroy(m));
+	/* One byte off: not zex's. */
+	bin[8] = 2;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
+		  zeModuleCreate(self->ctx, self->tile, &md, &m, NULL));
+	free(bin);
+}
+
 TEST_F(kernel, a_tile_runs_a_kernel_over_device_memory)
 {
 	scale_add_on(_metadata, self, self->tile, 4096);

@@ -419,6 +419,13 @@ int zex_program_build(struct zex_compute_engine *e, const void *spirv, size_t si
 	return 0;
 }
 
+/** zex_program_spirv - the SPIR-V a program was built from (its module's, specialized) */
+const void *zex_program_spirv(const struct zex_program *p, size_t *size)
+{
+	*size = p->spirv_size;
+	return p->spirv;
+}
+
 /** zex_program_put - drop a hold on a program (the module's, or a kernel's) */
 void zex_program_put(struct zex_program *p)
 {

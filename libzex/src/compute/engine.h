@@ -77,6 +77,7 @@ const struct zex_engine_info *zex_engine_info(const struct zex_compute_engine *e
 int zex_program_build(struct zex_compute_engine *e, const void *spirv, size_t size,
 		      const char *options, struct zex_program **out, char **log);
 void zex_program_put(struct zex_program *p);
+const void *zex_program_spirv(const struct zex_program *p, size_t *size);
 
 int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel **out);
 struct zex_kernel *zex_kernel_get(struct zex_kernel *k);

@@ -296,13 +296,6 @@ zex_unsupported_zeModuleDynamicLink(uint32_t a0, ze_module_handle_t* a1, ze_modu
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeModuleGetNativeBinary(ze_module_handle_t a0, size_t* a1, uint8_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleGetNativeBinary");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleGetGlobalPointer(ze_module_handle_t a0, const char* a1, size_t* a2, void** a3)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -2197,7 +2190,7 @@ static const struct zex_ze_module_dditable zex_ze_module_dditable = {
 	.pfnCreate = zeModuleCreate,
 	.pfnDestroy = zeModuleDestroy,
 	.pfnDynamicLink = zex_unsupported_zeModuleDynamicLink,
-	.pfnGetNativeBinary = zex_unsupported_zeModuleGetNativeBinary,
+	.pfnGetNativeBinary = zeModuleGetNativeBinary,
 	.pfnGetGlobalPointer = zex_unsupported_zeModuleGetGlobalPointer,
 	.pfnGetKernelNames = zeModuleGetKernelNames,
 	.pfnGetProperties = zeModuleGetProperties,

@@ -13,6 +13,13 @@
  * compiler, which refuses what it does not know. The engine is opened at
  * the first need; a machine without it answers
  * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, saying what is missing.
+ *
+ * zex's native binary (zeModuleGetNativeBinary) is the module as built: a
+ * 24-byte header (the magic "ZEXNATV1", a version word, a reserved word,
+ * the SPIR-V's size, little-endian) and the SPIR-V with its
+ * specialization constants set. zeModuleCreate takes it back as
+ * ZE_MODULE_FORMAT_NATIVE (PoCL's cache finds what it built before); any
+ * other native binary is ZE_RESULT_ERROR_INVALID_NATIVE_BINARY.
  */
 
 #include <errno.h>
@@ -105,14 +112,48 @@ static int read_kernels(struct zex_l0_module *m, const void *spirv, size_t size)
 	return zex_spirv_read(spirv, size, &info, m->kernels, m->num_kernels);
 }
 
-/* The module as built: @desc's, with its specialization constants set. */
-static int specialize(const ze_module_desc_t *desc, const void **spirv, void **copy)
+/* zex's native binary: this header, then the module's SPIR-V as built. */
+struct native_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t reserved;
+	uint64_t size;
+};
+
+#define NATIVE_MAGIC	"ZEXNATV1"
+
+/* The SPIR-V in zex's native binary @bin of @size bytes, or NULL. */
+static const void *native_spirv(const void *bin, size_t size, size_t *spirv_size)
+{
+	struct native_header h;
+
+	if (size < sizeof(h))
+		return NULL;
+	memcpy(&h, bin, sizeof(h));
+	if (memcmp(h.magic, NATIVE_MAGIC, 8) || h.version != 1 || h.reserved ||
+	    h.size != size - sizeof(h))
+		return NULL;
+	*spirv_size = h.size;
+	return (const char *)bin + sizeof(h);
+}
+
+/*
+ * The module as built: @desc's SPIR-V with its specialization constants
+ * set (in *@copy, to free), or the SPIR-V in zex's native binary.
+ */
+static int specialize(const ze_module_desc_t *desc, const void **spirv, size_t *size,
+		      void **copy)
 {
 	const ze_module_constants_t *c = desc->pConstants;
 	int ret;
 
 	*spirv = desc->pInputModule;
+	*size = desc->inputSize;
 	*copy = NULL;
+	if (desc->format == ZE_MODULE_FORMAT_NATIVE) {
+		*spirv = native_spirv(desc->pInputModule, desc->inputSize, size);
+		return *spirv ? 0 : -ENOEXEC;
+	}
 	if (!c || !c->numConstants)
 		return 0;
 	ret = zex_spirv_specialize(desc->pInputModule, desc->inputSize, c->numConstants,
@@ -136,6 +177,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 	const void *spirv;
 	void *copy = NULL;
 	ze_result_t res;
+	size_t size;
 	int ret;
 
 	if (phBuildLog)
@@ -148,9 +190,6 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
 	if (!desc->inputSize)
 		return ZE_RESULT_ERROR_INVALID_SIZE;
-	if (desc->format == ZE_MODULE_FORMAT_NATIVE)
-		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
-				   "zex: no native binary is zex's: build SPIR-V");
 	if (desc->pConstants && desc->pConstants->numConstants &&
 	    (!desc->pConstants->pConstantIds || !desc->pConstants->pConstantValues))
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -162,14 +201,19 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	m->drv = ctx->drv;
 	m->device = dev;
-	ret = specialize(desc, &spirv, &copy);
+	ret = specialize(desc, &spirv, &size, &copy);
 	if (ret == -ENOENT) {
 		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				  "zex: no specialization constant of the module has that id");
 		goto err;
 	}
+	if (ret == -ENOEXEC) {
+		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
+				  "zex: not a native binary of zex's (build SPIR-V)");
+		goto err;
+	}
 	if (!ret)
-		ret = read_kernels(m, spirv, desc->inputSize);
+		ret = read_kernels(m, spirv, size);
 	if (ret == -ENOEXEC || ret == -EINVAL) {
 		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
 				  ret == -ENOEXEC ? "zex: the module is not SPIR-V" :
@@ -180,8 +224,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 		goto err;
 	}
 	options = compiler_options(desc->pBuildFlags);
-	ret = options ? zex_program_build(e, spirv, desc->inputSize, options, &m->program, &log) :
-			-ENOMEM;
+	ret = options ? zex_program_build(e, spirv, size, options, &m->program, &log) : -ENOMEM;
 	free(options);
 	free(copy);
 	copy = NULL;
@@ -301,5 +344,32 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleBuildLogGetString(ze_module_build_lo
 		return ZE_RESULT_ERROR_INVALID_SIZE;
 	memcpy(pBuildLog, text, len);
 	*pSize = len;
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t hModule,
+							    size_t *pSize,
+							    uint8_t *pModuleNativeBinary)
+{
+	struct zex_l0_module *m = zex_l0_module(hModule);
+	struct native_header h = { .magic = NATIVE_MAGIC, .version = 1 };
+	const void *spirv;
+	size_t size;
+
+	if (!m)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pSize)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	spirv = zex_program_spirv(m->program, &size);
+	h.size = size;
+	if (!pModuleNativeBinary) {
+		*pSize = sizeof(h) + size;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (*pSize < sizeof(h) + size)
+		return ZE_RESULT_ERROR_INVALID_SIZE;
+	memcpy(pModuleNativeBinary, &h, sizeof(h));
+	memcpy(pModuleNativeBinary + sizeof(h), spirv, size);
+	*pSize = sizeof(h) + size;
 	return ZE_RESULT_SUCCESS;
 }
