@@ -110,6 +110,7 @@ struct zex_kernel {
 	struct zex_spirv_arg *args;
 	uint64_t private_memory;
 	uint64_t max_group_size;
+	uint32_t preferred_multiple;
 };
 
 struct zex_engine_queue {
@@ -451,7 +452,7 @@ int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel
 	struct zex_kernel *k = calloc(1, sizeof(*k));
 	uint32_t n = 0;
 	cl_ulong priv = 0;
-	size_t group = 0;
+	size_t group = 0, multiple = 0;
 	cl_int err;
 	int ret;
 
@@ -479,6 +480,11 @@ int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel
 				       sizeof(priv), &priv, NULL);
 	e->cl.clGetKernelWorkGroupInfo(k->kernel, e->device, CL_KERNEL_WORK_GROUP_SIZE,
 				       sizeof(group), &group, NULL);
+	if (e->cl.clGetKernelWorkGroupInfo(k->kernel, e->device,
+					   CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+					   sizeof(multiple), &multiple, NULL) != CL_SUCCESS || !multiple)
+		multiple = 1;
+	k->preferred_multiple = multiple > UINT32_MAX ? UINT32_MAX : (uint32_t)multiple;
 	k->num_args = n;
 	k->private_memory = priv;
 	k->max_group_size = group ? group : e->info.max_group_size;
@@ -527,6 +533,12 @@ const struct zex_spirv_arg *zex_kernel_args(const struct zex_kernel *k, uint32_t
 uint64_t zex_kernel_private_memory(const struct zex_kernel *k)
 {
 	return k->private_memory;
+}
+
+/** zex_kernel_preferred_multiple - the group size multiple the engine runs best */
+uint32_t zex_kernel_preferred_multiple(const struct zex_kernel *k)
+{
+	return k->preferred_multiple;
 }
 
 /** zex_kernel_max_group_size - the most work-items a group of this kernel may have */

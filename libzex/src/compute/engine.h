@@ -85,6 +85,7 @@ void zex_kernel_put(struct zex_kernel *k);
 const struct zex_spirv_arg *zex_kernel_args(const struct zex_kernel *k, uint32_t *num);
 uint64_t zex_kernel_private_memory(const struct zex_kernel *k);
 uint64_t zex_kernel_max_group_size(const struct zex_kernel *k);
+uint32_t zex_kernel_preferred_multiple(const struct zex_kernel *k);
 
 int zex_engine_queue_create(struct zex_compute_engine *e, uint32_t tile,
 			    struct zex_engine_queue **out);

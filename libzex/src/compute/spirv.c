@@ -26,6 +26,7 @@
 #define OP_EXECUTION_MODE	16
 #define MODEL_KERNEL		6
 #define MODE_LOCAL_SIZE		17
+#define MODE_LOCAL_SIZE_HINT	18
 #define OP_TYPE_INT		21
 #define OP_TYPE_FLOAT		22
 #define OP_TYPE_VECTOR		23
@@ -566,17 +567,21 @@ int zex_spirv_read(const void *module, size_t size, struct zex_spirv_info *info,
 				found++;
 			}
 		} else if (op == OP_EXECUTION_MODE && len >= 3 &&
-			   word(&w, at + 2) == MODE_LOCAL_SIZE) {
+			   (word(&w, at + 2) == MODE_LOCAL_SIZE ||
+			    word(&w, at + 2) == MODE_LOCAL_SIZE_HINT)) {
 			struct zex_spirv_kernel *k;
+			uint32_t *size;
 
 			if (len != 6)
 				return -EINVAL;
 			k = find_kernel(kernels, found < max_kernels ? found : max_kernels,
 					word(&w, at + 1));
 			if (k) {
-				k->local_size[0] = word(&w, at + 3);
-				k->local_size[1] = word(&w, at + 4);
-				k->local_size[2] = word(&w, at + 5);
+				size = word(&w, at + 2) == MODE_LOCAL_SIZE ? k->local_size :
+									     k->local_size_hint;
+				size[0] = word(&w, at + 3);
+				size[1] = word(&w, at + 4);
+				size[2] = word(&w, at + 5);
 			}
 		}
 		at = end;

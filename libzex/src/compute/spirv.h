@@ -25,11 +25,14 @@
  * @name: its name.
  * @local_size: the work-group size it requires (OpExecutionMode
  *	LocalSize), or all 0.
+ * @local_size_hint: the work-group size its source suggests
+ *	(LocalSizeHint: OpenCL C's work_group_size_hint), or all 0.
  */
 struct zex_spirv_kernel {
 	uint32_t id;
 	char name[ZEX_SPIRV_NAME_MAX];
 	uint32_t local_size[3];
+	uint32_t local_size_hint[3];
 };
 
 /**

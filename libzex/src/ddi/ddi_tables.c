@@ -128,13 +128,6 @@ zex_unsupported_zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handl
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_handle_t a0, uint32_t a1, ze_kernel_handle_t* a2, const uint32_t* a3, const ze_group_count_t* a4, ze_event_handle_t a5, uint32_t a6, ze_event_handle_t* a7)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendLaunchMultipleKernelsIndirect");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t a0, void* a1, ze_image_handle_t a2, const ze_image_region_t* a3, uint32_t a4, uint32_t a5, ze_event_handle_t a6, uint32_t a7, ze_event_handle_t* a8)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -2110,7 +2103,7 @@ static const struct zex_ze_command_list_dditable zex_ze_command_list_dditable = 
 	.pfnAppendLaunchKernel = zeCommandListAppendLaunchKernel,
 	.pfnAppendLaunchCooperativeKernel = zex_unsupported_zeCommandListAppendLaunchCooperativeKernel,
 	.pfnAppendLaunchKernelIndirect = zeCommandListAppendLaunchKernelIndirect,
-	.pfnAppendLaunchMultipleKernelsIndirect = zex_unsupported_zeCommandListAppendLaunchMultipleKernelsIndirect,
+	.pfnAppendLaunchMultipleKernelsIndirect = zeCommandListAppendLaunchMultipleKernelsIndirect,
 	.pfnAppendImageCopyToMemoryExt = zex_unsupported_zeCommandListAppendImageCopyToMemoryExt,
 	.pfnAppendImageCopyFromMemoryExt = zex_unsupported_zeCommandListAppendImageCopyFromMemoryExt,
 	.pfnHostSynchronize = zeCommandListHostSynchronize,

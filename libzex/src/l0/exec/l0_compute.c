@@ -59,6 +59,8 @@ static int run_part(struct server *s, const struct zex_l0_launch *launch, uint32
 	struct zex_geometry g = { .group_start = { 0 } };
 	struct zex_partition p;
 
+	if (launch->count && __atomic_load_n(launch->count, __ATOMIC_ACQUIRE) <= launch->index)
+		return 0;
 	if (launch->indirect) {
 		groups[0] = launch->indirect->groupCountX;
 		groups[1] = launch->indirect->groupCountY;

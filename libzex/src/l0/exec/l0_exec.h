@@ -28,6 +28,10 @@
  * @kernel: the kernel, its arguments, group size and global offset.
  * @groups: the launch's work-groups in each dimension.
  * @indirect: an indirect launch's: where its groups are read as it runs.
+ * @count: one of several kernels launched indirectly: where the number
+ *	of them that run is read as they run (this one runs when @index is
+ *	below it); else NULL.
+ * @index: its index among them.
  */
 struct zex_l0_launch {
 	struct zex_l0_launch *next;
@@ -35,6 +39,8 @@ struct zex_l0_launch {
 	struct zex_l0_kernel_capture kernel;
 	uint32_t groups[3];
 	const ze_group_count_t *indirect;
+	const uint32_t *count;
+	uint32_t index;
 };
 
 /* A Level Zero timeout in ns as the core takes it: negative for ever. */

@@ -12,7 +12,8 @@
  * A regular list's launches go at its reset or destroy; an immediate
  * list's once the queue has run past them. An indirect launch reads its
  * group counts from the application's buffer when it runs, so that a
- * command before it may write them.
+ * command before it may write them; several kernels launched indirectly
+ * at once read how many of them run the same way.
  */
 
 #include <stdlib.h>
@@ -64,6 +65,72 @@ static bool runs_kernels(struct zex_l0_cmdlist *l)
 	return groups[l->ordinal].engine_class == DRM_ZEX_ENGINE_CLASS_COMPUTE;
 }
 
+/*
+ * One launch of kernel @k in @op: its groups (or where they are read, for
+ * an indirect one), and for one of several indirect kernels where their
+ * number is read and its index. Return: the result; *@out the launch.
+ */
+static ze_result_t add_launch(struct zex_l0_op *op, struct zex_l0_kernel *k,
+			      const ze_group_count_t *counts, bool indirect, const uint32_t *count,
+			      uint32_t index, struct zex_l0_launch **out)
+{
+	struct zex_l0_launch *launch;
+	ze_result_t res;
+
+	/* No group: nothing runs, the events still do their part. */
+	if (!indirect && (!counts->groupCountX || !counts->groupCountY || !counts->groupCountZ))
+		return ZE_RESULT_SUCCESS;
+	launch = calloc(1, sizeof(*launch));
+	if (!launch)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	res = zex_l0_kernel_capture(k, &launch->kernel);
+	if (res) {
+		free(launch);
+		return res;
+	}
+	if (indirect) {
+		launch->indirect = counts;
+		launch->count = count;
+		launch->index = index;
+	} else {
+		launch->groups[0] = counts->groupCountX;
+		launch->groups[1] = counts->groupCountY;
+		launch->groups[2] = counts->groupCountZ;
+	}
+	if (zex_l0_op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_LAUNCH,
+							.value = (uintptr_t)launch })) {
+		zex_l0_kernel_capture_release(&launch->kernel);
+		free(launch);
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	}
+	/* The list keeps it before the command that names it can run. */
+	pthread_mutex_lock(&op->list->lock);
+	launch->next = op->list->launches;
+	op->list->launches = launch;
+	pthread_mutex_unlock(&op->list->lock);
+	*out = launch;
+	return ZE_RESULT_SUCCESS;
+}
+
+/* End @op; an immediate list's launches are tagged with its point. */
+static ze_result_t end_launches(struct zex_l0_op *op, ze_result_t res,
+				struct zex_l0_launch **launches, uint32_t n)
+{
+	uint32_t i;
+
+	res = zex_l0_op_end(op, res);
+	if (res || !op->list->immediate)
+		return res;
+	pthread_mutex_lock(&op->list->queue->lock);
+	for (i = 0; i < n; i++)
+		if (launches[i])
+			launches[i]->point = op->list->queue->submitted;
+	pthread_mutex_unlock(&op->list->queue->lock);
+	/* What the queue ran past goes now. */
+	zex_l0_launches_release(op->list, false);
+	return res;
+}
+
 static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
 				 const ze_group_count_t *counts, bool indirect,
 				 ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
@@ -81,55 +148,12 @@ static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kerne
 	res = zex_l0_op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
 	if (res)
 		return res;
-	if (!runs_kernels(op.list)) {
+	if (!runs_kernels(op.list))
 		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE,
 				  "zex: kernels run on the compute queue group only");
-		goto out;
-	}
-	/* No group: nothing runs, the events still do their part. */
-	if (!indirect && (!counts->groupCountX || !counts->groupCountY || !counts->groupCountZ))
-		goto out;
-	launch = calloc(1, sizeof(*launch));
-	if (!launch) {
-		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		goto out;
-	}
-	res = zex_l0_kernel_capture(k, &launch->kernel);
-	if (res) {
-		free(launch);
-		launch = NULL;
-		goto out;
-	}
-	if (indirect) {
-		launch->indirect = counts;
-	} else {
-		launch->groups[0] = counts->groupCountX;
-		launch->groups[1] = counts->groupCountY;
-		launch->groups[2] = counts->groupCountZ;
-	}
-	if (zex_l0_op_push(&op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_LAUNCH,
-							 .value = (uintptr_t)launch })) {
-		zex_l0_kernel_capture_release(&launch->kernel);
-		free(launch);
-		launch = NULL;
-		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		goto out;
-	}
-	/* The list keeps it before the command that names it can run. */
-	pthread_mutex_lock(&op.list->lock);
-	launch->next = op.list->launches;
-	op.list->launches = launch;
-	pthread_mutex_unlock(&op.list->lock);
-out:
-	res = zex_l0_op_end(&op, res);
-	if (!res && launch && op.list->immediate) {
-		pthread_mutex_lock(&op.list->queue->lock);
-		launch->point = op.list->queue->submitted;
-		pthread_mutex_unlock(&op.list->queue->lock);
-		/* What the queue ran past goes now. */
-		zex_l0_launches_release(op.list, false);
-	}
-	return res;
+	else
+		res = add_launch(&op, k, counts, indirect, NULL, 0, &launch);
+	return end_launches(&op, res, &launch, 1);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -151,4 +175,43 @@ zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCommandList,
 {
 	return append_launch(hCommandList, hKernel, pLaunchArgumentsBuffer, true, hSignalEvent,
 			     numWaitEvents, phWaitEvents);
+}
+
+/* Up to @numKernels launches, each with its groups read as it runs; *@pCountBuffer of them run. */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_handle_t hCommandList,
+						 uint32_t numKernels, ze_kernel_handle_t *phKernels,
+						 const uint32_t *pCountBuffer,
+						 const ze_group_count_t *pLaunchArgumentsBuffer,
+						 ze_event_handle_t hSignalEvent,
+						 uint32_t numWaitEvents,
+						 ze_event_handle_t *phWaitEvents)
+{
+	struct zex_l0_launch **launches;
+	struct zex_l0_op op;
+	ze_result_t res;
+	uint32_t i;
+
+	if (!phKernels || !pCountBuffer || !pLaunchArgumentsBuffer)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	for (i = 0; i < numKernels; i++)
+		if (!zex_l0_kernel(phKernels[i]))
+			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	launches = calloc(numKernels ? numKernels : 1, sizeof(*launches));
+	if (!launches)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	res = zex_l0_op_begin(&op, hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+	if (res) {
+		free(launches);
+		return res;
+	}
+	if (!runs_kernels(op.list))
+		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE,
+				  "zex: kernels run on the compute queue group only");
+	for (i = 0; i < numKernels && !res; i++)
+		res = add_launch(&op, zex_l0_kernel(phKernels[i]), &pLaunchArgumentsBuffer[i], true,
+				 pCountBuffer, i, &launches[i]);
+	res = end_launches(&op, res, launches, numKernels);
+	free(launches);
+	return res;
 }

@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,6 +259,35 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSuggestGroupSize(ze_kernel_handle_t 
 	return ZE_RESULT_SUCCESS;
 }
 
+/* ze_kernel_max_group_size_properties_ext_t (API 1.6's; not in Debian's 1.4 header). */
+#define ZEX_KERNEL_MAX_GROUP_SIZE_EXT_PROPERTIES	((ze_structure_type_t)0x10013)
+struct zex_kernel_max_group_size_properties {
+	ze_structure_type_t stype;
+	void *pNext;
+	uint32_t maxGroupSize;
+};
+
+/* The structures chained to zeKernelGetProperties' that libzex fills in. */
+static ze_result_t chained_properties(struct zex_l0_kernel *k, void *next)
+{
+	while (next) {
+		ze_base_properties_t *base = next;
+
+		if (base->stype == ZE_STRUCTURE_TYPE_KERNEL_PREFERRED_GROUP_SIZE_PROPERTIES) {
+			ze_kernel_preferred_group_size_properties_t *pref = next;
+
+			pref->preferredMultiple = zex_kernel_preferred_multiple(k->kernel);
+		} else if (base->stype == ZEX_KERNEL_MAX_GROUP_SIZE_EXT_PROPERTIES) {
+			struct zex_kernel_max_group_size_properties *max = next;
+			uint64_t n = zex_kernel_max_group_size(k->kernel);
+
+			max->maxGroupSize = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+		}
+		next = base->pNext;
+	}
+	return ZE_RESULT_SUCCESS;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetProperties(ze_kernel_handle_t hKernel,
 							  ze_kernel_properties_t *pKernelProperties)
 {
@@ -283,7 +313,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetProperties(ze_kernel_handle_t hKe
 	p->privateMemSize = priv > UINT32_MAX ? UINT32_MAX : (uint32_t)priv;
 	p->spillMemSize = 0;
 	memset(&p->uuid, 0, sizeof(p->uuid));
-	return ZE_RESULT_SUCCESS;
+	return chained_properties(k, p->pNext);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize,
@@ -355,17 +385,44 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetCacheConfig(ze_kernel_handle_t hK
 	return ZE_RESULT_SUCCESS;
 }
 
+/*
+ * The kernel's source attributes, as OpenCL C writes them, from what the
+ * SPIR-V keeps of them (its execution modes); "" when none.
+ */
+static void source_attributes(const struct zex_spirv_kernel *k, char *out, size_t size)
+{
+	const uint32_t *r = k->local_size, *h = k->local_size_hint;
+	int n = 0;
+
+	out[0] = '\0';
+	if (r[0])
+		n = snprintf(out, size, "reqd_work_group_size(%u,%u,%u)", r[0], r[1], r[2]);
+	if (h[0] && n >= 0 && (size_t)n < size)
+		snprintf(out + n, size - (size_t)n, "%swork_group_size_hint(%u,%u,%u)",
+			 n ? " " : "", h[0], h[1], h[2]);
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel,
 								uint32_t *pSize, char **pString)
 {
-	if (!zex_l0_kernel(hKernel))
+	struct zex_l0_kernel *k = zex_l0_kernel(hKernel);
+	char attrs[128];
+	size_t len;
+
+	if (!k)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pSize)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	/* The engine keeps no source attributes: the empty string. */
-	if (*pSize && pString && *pString)
-		**pString = '\0';
-	*pSize = 1;
+	source_attributes(k->spirv, attrs, sizeof(attrs));
+	len = strlen(attrs) + 1;
+	if (!*pSize || !pString || !*pString) {
+		*pSize = (uint32_t)len;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (*pSize < len)
+		return ZE_RESULT_ERROR_INVALID_SIZE;
+	memcpy(*pString, attrs, len);
+	*pSize = (uint32_t)len;
 	return ZE_RESULT_SUCCESS;
 }
 
