@@ -4,7 +4,8 @@
  *
  * A kernel holds what its next launch takes: each argument's bytes as
  * set (checked against the module: a pointer is a pointer's size, a value
- * its type's size as OpenCL C lays it out, shared local memory any non-zero
+ * at most its type's size as OpenCL C lays it out, zero-extended when
+ * smaller, as compute-runtime takes it; shared local memory any non-zero
  * size with no value), the group size (1, 1, 1 until set; a kernel whose
  * module requires one has it from the start and refuses others), the
  * global offset. An append captures them all (zex_l0_kernel_capture()),
@@ -148,9 +149,10 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetArgumentValue(ze_kernel_handle_t 
 					   "zex: a pointer argument is a pointer's size");
 		break;
 	case ZEX_SPIRV_ARG_VALUE:
-		if (argSize != a->size)
+		/* A smaller value is zero-extended, as compute-runtime takes it. */
+		if (!argSize || argSize > a->size)
 			return zex_l0_fail(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
-					   "zex: the size is not the argument type's");
+					   "zex: the size is larger than the argument type's");
 		if (!pArgValue)
 			return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 		break;
@@ -161,10 +163,10 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetArgumentValue(ze_kernel_handle_t 
 	pthread_mutex_lock(&k->lock);
 	if (a->kind != ZEX_SPIRV_ARG_LOCAL) {
 		/* A NULL pointer argument is a null pointer. */
+		memset(k->values + k->offsets[argIndex], 0, a->size);
 		if (pArgValue)
 			memcpy(k->values + k->offsets[argIndex], pArgValue, argSize);
-		else
-			memset(k->values + k->offsets[argIndex], 0, argSize);
+		argSize = a->size;
 	}
 	k->sizes[argIndex] = (uint32_t)argSize;
 	k->set[argIndex] = true;
