@@ -325,6 +325,44 @@ TEST_F(kernel, the_root_device_runs_a_kernel_over_device_memory)
 	scale_add_on(_metadata, self, self->root, 4096);
 }
 
+/*
+ * An asynchronous immediate list takes a hundred launches of one kernel,
+ * its arguments set anew before each, and one synchronize; each launch
+ * used the arguments it was appended with (the sum of all of them).
+ */
+TEST_F(kernel, many_launches_on_an_asynchronous_immediate_list)
+{
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS };
+	ze_kernel_handle_t k = kernel(self, "scale_add");
+	int *buf = host_mem(self, 16 * sizeof(int));
+	ze_group_count_t groups = { 2, 1, 1 };
+	ze_command_list_handle_t l;
+	int scale = 1, add, total = 0, i;
+
+	ASSERT_NE(NULL, k);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreateImmediate(self->ctx, self->tile, &qd, &l));
+	memset(buf, 0, 16 * sizeof(int));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 8, 1, 1));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(buf), &buf));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(buf), &buf));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
+	for (i = 0; i < 100; i++) {
+		add = i;
+		total += i;
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 3, sizeof(add), &add));
+		ASSERT_EQ(ZE_RESULT_SUCCESS,
+			  zeCommandListAppendLaunchKernel(l, k, &groups, NULL, 0, NULL));
+	}
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(l, UINT64_MAX));
+	for (i = 0; i < 16; i++)
+		EXPECT_EQ(total, buf[i]) TH_LOG("element %d", i);
+	zeCommandListDestroy(l);
+	zeMemFree(self->ctx, buf);
+	zeKernelDestroy(k);
+}
+
 /* What work-item @id of a launch of @groups groups of @size must see. */
 static void expected(uint64_t *o, const uint32_t groups[3], const uint32_t size[3],
 		     const uint32_t offset[3], const uint64_t id[3], uint32_t dims)

@@ -90,7 +90,8 @@ stock_initrd() {
 case $mode in
 run)
 	initrd=$(stock_initrd run)
-	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 1024 300 "$O/vm/run.log"
+	# 2 GiB: the compute engine's files unpack into the VM's / (zex-info loads it).
+	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 2048 300 "$O/vm/run.log"
 	# Show what zex-info printed: the console between insmod and its rc.
 	sed -n '/^@@ZEX insmod rc=/,/^@@ZEX zex-info rc=/p' "$O/vm/run.log" | grep -v '^@@ZEX'
 	python3 "$results" vm "$O/vm/run.log" --layer run --mode run \
