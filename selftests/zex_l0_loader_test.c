@@ -249,6 +249,7 @@ TEST_F(loader, driver_version_properties_and_extensions)
 					 .pNext = &ddi };
 	ze_driver_extension_properties_t ext[8];
 	bool ddi_ext = false, ipc_ext = false, memmap_ext = false, ro_ext = false;
+	bool offset_ext = false;
 	ze_api_version_t version = 0;
 	uint32_t n = 0, i, lib = 0, spec;
 
@@ -263,17 +264,19 @@ TEST_F(loader, driver_version_properties_and_extensions)
 	EXPECT_NE(0, props.driverVersion);
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetExtensionProperties(self->drv, &n, NULL));
-	ASSERT_EQ(4, n);
+	ASSERT_EQ(5, n);
 	n = 8;
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetExtensionProperties(self->drv, &n, ext));
-	ASSERT_EQ(4, n);
+	ASSERT_EQ(5, n);
 	for (i = 0; i < n; i++) {
 		ddi_ext |= !strcmp(ext[i].name, ZE_DRIVER_DDI_HANDLES_EXT_NAME);
 		ipc_ext |= !strcmp(ext[i].name, ZEX_MEM_IPC_HANDLES_NAME);
 		memmap_ext |= !strcmp(ext[i].name, ZE_EXTERNAL_MEMORY_MAPPING_EXT_NAME);
 		ro_ext |= !strcmp(ext[i].name, ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_NAME);
+		offset_ext |= !strcmp(ext[i].name, ZE_GLOBAL_OFFSET_EXP_NAME);
 		EXPECT_EQ(ZE_MAKE_VERSION(1, 0), ext[i].version);
 	}
+	EXPECT_TRUE(offset_ext);
 	EXPECT_TRUE(ddi_ext);
 	EXPECT_TRUE(ipc_ext);
 	EXPECT_TRUE(memmap_ext);
@@ -494,8 +497,7 @@ TEST_F(loader, result_codes_for_bad_arguments)
 	ze_memory_allocation_properties_t bad_ap = { .stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES };
 	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
 	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
-	ze_device_compute_properties_t cp = {
-		.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES };
+	ze_device_image_properties_t ip = { .stype = ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES };
 	ze_context_handle_t ctx;
 	uint32_t n = 0;
 	void *p = NULL;
@@ -540,7 +542,7 @@ TEST_F(loader, result_codes_for_bad_arguments)
 	dd.flags = 0;
 	/* What libzex does not implement is unsupported, never a crash. */
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-		  zeDeviceGetComputeProperties(self->root, &cp));
+		  zeDeviceGetImageProperties(self->root, &ip));
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
 		  zeMemAllocShared(self->ctx, &dd, &hd, K64, 3, self->root, &p));
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,

@@ -733,3 +733,28 @@ int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
 		return -ENOMEM;
 	return err == CL_SUCCESS ? 0 : -EINVAL;
 }
+
+/**
+ * zex_compute_info - what would run this process's kernels
+ * @tiles: the device's tiles.
+ * @info: filled in; @info->why says what is missing when there is none.
+ *
+ * Opens the compute engine and closes it again.
+ * Return: 0, or -ENODEV without an engine.
+ */
+int zex_compute_info(uint32_t tiles, struct zex_compute_info *info)
+{
+	struct zex_compute_engine *e;
+
+	memset(info, 0, sizeof(*info));
+	e = zex_engine_open(tiles, info->why, sizeof(info->why));
+	if (!e)
+		return -ENODEV;
+	snprintf(info->name, sizeof(info->name), "%s", e->info.name);
+	snprintf(info->version, sizeof(info->version), "%s", e->info.version);
+	info->threads = e->info.threads;
+	info->threads_per_tile = e->info.threads_per_tile;
+	info->max_group_size = e->info.max_group_size;
+	zex_engine_close(e);
+	return 0;
+}
