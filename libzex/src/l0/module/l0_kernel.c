@@ -322,22 +322,12 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetName(ze_kernel_handle_t hKernel, 
 						    char *pName)
 {
 	struct zex_l0_kernel *k = zex_l0_kernel(hKernel);
-	size_t len;
 
 	if (!k)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pSize)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	len = strlen(k->spirv->name) + 1;
-	if (!*pSize || !pName) {
-		*pSize = len;
-		return ZE_RESULT_SUCCESS;
-	}
-	if (*pSize < len)
-		return ZE_RESULT_ERROR_INVALID_SIZE;
-	memcpy(pName, k->spirv->name, len);
-	*pSize = len;
-	return ZE_RESULT_SUCCESS;
+	return zex_l0_string_out(k->spirv->name, pSize, pName);
 }
 
 #define ZEX_INDIRECT_FLAGS (ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | \

@@ -112,6 +112,30 @@ static int read_kernels(struct zex_l0_module *m, const void *spirv, size_t size)
 	return zex_spirv_read(spirv, size, &info, m->kernels, m->num_kernels);
 }
 
+/**
+ * zex_l0_string_out - a string out, the Level Zero way
+ * @text: the string.
+ * @size: in: the room at @out (0 or no @out: a query); out: the string's
+ *	size with its NUL.
+ * @out: where it goes.
+ *
+ * Return: ZE_RESULT_SUCCESS, or ZE_RESULT_ERROR_INVALID_SIZE when @out is too small.
+ */
+ze_result_t zex_l0_string_out(const char *text, size_t *size, char *out)
+{
+	size_t len = strlen(text) + 1;
+
+	if (!*size || !out) {
+		*size = len;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (*size < len)
+		return ZE_RESULT_ERROR_INVALID_SIZE;
+	memcpy(out, text, len);
+	*size = len;
+	return ZE_RESULT_SUCCESS;
+}
+
 /* zex's native binary: this header, then the module's SPIR-V as built. */
 struct native_header {
 	char magic[8];
@@ -328,23 +352,13 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleBuildLogGetString(ze_module_build_lo
 {
 	struct zex_l0_build_log *log = zex_l0_build_log(hModuleBuildLog);
 	const char *text;
-	size_t len;
 
 	if (!log)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pSize)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	text = log->text ? log->text : "";
-	len = strlen(text) + 1;
-	if (!*pSize || !pBuildLog) {
-		*pSize = len;
-		return ZE_RESULT_SUCCESS;
-	}
-	if (*pSize < len)
-		return ZE_RESULT_ERROR_INVALID_SIZE;
-	memcpy(pBuildLog, text, len);
-	*pSize = len;
-	return ZE_RESULT_SUCCESS;
+	return zex_l0_string_out(text, pSize, pBuildLog);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t hModule,
