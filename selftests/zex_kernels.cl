@@ -4,7 +4,9 @@
  *
  * Compiled to SPIR-V (zex_kernels.spv) beside the tests: scale_add() reads
  * and writes memory through pointers and takes values; geometry() records
- * what every work-item sees of its launch (groups, ids, sizes, offsets).
+ * what every work-item sees of its launch (groups, ids, sizes, offsets);
+ * grid_barrier() has every work-group wait for all the others (which only
+ * ends where they all run at once: a cooperative launch).
  */
 
 kernel void scale_add(global int *dst, const global int *src, int scale, int add)
@@ -26,4 +28,12 @@ kernel void geometry(global ulong *out)
 		o[12 + d] = get_global_offset(d);
 	}
 	o[15] = get_work_dim();
+}
+
+kernel void grid_barrier(volatile global int *arrived, global int *out)
+{
+	atomic_inc(arrived);
+	while (atomic_add(arrived, 0) < (int)get_num_groups(0))
+		;
+	out[get_group_id(0)] = atomic_add(arrived, 0);
 }

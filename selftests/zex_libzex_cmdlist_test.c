@@ -98,9 +98,9 @@ TEST_F(l0, queue_groups_say_what_the_engines_do)
 {
 	ASSERT_EQ(2, self->num_groups);
 	EXPECT_TRUE(self->groups[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
+	EXPECT_TRUE(self->groups[0].flags &
+		    ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS);
 	EXPECT_TRUE(self->groups[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY);
-	EXPECT_FALSE(self->groups[0].flags &
-		     ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS);
 	EXPECT_EQ(ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY, self->groups[1].flags);
 	EXPECT_EQ(256, self->groups[0].maxMemoryFillPatternSize);
 	EXPECT_EQ(256, self->groups[1].maxMemoryFillPatternSize);

@@ -9,9 +9,11 @@
  * Events signalled and reset by the host and by the device; a device wait
  * on an event the host signals later, ordering two queues; a host thread
  * asleep in zeEventHostSynchronize woken by another thread's signal (no
- * job of its own ends); kernel timestamps of a copy, read by the host and
- * copied by the device; an IPC event pool opened again sharing its events;
- * every refused call with its result code.
+ * job of its own ends); kernel timestamps of a copy, read by the host,
+ * copied by the device, and per tile (the query kernel timestamps
+ * extension; synchronized ones from a mapped pool); an IPC event pool
+ * opened again sharing its events; a pool destroyed before its events
+ * keeping them; every refused call with its result code.
  */
 
 #include <fcntl.h>
@@ -196,6 +198,135 @@ TEST_F(ev, kernel_timestamps_of_a_copy)
 	zeCommandListDestroy(l);
 	zeEventDestroy(e);
 	free(in);
+}
+
+/*
+ * ZE_extension_event_query_kernel_timestamps: one packet per tile of the
+ * device asked (the root device: every tile), each the operation's own
+ * timestamps; synchronized ones (the host's time domain, which is the
+ * device clock's) from a pool with mapped timestamps only.
+ */
+TEST_F(ev, kernel_timestamps_per_tile_and_synchronized)
+{
+	ze_event_pool_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+				    .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE |
+					     ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP,
+				    .count = 1 };
+	ze_event_query_kernel_timestamps_results_ext_properties_t res = {
+		.stype = ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_RESULTS_EXT_PROPERTIES,
+	};
+	ze_event_query_kernel_timestamps_ext_properties_t caps = {
+		.stype = ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_PROPERTIES,
+	};
+	ze_device_properties_t props = { .stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+					 .pNext = &caps };
+	ze_synchronized_timestamp_result_ext_t sync[DRM_ZEX_MAX_TILES + 1];
+	ze_kernel_timestamp_result_t ts[DRM_ZEX_MAX_TILES + 1], one;
+	ze_command_list_handle_t l = immediate(self, 1);
+	ze_device_handle_t tiles[DRM_ZEX_MAX_TILES];
+	uint32_t n = 0, tiles_n = DRM_ZEX_MAX_TILES, i;
+	ze_event_pool_handle_t mapped;
+	ze_event_handle_t e, plain = event(self->ts_pool, 1);
+	uint8_t *in = calloc(1, SIZE);
+
+	ASSERT_NE(NULL, l);
+	ASSERT_NE(NULL, plain);
+	ASSERT_NE(NULL, in);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(self->dev, &props));
+	EXPECT_EQ(ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_KERNEL |
+		  ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_SYNCHRONIZED, caps.flags);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetSubDevices(self->dev, &tiles_n, tiles));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(self->ctx, &pd, 0, NULL, &mapped));
+	e = event(mapped, 0);
+	ASSERT_NE(NULL, e);
+
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryKernelTimestampsExt(e, self->dev, &n, NULL));
+	EXPECT_EQ(tiles_n, n);
+	n = 0;
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryKernelTimestampsExt(e, tiles[0], &n, NULL));
+	EXPECT_EQ(1, n);
+	/* Not signalled: nothing written. */
+	n = tiles_n;
+	res.pKernelTimestampsBuffer = ts;
+	res.pSynchronizedTimestampsBuffer = sync;
+	memset(ts, 0, sizeof(ts));
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryKernelTimestampsExt(e, self->dev, &n, &res));
+	EXPECT_EQ(0, ts[0].global.kernelEnd);
+
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, self->mem, in, SIZE, e, 0,
+								   NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(e, UINT64_MAX));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventQueryKernelTimestamp(e, &one));
+	EXPECT_LE(one.global.kernelStart, one.global.kernelEnd);
+	EXPECT_NE(0, one.global.kernelStart);
+	/* A count above the packets is cut to them; the element after stays. */
+	n = tiles_n + 1;
+	memset(&ts[tiles_n], 0xa5, sizeof(ts[tiles_n]));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventQueryKernelTimestampsExt(e, self->dev, &n, &res));
+	ASSERT_EQ(tiles_n, n);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(0, memcmp(&one, &ts[i], sizeof(one)));
+		EXPECT_EQ(one.global.kernelStart, sync[i].global.kernelStart);
+		EXPECT_EQ(one.global.kernelEnd, sync[i].global.kernelEnd);
+		EXPECT_EQ(one.context.kernelEnd, sync[i].context.kernelEnd);
+	}
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ull, ts[tiles_n].global.kernelStart);
+
+	/* Synchronized timestamps need a mapped pool; a wrong stype is refused. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, self->mem, in, SIZE, plain,
+								   0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(plain, UINT64_MAX));
+	n = 1;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeEventQueryKernelTimestampsExt(plain, self->dev, &n, &res));
+	res.pSynchronizedTimestampsBuffer = NULL;
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryKernelTimestampsExt(plain, self->dev, &n, &res));
+	res.stype = ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_PROPERTIES;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeEventQueryKernelTimestampsExt(plain, self->dev, &n, &res));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+		  zeEventQueryKernelTimestampsExt(plain, self->dev, NULL, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeEventQueryKernelTimestampsExt(plain, NULL, &n, NULL));
+	/* An event without timestamps has none to give. */
+	zeEventDestroy(plain);
+	plain = event(self->pool, 6);
+	ASSERT_NE(NULL, plain);
+	n = 0;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeEventQueryKernelTimestampsExt(plain, self->dev, &n, NULL));
+	zeEventDestroy(plain);
+	zeEventDestroy(e);
+	zeEventPoolDestroy(mapped);
+	zeCommandListDestroy(l);
+	free(in);
+}
+
+/*
+ * A pool destroyed before its events (the specification forbids it; test
+ * suites do it) loses its handle at once, and keeps its memory for the
+ * events still there: they still signal and are destroyed as usual.
+ */
+TEST_F(ev, a_pool_destroyed_before_its_events_keeps_them_until_they_go)
+{
+	ze_event_pool_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+				    .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = 2 };
+	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC, .index = 1 };
+	ze_event_handle_t e, f = NULL;
+	ze_event_pool_handle_t p;
+
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(self->ctx, &pd, 0, NULL, &p));
+	e = event(p, 0);
+	ASSERT_NE(NULL, e);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolDestroy(p));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeEventPoolDestroy(p));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeEventCreate(p, &ed, &f));
+	EXPECT_EQ(NULL, f);
+	EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(e));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(e));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(e, UINT64_MAX));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(e));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeEventDestroy(e));
 }
 
 TEST_F(ev, refused_calls_say_why)

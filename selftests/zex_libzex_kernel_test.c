@@ -9,7 +9,8 @@
  * queue computes over device memory (device pointers are valid in
  * kernels); a launch on the root device is split between the tiles and
  * every work-item still sees the whole launch (group ids, counts, global
- * ids and sizes, a global offset); launches are ordered with copies and
+ * ids and sizes, a global offset); a cooperative launch runs all its
+ * groups at once, also beside another; launches are ordered with copies and
  * events in one list; a build that fails says why in its log; a kernel
  * that touches memory the process does not map loses its queue alone; and
  * a process without the engine (no OpenCL platform) is told why kernels
@@ -103,9 +104,10 @@ FIXTURE_SETUP(kernel)
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGet(&n, &self->drv));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGet(self->drv, &n, &self->root));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeContextCreate(self->drv, &cd, &self->ctx));
-	self->num_tiles = 1;
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetSubDevices(self->root, &self->num_tiles,
-							   &self->tile));
+	n = 1;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetSubDevices(self->root, &n, &self->tile));
+	self->num_tiles = 0;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetSubDevices(self->root, &self->num_tiles, NULL));
 	self->module = build(self, self->root, NULL, &res, log, sizeof(log));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, res) {
 		const char *why = "";
@@ -161,17 +163,19 @@ TEST_F(kernel, the_module_names_its_kernels)
 {
 	const char *names[4] = { NULL };
 	uint32_t n = 0, i;
-	bool scale = false, geometry = false;
+	bool scale = false, geometry = false, barrier = false;
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetKernelNames(self->module, &n, NULL));
-	ASSERT_EQ(2, n);
+	ASSERT_EQ(3, n);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetKernelNames(self->module, &n, names));
 	for (i = 0; i < n; i++) {
 		scale |= !strcmp(names[i], "scale_add");
 		geometry |= !strcmp(names[i], "geometry");
+		barrier |= !strcmp(names[i], "grid_barrier");
 	}
 	EXPECT_TRUE(scale);
 	EXPECT_TRUE(geometry);
+	EXPECT_TRUE(barrier);
 }
 
 TEST_F(kernel, what_is_not_spirv_is_refused)
@@ -360,6 +364,84 @@ TEST_F(kernel, many_launches_on_an_asynchronous_immediate_list)
 		EXPECT_EQ(total, buf[i]) TH_LOG("element %d", i);
 	zeCommandListDestroy(l);
 	zeMemFree(self->ctx, buf);
+	zeKernelDestroy(k);
+}
+
+#define COOP_ROUNDS	16
+
+/*
+ * A cooperative launch of as many groups as zeKernelSuggestMaxCooperativeGroupCount
+ * says runs them all at once: each waits for all the others (grid_barrier).
+ * Two asynchronous immediate lists on the root device take such launches
+ * at the same time, round after round, and every launch ends with all its
+ * groups seen (that one at a time holds the pools is engine_test's). A
+ * tile takes its share of the root's groups, and more than run at once are
+ * refused.
+ */
+TEST_F(kernel, cooperative_launches_run_all_their_groups_at_once)
+{
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS };
+	ze_kernel_handle_t k = kernel(self, "grid_barrier");
+	ze_command_list_handle_t l[2], tile_list;
+	uint32_t max = 0, r, i, g;
+	ze_group_count_t groups = { 1, 1, 1 };
+	int *arrived, *out;
+
+	ASSERT_NE(NULL, k);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSuggestMaxCooperativeGroupCount(k, &max));
+	ASSERT_GE(max, self->num_tiles);
+	ASSERT_EQ(0, max % self->num_tiles);
+	arrived = host_mem(self, 2 * COOP_ROUNDS * sizeof(int));
+	out = host_mem(self, 2 * COOP_ROUNDS * max * sizeof(int));
+	ASSERT_NE(NULL, arrived);
+	ASSERT_NE(NULL, out);
+	memset(arrived, 0, 2 * COOP_ROUNDS * sizeof(int));
+	memset(out, 0, 2 * COOP_ROUNDS * max * sizeof(int));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 1, 1, 1));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(ZE_RESULT_SUCCESS,
+			  zeCommandListCreateImmediate(self->ctx, self->root, &qd, &l[i]));
+	groups.groupCountX = max;
+	for (r = 0; r < COOP_ROUNDS; r++)
+		for (i = 0; i < 2; i++) {
+			int *a = &arrived[2 * r + i], *o = &out[(2 * r + i) * max];
+
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(a), &a));
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(o), &o));
+			ASSERT_EQ(ZE_RESULT_SUCCESS,
+				  zeCommandListAppendLaunchCooperativeKernel(l[i], k, &groups,
+									     NULL, 0, NULL));
+		}
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(l[i], UINT64_MAX));
+	for (r = 0; r < 2 * COOP_ROUNDS; r++)
+		for (g = 0; g < max; g++)
+			ASSERT_EQ((int)max, out[r * max + g]) TH_LOG("launch %u, group %u", r, g);
+
+	/* One more group than run at once is refused; a tile runs its share. */
+	groups.groupCountX = max + 1;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeCommandListAppendLaunchCooperativeKernel(l[0], k, &groups, NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreateImmediate(self->ctx, self->tile, &qd,
+								  &tile_list));
+	groups.groupCountX = max / self->num_tiles + 1;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeCommandListAppendLaunchCooperativeKernel(tile_list, k, &groups, NULL, 0,
+							     NULL));
+	groups.groupCountX = max / self->num_tiles;
+	arrived[0] = 0;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(arrived), &arrived));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(out), &out));
+	ASSERT_EQ(ZE_RESULT_SUCCESS,
+		  zeCommandListAppendLaunchCooperativeKernel(tile_list, k, &groups, NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(tile_list, UINT64_MAX));
+	EXPECT_EQ((int)groups.groupCountX, out[0]);
+	zeCommandListDestroy(tile_list);
+	for (i = 0; i < 2; i++)
+		zeCommandListDestroy(l[i]);
+	zeMemFree(self->ctx, out);
+	zeMemFree(self->ctx, arrived);
 	zeKernelDestroy(k);
 }
 

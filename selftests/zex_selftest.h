@@ -38,6 +38,7 @@
 #include "kselftest_harness.h"
 #include "zex_drm_node.h"
 #include "zex_fd_count.h"
+#include "zex_thread_state.h"
 
 #define ZEX_SYSFS_PLATFORM	"/sys/bus/platform/devices/zex"
 #define ZEX_SYSFS_PARAMS	"/sys/module/zex/parameters"
@@ -124,42 +125,6 @@ static inline int zex_sysfs_write(const char *path, const char *s)
 	n = n < 0 ? -errno : 0;
 	close(fd);
 	return (int)n;
-}
-
-
-/* A /proc file into @buf, NUL-terminated; false when it cannot be read. */
-static inline bool zex_proc_read(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	buf[0] = 0;
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	return n > 0;
-}
-
-/*
- * Whether thread @tid of this process sleeps (state S) in system call @nr,
- * from /proc: a waker waits for that before it wakes the sleeper.
- */
-static inline bool zex_sleeps_in_syscall(pid_t tid, long nr)
-{
-	char path[64], buf[256], want[24];
-	const char *state;
-	bool in_call;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
-	snprintf(want, sizeof(want), "%ld ", nr);
-	in_call = zex_proc_read(path, buf, sizeof(buf)) && !strncmp(buf, want, strlen(want));
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	if (!zex_proc_read(path, buf, sizeof(buf)))
-		return false;
-	state = strrchr(buf, ')');
-	return in_call && state && state[1] == ' ' && state[2] == 'S';
 }
 
 /* CLOCK_MONOTONIC in nanoseconds (the clock of hostrpc wait deadlines). */

@@ -12,6 +12,10 @@
  */
 #include <errno.h>
 #include <libgen.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +24,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "zex_thread_state.h"
 
 #include "compute/engine.h"
 #include "compute/partition.h"
@@ -422,6 +427,54 @@ TEST_F(engine, a_kernel_writing_read_only_memory_is_stopped_and_reported)
 	EXPECT_EQ(0, scale_add_run(k, other, good, src, &fault));
 	zex_engine_queue_destroy(other);
 	zex_kernel_put(k);
+}
+
+/* A part of cooperative launch @seqno of @queue that enters, then leaves. */
+struct coop_part {
+	struct zex_engine_queue *q;
+	const void *queue;
+	uint64_t seqno;
+	_Atomic pid_t tid;
+	atomic_int entered;
+};
+
+static void *coop_part_run(void *arg)
+{
+	struct coop_part *c = arg;
+
+	atomic_store(&c->tid, (pid_t)syscall(SYS_gettid));
+	zex_engine_cooperative_enter(c->q, c->queue, c->seqno, 1);
+	atomic_store(&c->entered, 1);
+	zex_engine_cooperative_leave(c->q, c->queue, c->seqno);
+	return NULL;
+}
+
+/*
+ * One cooperative launch at a time holds the pools: another queue's waits
+ * (asleep) while both parts of the first run, its second part joining at
+ * once; it enters when the last of them leaves. The most groups are the
+ * tiles' threads.
+ */
+TEST_F(engine, one_cooperative_launch_at_a_time_holds_the_pools)
+{
+	int queue_a, queue_b;
+	struct coop_part b = { .q = self->q, .queue = &queue_b, .seqno = 1 };
+	pthread_t t;
+
+	EXPECT_EQ(2 * zex_engine_info(self->e)->threads_per_tile,
+		  zex_engine_cooperative_groups(self->e, 2));
+	zex_engine_cooperative_enter(self->q, &queue_a, 7, 2);
+	ASSERT_EQ(0, pthread_create(&t, NULL, coop_part_run, &b));
+	while (!atomic_load(&b.entered) &&
+	       !(atomic_load(&b.tid) && zex_sleeps_in_syscall(atomic_load(&b.tid), SYS_futex)))
+		sched_yield();
+	EXPECT_EQ(0, atomic_load(&b.entered));
+	zex_engine_cooperative_enter(self->q, &queue_a, 7, 2);
+	zex_engine_cooperative_leave(self->q, &queue_a, 7);
+	EXPECT_EQ(0, atomic_load(&b.entered));
+	zex_engine_cooperative_leave(self->q, &queue_a, 7);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(1, atomic_load(&b.entered));
 }
 
 TEST_F(engine, no_such_kernel_is_enoent)

@@ -33,6 +33,9 @@
 # When the selftests include zex_libzex_kernel_test (or ZEX_VM_COMPUTE=1),
 # the compute engine's files (compute-payload.sh, cached) are appended as
 # a second archive, and PoCL's kernel cache is the VM's /tmp/pocl-cache.
+# ZEX_VM_ENV ("VAR=VALUE ...") is exported to everything the VM runs: to
+# debug a crash of a Level Zero application with a sanitizer's libzex
+# (ZEX_LIBDIR), its runtime preloaded (LD_PRELOAD=.../libasan.so.8).
 # MODE         check, run, bench, conformance or shell (see init.sh)
 # PARAMS       zex module parameters, e.g. "tiles=4 tile_mem_mb=64"; in
 #              check mode one set per line (a row of the parameter
@@ -161,6 +164,7 @@ for var in ZEX_FUZZ_CALLS ZEX_FUZZ_SEED ZEX_TEST_TIMEOUT ZEX_HOSTRPC_CALLERS ZEX
 	[ -n "${!var:-}" ] && printf 'export %s=%s\n' "$var" "${!var}" >> "$root/etc/zex/vm.conf"
 done
 
+[ -z "${ZEX_VM_ENV:-}" ] || echo "export $ZEX_VM_ENV" >> "$root/etc/zex/vm.conf"
 compute=${ZEX_VM_COMPUTE:-0}
 [ ! -e "$root/opt/zex/selftests/zex_libzex_kernel_test" ] || compute=1
 [ "$compute" = 0 ] || echo "export POCL_CACHE_DIR=/tmp/pocl-cache" >> "$root/etc/zex/vm.conf"

@@ -141,6 +141,46 @@ ZE_APIEXPORT ze_result_t ZE_APICALL
 zeMemGetAtomicAccessAttributeExp(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 				 const void *ptr, size_t size,
 				 ze_memory_atomic_attr_exp_flags_t *pAttr);
+/** 1.6: ZE_extension_event_query_kernel_timestamps */
+#define ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_NAME "ZE_extension_event_query_kernel_timestamps"
+#define ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_VERSION_1_0 ZE_MAKE_VERSION(1, 0)
+#define ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_PROPERTIES \
+	((ze_structure_type_t)0x00010011)
+#define ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_RESULTS_EXT_PROPERTIES \
+	((ze_structure_type_t)0x00010012)
+#define ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP ((ze_event_pool_flags_t)ZE_BIT(3))
+/** What zeEventQueryKernelTimestampsExt() gives (chained on ze_device_properties_t) */
+typedef uint32_t ze_event_query_kernel_timestamps_ext_flags_t;
+#define ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_KERNEL \
+	((ze_event_query_kernel_timestamps_ext_flags_t)ZE_BIT(0))
+#define ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_SYNCHRONIZED \
+	((ze_event_query_kernel_timestamps_ext_flags_t)ZE_BIT(1))
+typedef struct _ze_event_query_kernel_timestamps_ext_properties_t {
+	ze_structure_type_t stype;
+	void *pNext;
+	ze_event_query_kernel_timestamps_ext_flags_t flags;
+} ze_event_query_kernel_timestamps_ext_properties_t;
+/** A kernel timestamp in the host's time domain (nanoseconds) */
+typedef struct _ze_synchronized_timestamp_data_ext_t {
+	uint64_t kernelStart;
+	uint64_t kernelEnd;
+} ze_synchronized_timestamp_data_ext_t;
+typedef struct _ze_synchronized_timestamp_result_ext_t {
+	ze_synchronized_timestamp_data_ext_t global;
+	ze_synchronized_timestamp_data_ext_t context;
+} ze_synchronized_timestamp_result_ext_t;
+/** Where zeEventQueryKernelTimestampsExt() writes an event's timestamps */
+typedef struct _ze_event_query_kernel_timestamps_results_ext_properties_t {
+	ze_structure_type_t stype;
+	void *pNext;
+	ze_kernel_timestamp_result_t *pKernelTimestampsBuffer;
+	ze_synchronized_timestamp_result_ext_t *pSynchronizedTimestampsBuffer;
+} ze_event_query_kernel_timestamps_results_ext_properties_t;
+/* 1.6: an event's kernel timestamps, one per packet */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeEventQueryKernelTimestampsExt(ze_event_handle_t hEvent, ze_device_handle_t hDevice,
+				uint32_t *pCount,
+				ze_event_query_kernel_timestamps_results_ext_properties_t *pResults);
 /* 1.9: run closed regular command lists through an immediate one */
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeCommandListImmediateAppendCommandListsExp(ze_command_list_handle_t hCommandListImmediate,

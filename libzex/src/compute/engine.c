@@ -90,6 +90,12 @@ struct zex_compute_engine {
 	cl_context context;
 	struct zex_engine_info info;
 	atomic_uint refs;	/* the engine's own, one per program */
+	/* The cooperative launch whose parts hold the pools now (see below). */
+	pthread_mutex_t coop_lock;
+	pthread_cond_t coop_free;
+	const void *coop_owner;
+	uint64_t coop_seqno;
+	uint32_t coop_parts, coop_left;
 };
 
 struct zex_program {
@@ -270,6 +276,8 @@ struct zex_compute_engine *zex_engine_open(uint32_t tiles, char *why, size_t why
 		return NULL;
 	}
 	atomic_init(&e->refs, 1);
+	pthread_mutex_init(&e->coop_lock, NULL);
+	pthread_cond_init(&e->coop_free, NULL);
 	if (zex_translator_available(why, why_size) || !load_symbols(e, why, why_size) ||
 	    find_device(e, why, why_size))
 		goto fail;
@@ -299,6 +307,8 @@ static void engine_put(struct zex_compute_engine *e)
 	if (e->context)
 		e->cl.clReleaseContext(e->context);
 	zex_llvm_unload(e->llvm);
+	pthread_cond_destroy(&e->coop_free);
+	pthread_mutex_destroy(&e->coop_lock);
 	/* PoCL's threads stay (it has no unload): so does the library. */
 	free(e);
 }
@@ -732,6 +742,77 @@ int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
 	if (err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES)
 		return -ENOMEM;
 	return err == CL_SUCCESS ? 0 : -EINVAL;
+}
+
+/**
+ * DOC: Cooperative launches
+ *
+ * A work-group runs on one thread of its tile's pool from its start to its
+ * end, and PoCL hands a launch of no more groups than the pool has threads
+ * one group per thread: all its groups run at once, so they may wait for
+ * each other (a barrier across the launch, made of atomics). That holds
+ * while nothing else keeps a thread: another launch's groups end by
+ * themselves, another cooperative launch's may not (each could hold some
+ * threads while waiting for its groups that have none). So one cooperative
+ * launch at a time holds the pools: its parts (one per tile) enter, the
+ * first taking them, the others of the same launch joining, and the last
+ * to leave gives them back. A thread parked by a fault is no longer the
+ * pool's, and counts against every tile's pool.
+ */
+
+/**
+ * zex_engine_cooperative_groups - the most work-groups a cooperative launch may have
+ * @e: the engine.
+ * @tiles: the tiles the launch is split between.
+ *
+ * Return: the threads of @tiles' pools (at least 1).
+ */
+uint32_t zex_engine_cooperative_groups(struct zex_compute_engine *e, uint32_t tiles)
+{
+	uint32_t parked = zex_faults_parked();
+	uint32_t per_tile = e->info.threads_per_tile > parked ?
+			    e->info.threads_per_tile - parked : 1;
+
+	return per_tile * (tiles ? tiles : 1);
+}
+
+/**
+ * zex_engine_cooperative_enter - a cooperative launch's part takes the pools
+ * @q: the part's engine queue.
+ * @queue: the queue the launch runs on (any address naming it).
+ * @seqno: the launch's number there.
+ * @parts: how many parts it has (the tiles with groups of it).
+ *
+ * Waits while another cooperative launch holds them.
+ */
+void zex_engine_cooperative_enter(struct zex_engine_queue *q, const void *queue, uint64_t seqno,
+				  uint32_t parts)
+{
+	struct zex_compute_engine *e = q->e;
+
+	pthread_mutex_lock(&e->coop_lock);
+	while (e->coop_owner && (e->coop_owner != queue || e->coop_seqno != seqno))
+		pthread_cond_wait(&e->coop_free, &e->coop_lock);
+	if (!e->coop_owner) {
+		e->coop_owner = queue;
+		e->coop_seqno = seqno;
+		e->coop_parts = parts;
+		e->coop_left = 0;
+	}
+	pthread_mutex_unlock(&e->coop_lock);
+}
+
+/** zex_engine_cooperative_leave - a part has run; the last gives the pools back */
+void zex_engine_cooperative_leave(struct zex_engine_queue *q, const void *queue, uint64_t seqno)
+{
+	struct zex_compute_engine *e = q->e;
+
+	pthread_mutex_lock(&e->coop_lock);
+	if (e->coop_owner == queue && e->coop_seqno == seqno && ++e->coop_left == e->coop_parts) {
+		e->coop_owner = NULL;
+		pthread_cond_broadcast(&e->coop_free);
+	}
+	pthread_mutex_unlock(&e->coop_lock);
 }
 
 /**

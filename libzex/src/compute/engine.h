@@ -107,4 +107,9 @@ int zex_engine_run(struct zex_engine_queue *q, struct zex_kernel *k,
 		   const uint32_t part_groups[3], const struct zex_geometry *geometry,
 		   struct zex_engine_fault *fault);
 
+uint32_t zex_engine_cooperative_groups(struct zex_compute_engine *e, uint32_t tiles);
+void zex_engine_cooperative_enter(struct zex_engine_queue *q, const void *queue, uint64_t seqno,
+				  uint32_t parts);
+void zex_engine_cooperative_leave(struct zex_engine_queue *q, const void *queue, uint64_t seqno);
+
 #endif /* ZEX_COMPUTE_ENGINE_H */

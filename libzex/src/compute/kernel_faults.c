@@ -44,6 +44,8 @@
 
 static struct zex_fault_watch *_Atomic watches[MAX_WATCHES];
 static atomic_int num_watched;
+/* Pool threads stopped for good by a fault they could not be lent a page for. */
+static atomic_uint num_parked;
 static _Atomic uintptr_t pages[MAX_PAGES];
 static pthread_mutex_t pages_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction old_segv, old_bus;
@@ -188,6 +190,7 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
 		return;
 	}
 	/* Nothing to give it: this thread stops here, and the part is stuck. */
+	atomic_fetch_add(&num_parked, 1);
 	tell(name, addr, write, read_only, true);
 	for (;;)
 		pause();
@@ -201,6 +204,12 @@ static void install(void)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGSEGV, &sa, &old_segv) || sigaction(SIGBUS, &sa, &old_bus))
 		install_error = -errno;
+}
+
+/** zex_faults_parked - the threads a fault has stopped for good */
+uint32_t zex_faults_parked(void)
+{
+	return atomic_load(&num_parked);
 }
 
 /** zex_faults_install - install the handlers, once; Return: 0 or -errno */

@@ -45,6 +45,7 @@ struct zex_fault_watch {
 };
 
 int zex_faults_install(void);
+uint32_t zex_faults_parked(void);
 int zex_faults_watch(struct zex_fault_watch *w, const char *kernel);
 void zex_faults_unwatch(struct zex_fault_watch *w);
 void zex_faults_wake(struct zex_fault_watch *w);

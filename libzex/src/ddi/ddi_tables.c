@@ -121,13 +121,6 @@ zex_unsupported_zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t 
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t a0, ze_kernel_handle_t a1, const ze_group_count_t* a2, ze_event_handle_t a3, uint32_t a4, ze_event_handle_t* a5)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeCommandListAppendLaunchCooperativeKernel");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t a0, void* a1, ze_image_handle_t a2, const ze_image_region_t* a3, uint32_t a4, uint32_t a5, ze_event_handle_t a6, uint32_t a7, ze_event_handle_t* a8)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -247,13 +240,6 @@ zex_unsupported_zeEventPoolGetFlags(ze_event_pool_handle_t a0, ze_event_pool_fla
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeEventQueryKernelTimestampsExt(ze_event_handle_t a0, ze_device_handle_t a1, uint32_t* a2, void* a3)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeEventQueryKernelTimestampsExt");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeEventGetEventPool(ze_event_handle_t a0, ze_event_pool_handle_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -307,13 +293,6 @@ zex_unsupported_zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t* a0, 
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zeModuleInspectLinkageExt");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t a0, uint32_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeKernelSuggestMaxCooperativeGroupCount");
 }
 
 static ze_result_t ZE_APICALL
@@ -2101,7 +2080,7 @@ static const struct zex_ze_command_list_dditable zex_ze_command_list_dditable = 
 	.pfnAppendEventReset = zeCommandListAppendEventReset,
 	.pfnAppendQueryKernelTimestamps = zeCommandListAppendQueryKernelTimestamps,
 	.pfnAppendLaunchKernel = zeCommandListAppendLaunchKernel,
-	.pfnAppendLaunchCooperativeKernel = zex_unsupported_zeCommandListAppendLaunchCooperativeKernel,
+	.pfnAppendLaunchCooperativeKernel = zeCommandListAppendLaunchCooperativeKernel,
 	.pfnAppendLaunchKernelIndirect = zeCommandListAppendLaunchKernelIndirect,
 	.pfnAppendLaunchMultipleKernelsIndirect = zeCommandListAppendLaunchMultipleKernelsIndirect,
 	.pfnAppendImageCopyToMemoryExt = zex_unsupported_zeCommandListAppendImageCopyToMemoryExt,
@@ -2165,7 +2144,7 @@ static const struct zex_ze_event_dditable zex_ze_event_dditable = {
 	.pfnQueryStatus = zeEventQueryStatus,
 	.pfnHostReset = zeEventHostReset,
 	.pfnQueryKernelTimestamp = zeEventQueryKernelTimestamp,
-	.pfnQueryKernelTimestampsExt = zex_unsupported_zeEventQueryKernelTimestampsExt,
+	.pfnQueryKernelTimestampsExt = zeEventQueryKernelTimestampsExt,
 	.pfnGetEventPool = zex_unsupported_zeEventGetEventPool,
 	.pfnGetSignalScope = zex_unsupported_zeEventGetSignalScope,
 	.pfnGetWaitScope = zex_unsupported_zeEventGetWaitScope,
@@ -2206,7 +2185,7 @@ static const struct zex_ze_kernel_dditable zex_ze_kernel_dditable = {
 	.pfnSetCacheConfig = zeKernelSetCacheConfig,
 	.pfnSetGroupSize = zeKernelSetGroupSize,
 	.pfnSuggestGroupSize = zeKernelSuggestGroupSize,
-	.pfnSuggestMaxCooperativeGroupCount = zex_unsupported_zeKernelSuggestMaxCooperativeGroupCount,
+	.pfnSuggestMaxCooperativeGroupCount = zeKernelSuggestMaxCooperativeGroupCount,
 	.pfnSetArgumentValue = zeKernelSetArgumentValue,
 	.pfnSetIndirectAccess = zeKernelSetIndirectAccess,
 	.pfnGetIndirectAccess = zeKernelGetIndirectAccess,

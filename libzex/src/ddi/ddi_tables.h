@@ -39,7 +39,7 @@ typedef ze_result_t (ZE_APICALL *zex_pfn_zeImageGetDeviceOffsetExp_t)(ze_image_h
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventPoolPutIpcHandle_t)(ze_context_handle_t, ze_ipc_event_pool_handle_t);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventPoolGetContextHandle_t)(ze_event_pool_handle_t, ze_context_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventPoolGetFlags_t)(ze_event_pool_handle_t, ze_event_pool_flags_t*);
-typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventQueryKernelTimestampsExt_t)(ze_event_handle_t, ze_device_handle_t, uint32_t*, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventQueryKernelTimestampsExt_t)(ze_event_handle_t, ze_device_handle_t, uint32_t*, ze_event_query_kernel_timestamps_results_ext_properties_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventGetEventPool_t)(ze_event_handle_t, ze_event_pool_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventGetSignalScope_t)(ze_event_handle_t, ze_event_scope_flags_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventGetWaitScope_t)(ze_event_handle_t, ze_event_scope_flags_t*);

@@ -177,6 +177,10 @@ struct zex_l0_event_slot {
  * @used: one byte per index: an event was created there and not destroyed.
  * @opened: the pool was opened from another process's IPC handle (its
  *	memory is that pool's); closed with zeEventPoolCloseIpcHandle().
+ * @refs: the handle's hold and one per event not destroyed: a pool
+ *	destroyed before its events (which the specification forbids, and
+ *	programs do) keeps its memory until the last of them goes.
+ * @destroyed: the handle is gone (refused from then on).
  */
 struct zex_l0_event_pool {
 	struct zex_l0_object obj;
@@ -187,6 +191,8 @@ struct zex_l0_event_pool {
 	pthread_mutex_t lock;
 	uint8_t *used;
 	bool opened;
+	atomic_uint refs;
+	atomic_bool destroyed;
 };
 
 /**

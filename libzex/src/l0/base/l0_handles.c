@@ -151,7 +151,10 @@ struct zex_l0_fence *zex_l0_fence(ze_fence_handle_t h)
 
 struct zex_l0_event_pool *zex_l0_event_pool(ze_event_pool_handle_t h)
 {
-	return zex_unwrap(h, ZEL_HANDLE_EVENT_POOL);
+	struct zex_l0_event_pool *pool = zex_unwrap(h, ZEL_HANDLE_EVENT_POOL);
+
+	/* A destroyed pool lives on while its events do, without its handle. */
+	return pool && !atomic_load(&pool->destroyed) ? pool : NULL;
 }
 
 struct zex_l0_event *zex_l0_event(ze_event_handle_t h)

@@ -192,6 +192,11 @@ zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *pDevic
 		if (ext->stype == ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES)
 			((ze_device_readonly_memory_ext_properties_t *)ext)->readonlyCapability =
 				ZE_DEVICE_READONLY_MEMORY_CAPABILITY_ENFORCED;
+		else if (ext->stype == ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_PROPERTIES)
+			/* Kernel and synchronized: the device clock is the host's. */
+			((ze_event_query_kernel_timestamps_ext_properties_t *)ext)->flags =
+				ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_KERNEL |
+				ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_SYNCHRONIZED;
 	memset(p->name, 0, sizeof(p->name));
 	if (dev->tile >= 0)
 		snprintf(p->name, sizeof(p->name), "zex emulated GPU tile %d", dev->tile);
@@ -256,6 +261,8 @@ static uint32_t count_engines(const struct zex_topology *t, uint32_t device, uin
  * group, each where the device has such engines: the kernel lists the
  * root's engines under ZEX_DEVICE_ROOT (one spanning compute engine, tile
  * 0's copy engines); a root that is tile 0 for this process has tile 0's.
+ * The compute group runs cooperative kernels (all of a launch's groups at
+ * once, up to zeKernelSuggestMaxCooperativeGroupCount(): engine.c).
  * Every engine fills with patterns of up to %ZEX_L0_FILL_MAX_PATTERN bytes.
  *
  * Return: the number of groups.
@@ -274,6 +281,7 @@ uint32_t zex_l0_queue_groups(const struct zex_l0_device *dev, struct zex_l0_queu
 			.engine_class = classes[i], .device = (uint16_t)e, .num_queues = count,
 			.flags = classes[i] == DRM_ZEX_ENGINE_CLASS_COMPUTE ?
 				 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE |
+				 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS |
 				 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY :
 				 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY,
 		};

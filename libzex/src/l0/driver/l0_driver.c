@@ -197,6 +197,8 @@ static const struct {
 	{ ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_NAME, ZE_MAKE_VERSION(1, 0) },
 	/* zeKernelSetGlobalOffsetExp */
 	{ ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_1_0 },
+	/* zeEventQueryKernelTimestampsExt */
+	{ ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_NAME, ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_VERSION_1_0 },
 };
 
 #define ZEX_NUM_EXTENSIONS (sizeof(zex_extensions) / sizeof(zex_extensions[0]))

@@ -46,9 +46,9 @@ struct zex_l0_compute {
 	struct server servers[ZEX_MAX_TILES];
 };
 
-/* Run @tile's part of @launch, of the @tile_mask tiles that share it. */
-static int run_part(struct server *s, const struct zex_l0_launch *launch, uint32_t tile_mask,
-		    struct zex_engine_fault *fault)
+/* Run @tile's part of @launch (number @seqno), of the @tile_mask tiles that share it. */
+static int run_part(struct server *s, const struct zex_l0_launch *launch, uint64_t seqno,
+		    uint32_t tile_mask, struct zex_engine_fault *fault)
 {
 	const struct zex_l0_kernel_capture *k = &launch->kernel;
 	const uint32_t zero[3] = { 0, 0, 0 };
@@ -58,6 +58,7 @@ static int run_part(struct server *s, const struct zex_l0_launch *launch, uint32
 	uint32_t part_groups[3], first, n, d;
 	struct zex_geometry g = { .group_start = { 0 } };
 	struct zex_partition p;
+	int ret;
 
 	if (launch->count && __atomic_load_n(launch->count, __ATOMIC_ACQUIRE) <= launch->index)
 		return 0;
@@ -79,7 +80,20 @@ static int run_part(struct server *s, const struct zex_l0_launch *launch, uint32
 	}
 	part_groups[p.dim] = n;
 	g.group_start[p.dim] = first;
-	return zex_engine_run(s->eq, k->kernel, &k->args, k->group_size, part_groups, &g, fault);
+	if (!launch->cooperative)
+		return zex_engine_run(s->eq, k->kernel, &k->args, k->group_size, part_groups, &g,
+				      fault);
+	/* Its parts: the tiles with groups of it. */
+	for (d = 0, n = 0; d < tiles; d++) {
+		uint32_t f, m;
+
+		zex_partition_part(&p, groups, d, &f, &m);
+		n += m != 0;
+	}
+	zex_engine_cooperative_enter(s->eq, s->c, seqno, n);
+	ret = zex_engine_run(s->eq, k->kernel, &k->args, k->group_size, part_groups, &g, fault);
+	zex_engine_cooperative_leave(s->eq, s->c, seqno);
+	return ret;
 }
 
 /* Take tile @s's part of launch @seqno: whoever does runs and reports it. */
@@ -100,7 +114,7 @@ static void run_and_report(struct server *s, uint64_t seqno, uint32_t mask)
 	const struct zex_l0_launch *launch =
 		(const struct zex_l0_launch *)(uintptr_t)c->record->cookie;
 	struct zex_engine_fault f = { 0 };
-	int ret = run_part(s, launch, mask, &f);
+	int ret = run_part(s, launch, seqno, mask, &f);
 
 	if (ret == -EFAULT)
 		zex_launch_report_fault(c->dev, c->exec_queue, s->tile, seqno, f.addr,

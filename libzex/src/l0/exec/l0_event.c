@@ -25,8 +25,11 @@
 
 #include "l0/exec/l0_exec.h"
 
+/* The pools whose events carry kernel timestamps. */
+#define ZEX_POOL_TIMESTAMPS	(ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP | \
+				 ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP)
 #define ZEX_POOL_FLAGS	(ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_IPC | \
-			 ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP | 0x8u)
+			 ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP | ZEX_POOL_TIMESTAMPS)
 #define ZEX_SCOPE_FLAGS	(ZE_EVENT_SCOPE_FLAG_SUBDEVICE | ZE_EVENT_SCOPE_FLAG_DEVICE | \
 			 ZE_EVENT_SCOPE_FLAG_HOST)
 
@@ -65,6 +68,8 @@ int zex_l0_event_pool_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t s
 	pool->count = count;
 	pool->slots = mem;
 	pool->opened = opened;
+	atomic_init(&pool->refs, 1);
+	atomic_init(&pool->destroyed, false);
 	pthread_mutex_init(&pool->lock, NULL);
 	zex_l0_object_publish(&pool->obj);
 	*out = (ze_event_pool_handle_t)pool;
@@ -96,7 +101,6 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
 			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (desc->stype != ZE_STRUCTURE_TYPE_EVENT_POOL_DESC)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	/* 0x8: ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP (1.6). */
 	if (desc->flags & ~(ze_event_pool_flags_t)ZEX_POOL_FLAGS)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
 	if (!desc->count)
@@ -109,16 +113,24 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
 	return ZE_RESULT_SUCCESS;
 }
 
+/* Drop a hold on @pool; the last frees its memory and its handle's slot. */
+static void event_pool_put(struct zex_l0_event_pool *pool)
+{
+	if (atomic_fetch_sub(&pool->refs, 1) != 1)
+		return;
+	zex_l0_release_alloc_kind(pool->drv, pool->slots, ZEX_ALLOC_EVENTS);
+	free(pool->used);
+	pthread_mutex_destroy(&pool->lock);
+	zex_object_pool_put(&zex_l0_event_pools, pool);
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolDestroy(ze_event_pool_handle_t hEventPool)
 {
 	struct zex_l0_event_pool *pool = zex_l0_event_pool(hEventPool);
 
-	if (!pool)
+	if (!pool || atomic_exchange(&pool->destroyed, true))
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	zex_object_pool_put(&zex_l0_event_pools, pool);
-	zex_l0_release_alloc_kind(pool->drv, pool->slots, ZEX_ALLOC_EVENTS);
-	free(pool->used);
-	pthread_mutex_destroy(&pool->lock);
+	event_pool_put(pool);
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -153,6 +165,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventP
 		pool->used[desc->index] = 0;
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	}
+	atomic_fetch_add(&pool->refs, 1);
 	ev->pool = pool;
 	ev->index = desc->index;
 	ev->slot = &pool->slots[desc->index];
@@ -170,13 +183,18 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventP
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventDestroy(ze_event_handle_t hEvent)
 {
 	struct zex_l0_event *ev = zex_l0_event(hEvent);
+	struct zex_l0_event_pool *pool;
+	uint32_t index;
 
 	if (!ev)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	pool = ev->pool;
+	index = ev->index;
 	zex_object_pool_put(&zex_l0_events, ev);
-	pthread_mutex_lock(&ev->pool->lock);
-	ev->pool->used[ev->index] = 0;
-	pthread_mutex_unlock(&ev->pool->lock);
+	pthread_mutex_lock(&pool->lock);
+	pool->used[index] = 0;
+	pthread_mutex_unlock(&pool->lock);
+	event_pool_put(pool);
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -262,11 +280,66 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryKernelTimestamp(ze_event_handle_
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!dstptr)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (!(ev->pool->flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP))
+	if (!(ev->pool->flags & ZEX_POOL_TIMESTAMPS))
 		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				   "zex: the event's pool has no kernel timestamps");
 	if (zeEventQueryStatus(hEvent) != ZE_RESULT_SUCCESS)
 		return ZE_RESULT_NOT_READY;
 	*dstptr = ev->slot->ts;
+	return ZE_RESULT_SUCCESS;
+}
+
+/*
+ * An event has one packet per tile of the device asked about (the root
+ * device: every tile; a tile: its own), each with the timestamps of the
+ * whole operation, which every tile's part of it lies within. The device
+ * clock is CLOCK_MONOTONIC in nanoseconds, the host's time domain itself:
+ * the synchronized timestamps are the same values.
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeEventQueryKernelTimestampsExt(ze_event_handle_t hEvent, ze_device_handle_t hDevice,
+				uint32_t *pCount,
+				ze_event_query_kernel_timestamps_results_ext_properties_t *pResults)
+{
+	struct zex_l0_event *ev = zex_l0_event(hEvent);
+	struct zex_l0_device *dev = zex_l0_device(hDevice);
+	ze_kernel_timestamp_result_t ts;
+	uint32_t packets, i;
+
+	if (!ev || !dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pCount)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (!(ev->pool->flags & ZEX_POOL_TIMESTAMPS))
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: the event's pool has no kernel timestamps");
+	packets = dev->tile >= 0 ? 1 : dev->drv->topo.num_tiles;
+	if (!*pCount || *pCount > packets) {
+		*pCount = packets;
+		if (!pResults)
+			return ZE_RESULT_SUCCESS;
+	}
+	if (!pResults)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (pResults->stype != ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_RESULTS_EXT_PROPERTIES)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: the results' stype is not the timestamps results'");
+	if (pResults->pSynchronizedTimestampsBuffer &&
+	    !(ev->pool->flags & ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP))
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: synchronized timestamps need a pool with mapped timestamps");
+	if (zeEventQueryStatus(hEvent) != ZE_RESULT_SUCCESS)
+		return ZE_RESULT_NOT_READY;
+	ts = ev->slot->ts;
+	for (i = 0; i < *pCount; i++) {
+		if (pResults->pKernelTimestampsBuffer)
+			pResults->pKernelTimestampsBuffer[i] = ts;
+		if (pResults->pSynchronizedTimestampsBuffer)
+			pResults->pSynchronizedTimestampsBuffer[i] =
+				(ze_synchronized_timestamp_result_ext_t){
+					.global = { ts.global.kernelStart, ts.global.kernelEnd },
+					.context = { ts.context.kernelStart, ts.context.kernelEnd },
+				};
+	}
 	return ZE_RESULT_SUCCESS;
 }

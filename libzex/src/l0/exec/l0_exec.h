@@ -32,6 +32,7 @@
  *	of them that run is read as they run (this one runs when @index is
  *	below it); else NULL.
  * @index: its index among them.
+ * @cooperative: its groups run at once (zeCommandListAppendLaunchCooperativeKernel).
  */
 struct zex_l0_launch {
 	struct zex_l0_launch *next;
@@ -41,6 +42,7 @@ struct zex_l0_launch {
 	const ze_group_count_t *indirect;
 	const uint32_t *count;
 	uint32_t index;
+	bool cooperative;
 };
 
 /* A Level Zero timeout in ns as the core takes it: negative for ever. */

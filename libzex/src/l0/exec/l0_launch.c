@@ -72,7 +72,7 @@ static bool runs_kernels(struct zex_l0_cmdlist *l)
  */
 static ze_result_t add_launch(struct zex_l0_op *op, struct zex_l0_kernel *k,
 			      const ze_group_count_t *counts, bool indirect, const uint32_t *count,
-			      uint32_t index, struct zex_l0_launch **out)
+			      uint32_t index, bool cooperative, struct zex_l0_launch **out)
 {
 	struct zex_l0_launch *launch;
 	ze_result_t res;
@@ -88,6 +88,7 @@ static ze_result_t add_launch(struct zex_l0_op *op, struct zex_l0_kernel *k,
 		free(launch);
 		return res;
 	}
+	launch->cooperative = cooperative;
 	if (indirect) {
 		launch->indirect = counts;
 		launch->count = count;
@@ -131,8 +132,25 @@ static ze_result_t end_launches(struct zex_l0_op *op, ze_result_t res,
 	return res;
 }
 
+/*
+ * Whether a cooperative launch of @counts groups on @l's device has them
+ * all run at once (zeKernelSuggestMaxCooperativeGroupCount()).
+ */
+static ze_result_t check_cooperative(struct zex_l0_cmdlist *l, const ze_group_count_t *counts)
+{
+	struct zex_compute_engine *e = zex_l0_engine(l->drv);
+	uint64_t groups = (uint64_t)counts->groupCountX * counts->groupCountY * counts->groupCountZ;
+	uint32_t tiles = l->device->tile >= 0 ? 1 : l->drv->topo.num_tiles;
+
+	if (e && groups > zex_engine_cooperative_groups(e, tiles))
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: a cooperative launch has more groups than run at once "
+				   "(zeKernelSuggestMaxCooperativeGroupCount)");
+	return ZE_RESULT_SUCCESS;
+}
+
 static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
-				 const ze_group_count_t *counts, bool indirect,
+				 const ze_group_count_t *counts, bool indirect, bool cooperative,
 				 ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
 				 ze_event_handle_t *phWaitEvents)
 {
@@ -151,8 +169,10 @@ static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kerne
 	if (!runs_kernels(op.list))
 		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE,
 				  "zex: kernels run on the compute queue group only");
-	else
-		res = add_launch(&op, k, counts, indirect, NULL, 0, &launch);
+	else if (cooperative)
+		res = check_cooperative(op.list, counts);
+	if (!res)
+		res = add_launch(&op, k, counts, indirect, NULL, 0, cooperative, &launch);
 	return end_launches(&op, res, &launch, 1);
 }
 
@@ -162,7 +182,19 @@ zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandList, ze_kernel
 				ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
 				ze_event_handle_t *phWaitEvents)
 {
-	return append_launch(hCommandList, hKernel, pLaunchFuncArgs, false, hSignalEvent,
+	return append_launch(hCommandList, hKernel, pLaunchFuncArgs, false, false, hSignalEvent,
+			     numWaitEvents, phWaitEvents);
+}
+
+/* All the launch's groups run at once: they may wait for each other. */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t hCommandList,
+					   ze_kernel_handle_t hKernel,
+					   const ze_group_count_t *pLaunchFuncArgs,
+					   ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+					   ze_event_handle_t *phWaitEvents)
+{
+	return append_launch(hCommandList, hKernel, pLaunchFuncArgs, false, true, hSignalEvent,
 			     numWaitEvents, phWaitEvents);
 }
 
@@ -173,8 +205,8 @@ zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCommandList,
 					ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
 					ze_event_handle_t *phWaitEvents)
 {
-	return append_launch(hCommandList, hKernel, pLaunchArgumentsBuffer, true, hSignalEvent,
-			     numWaitEvents, phWaitEvents);
+	return append_launch(hCommandList, hKernel, pLaunchArgumentsBuffer, true, false,
+			     hSignalEvent, numWaitEvents, phWaitEvents);
 }
 
 /* Up to @numKernels launches, each with its groups read as it runs; *@pCountBuffer of them run. */
@@ -210,7 +242,7 @@ zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_handle_t hComma
 				  "zex: kernels run on the compute queue group only");
 	for (i = 0; i < numKernels && !res; i++)
 		res = add_launch(&op, zex_l0_kernel(phKernels[i]), &pLaunchArgumentsBuffer[i], true,
-				 pCountBuffer, i, &launches[i]);
+				 pCountBuffer, i, false, &launches[i]);
 	res = end_launches(&op, res, launches, numKernels);
 	free(launches);
 	return res;

@@ -103,7 +103,8 @@ static int op_timestamps(struct zex_l0_op *op, bool end)
 	uint64_t *global = end ? &s->ts.global.kernelEnd : &s->ts.global.kernelStart;
 	uint64_t *context = end ? &s->ts.context.kernelEnd : &s->ts.context.kernelStart;
 
-	if (!(op->signal->pool->flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP))
+	if (!(op->signal->pool->flags & (ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP |
+					 ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP)))
 		return 0;
 	return zex_l0_op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_TIMESTAMP,
 						     .dst = (uintptr_t)global }) ||

@@ -222,6 +222,23 @@ static uint32_t largest_divisor(uint32_t n, uint64_t limit)
 	return 1;
 }
 
+/* As many groups as the pools of the module's device have threads (engine.c). */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
+									    uint32_t *totalGroupCount)
+{
+	struct zex_l0_kernel *k = zex_l0_kernel(hKernel);
+	struct zex_l0_device *dev;
+
+	if (!k)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!totalGroupCount)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	dev = k->module->device;
+	*totalGroupCount = zex_engine_cooperative_groups(zex_l0_engine(dev->drv),
+							 dev->tile >= 0 ? 1 : dev->drv->topo.num_tiles);
+	return ZE_RESULT_SUCCESS;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel,
 							     uint32_t globalSizeX,
 							     uint32_t globalSizeY,
