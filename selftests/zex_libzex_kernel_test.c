@@ -237,7 +237,9 @@ TEST_F(kernel, a_kernel_checks_its_arguments_and_group_size)
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
 		  zeKernelSetArgumentValue(k, 0, sizeof(v), &v));
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
-		  zeKernelSetArgumentValue(k, 2, sizeof(long), &v));
+		  zeKernelSetArgumentValue(k, 2, 0, &v));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+		  zeKernelSetArgumentValue(k, 2, sizeof(v), NULL));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(v), &v));
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION, zeKernelSetGroupSize(k, 0, 1, 1));
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
@@ -260,7 +262,9 @@ static void scale_add_on(struct __test_metadata *_metadata, FIXTURE_DATA(kernel)
 	int *dst = device_mem(self, dev, n * sizeof(int));
 	int *host = host_mem(self, n * sizeof(int));
 	ze_group_count_t groups = { n / 8, 1, 1 };
-	int scale = 3, add = -7;
+	/* A value given wider than the argument is cut to it (its low bytes). */
+	int64_t scale = 3;
+	int add = -7;
 	uint32_t i;
 
 	ASSERT_NE(NULL, k);

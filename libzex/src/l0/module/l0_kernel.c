@@ -149,12 +149,17 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetArgumentValue(ze_kernel_handle_t 
 					   "zex: a pointer argument is a pointer's size");
 		break;
 	case ZEX_SPIRV_ARG_VALUE:
-		/* A smaller value is zero-extended, as compute-runtime takes it. */
-		if (!argSize || argSize > a->size)
+		/*
+		 * As compute-runtime takes a value: a smaller one zero-extended,
+		 * a larger one cut to the argument's size (its leading bytes,
+		 * the low ones of an integer: a size_t given for an int).
+		 */
+		if (!argSize)
 			return zex_l0_fail(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
-					   "zex: the size is larger than the argument type's");
+					   "zex: a value argument has a size");
 		if (!pArgValue)
 			return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+		argSize = argSize < a->size ? argSize : a->size;
 		break;
 	default:
 		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
