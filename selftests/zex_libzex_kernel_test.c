@@ -10,7 +10,8 @@
  * kernels); a launch on the root device is split between the tiles and
  * every work-item still sees the whole launch (group ids, counts, global
  * ids and sizes, a global offset); a cooperative launch runs all its
- * groups at once, also beside another; launches are ordered with copies and
+ * groups at once, also beside another; a synchronous append of several
+ * launches runs them all; launches are ordered with copies and
  * events in one list; a build that fails says why in its log; a kernel
  * that touches memory the process does not map loses its queue alone; and
  * a process without the engine (no OpenCL platform) is told why kernels
@@ -447,6 +448,57 @@ TEST_F(kernel, cooperative_launches_run_all_their_groups_at_once)
 	zeMemFree(self->ctx, out);
 	zeMemFree(self->ctx, arrived);
 	zeKernelDestroy(k);
+}
+
+/*
+ * One append of a synchronous immediate list with several launches (three
+ * kernels launched indirectly at once, on a tile and on the root device):
+ * the appending thread runs each as it is published, and all of them run.
+ */
+TEST_F(kernel, a_synchronous_append_of_several_launches_runs_them_all)
+{
+	ze_device_handle_t devs[2] = { self->tile, self->root };
+	ze_kernel_handle_t k[3];
+	ze_group_count_t *counts = host_mem(self, 3 * sizeof(*counts));
+	uint32_t *how_many = host_mem(self, sizeof(*how_many));
+	int *buf = host_mem(self, 3 * 16 * sizeof(int));
+	int scale = 0, d, i, j;
+
+	ASSERT_NE(NULL, counts);
+	ASSERT_NE(NULL, how_many);
+	ASSERT_NE(NULL, buf);
+	for (i = 0; i < 3; i++) {
+		int *dst = buf + 16 * i;
+
+		k[i] = kernel(self, "scale_add");
+		ASSERT_NE(NULL, k[i]);
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k[i], 8, 1, 1));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k[i], 0, sizeof(dst), &dst));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k[i], 1, sizeof(dst), &dst));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k[i], 2, sizeof(scale),
+								      &scale));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k[i], 3, sizeof(i), &i));
+		counts[i] = (ze_group_count_t){ 2, 1, 1 };
+	}
+	*how_many = 3;
+	for (d = 0; d < 2; d++) {
+		ze_command_list_handle_t l = immediate(self, devs[d]);
+
+		ASSERT_NE(NULL, l);
+		memset(buf, 0xff, 3 * 16 * sizeof(int));
+		ASSERT_EQ(ZE_RESULT_SUCCESS,
+			  zeCommandListAppendLaunchMultipleKernelsIndirect(l, 3, k, how_many, counts,
+									   NULL, 0, NULL));
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 16; j++)
+				ASSERT_EQ(i, buf[16 * i + j]) TH_LOG("device %d, launch %d", d, i);
+		zeCommandListDestroy(l);
+	}
+	for (i = 0; i < 3; i++)
+		zeKernelDestroy(k[i]);
+	zeMemFree(self->ctx, buf);
+	zeMemFree(self->ctx, how_many);
+	zeMemFree(self->ctx, counts);
 }
 
 /* What work-item @id of a launch of @groups groups of @size must see. */

@@ -93,6 +93,9 @@ struct zex_l0_submission {
  *	points before it are @timeline's.
  * @launches: the launches submitted to @compute's queue: the last one's
  *	number there.
+ * @self_served: a synchronous immediate list's queue: the appending
+ *	thread, which waits for its launches anyway, runs their first tile's
+ *	parts itself, and that tile has no serving thread.
  */
 struct zex_l0_cmdqueue {
 	struct zex_l0_object obj;
@@ -111,6 +114,7 @@ struct zex_l0_cmdqueue {
 	struct zex_l0_compute *compute;
 	uint64_t lr_from;
 	uint64_t launches;
+	bool self_served;
 };
 
 /**

@@ -101,6 +101,8 @@ zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device_handle_t hD
 	l->queue = calloc(1, sizeof(*l->queue));
 	res = l->queue ? zex_l0_queue_init(l->queue, ctx->drv, dev, altdesc) :
 			 ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	if (!res)
+		l->queue->self_served = altdesc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
 	if (res) {
 		free(l->queue);
 		pthread_mutex_destroy(&l->lock);

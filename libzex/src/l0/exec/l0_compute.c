@@ -16,6 +16,9 @@
  * not map, or wrote a read-only page: kernel_faults.c; or the engine
  * refused to run it): the queue is banned, DEVICE_LOST for it alone. The
  * threads end when the queue's long-running half is destroyed or banned.
+ * A synchronous immediate list's thread waits for its launches anyway: it
+ * runs their first tile's parts itself (zex_l0_compute_run_own()), and
+ * that tile has no serving thread to wake for nothing.
  */
 
 #include <errno.h>
@@ -202,9 +205,11 @@ int zex_l0_compute_start(struct zex_l0_cmdqueue *q)
 		s->c = c;
 		s->tile = tiles[i];
 		ret = zex_engine_queue_create(e, s->tile, &s->eq);
-		if (!ret)
+		/* A self-served queue's first tile is its appending thread's. */
+		if (!ret && !(q->self_served && !i)) {
 			ret = -pthread_create(&s->thread, NULL, serve, s);
-		s->started = !ret;
+			s->started = !ret;
+		}
 	}
 	q->compute = c;
 	if (ret) {
@@ -239,38 +244,45 @@ void zex_l0_compute_stop(struct zex_l0_cmdqueue *q)
 }
 
 /**
- * zex_l0_compute_run_own - the submitting thread runs its own launch's first part
+ * zex_l0_compute_run_own - the submitting thread runs its own launches' first parts
  * @q: the queue, with its kernel half.
- * @seqno: the launch's number on the queue (1, 2, ... in submission order).
+ * @first: the first launch of the submission, by its number on the queue
+ *	(1, 2, ... in submission order).
+ * @last: the last.
  *
- * A thread about to wait for its launch (a synchronous immediate list)
- * runs the part of the first tile the launch spans itself, saving the
- * serving thread's wake-up and its own; the other tiles' parts run on
- * their threads at the same time. The part is claimed first, so exactly
- * one thread runs each; if the serving thread took it, or the launch is
- * already past, nothing is done here.
+ * A thread about to wait for its launches (a synchronous immediate list)
+ * runs the part of the first tile each launch spans itself, one launch
+ * after the other as the queue publishes them, saving a serving thread's
+ * wake-up and its own; the other tiles' parts run on their threads at the
+ * same time. On a self-served queue that tile has no thread: every such
+ * part is this thread's. Elsewhere the part is claimed first, so exactly
+ * one thread runs each. Returns early when the queue ends (banned).
  */
-void zex_l0_compute_run_own(struct zex_l0_cmdqueue *q, uint64_t seqno)
+void zex_l0_compute_run_own(struct zex_l0_cmdqueue *q, uint64_t first, uint64_t last)
 {
 	struct zex_l0_compute *c = q->compute;
-	uint64_t now;
+	uint64_t seqno, now;
 	uint32_t mask, i;
 
-	if (__atomic_load_n(&c->record->seqno, __ATOMIC_ACQUIRE) < seqno &&
-	    zex_launch_wait(c->dev, c->exec_queue, c->record, seqno, -1))
-		return;
-	now = __atomic_load_n(&c->record->seqno, __ATOMIC_ACQUIRE);
-	mask = c->record->tile_mask;
-	if (now != seqno || __atomic_load_n(&c->record->state, __ATOMIC_ACQUIRE))
-		return;
-	for (i = 0; i < c->num_servers; i++) {
-		struct server *s = &c->servers[i];
-
-		if (!(mask & (1u << s->tile)))
+	for (seqno = first; seqno <= last; seqno++) {
+		if (__atomic_load_n(&c->record->seqno, __ATOMIC_ACQUIRE) < seqno &&
+		    zex_launch_wait(c->dev, c->exec_queue, c->record, seqno, -1))
+			return;
+		now = __atomic_load_n(&c->record->seqno, __ATOMIC_ACQUIRE);
+		mask = c->record->tile_mask;
+		if (__atomic_load_n(&c->record->state, __ATOMIC_ACQUIRE))
+			return;
+		if (now != seqno)
 			continue;
-		if (claim(s, seqno))
-			run_and_report(s, seqno, mask);
-		return;
+		for (i = 0; i < c->num_servers; i++) {
+			struct server *s = &c->servers[i];
+
+			if (!(mask & (1u << s->tile)))
+				continue;
+			if (claim(s, seqno))
+				run_and_report(s, seqno, mask);
+			break;
+		}
 	}
 }
 

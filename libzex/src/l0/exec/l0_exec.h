@@ -86,7 +86,7 @@ ze_result_t zex_l0_op_end(struct zex_l0_op *op, ze_result_t res);
 
 int zex_l0_compute_start(struct zex_l0_cmdqueue *q);
 void zex_l0_compute_stop(struct zex_l0_cmdqueue *q);
-void zex_l0_compute_run_own(struct zex_l0_cmdqueue *q, uint64_t seqno);
+void zex_l0_compute_run_own(struct zex_l0_cmdqueue *q, uint64_t first, uint64_t last);
 uint32_t zex_l0_compute_exec_queue(const struct zex_l0_cmdqueue *q);
 uint64_t zex_l0_compute_record(const struct zex_l0_cmdqueue *q);
 

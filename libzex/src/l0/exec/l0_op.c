@@ -49,23 +49,20 @@ static ze_result_t append(struct zex_l0_cmdlist *l, const struct drm_zex_command
 			  uint32_t n)
 {
 	ze_result_t res = ZE_RESULT_SUCCESS;
-	uint64_t point, launches;
+	uint64_t point, first, last;
 
 	if (l->immediate) {
 		pthread_mutex_lock(&l->queue->lock);
-		launches = l->queue->launches;
+		first = l->queue->launches + 1;
 		res = zex_l0_submit_locked(l->queue, cmds, n);
 		point = l->queue->submitted;
-		if (l->queue->launches == launches)
-			launches = 0;
-		else
-			launches = l->queue->launches;
+		last = l->queue->launches;
 		pthread_mutex_unlock(&l->queue->lock);
 		if (res || l->queue->mode != ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS)
 			return res;
-		/* About to wait for its launch: the thread runs a part of it itself. */
-		if (launches)
-			zex_l0_compute_run_own(l->queue, launches);
+		/* About to wait for its launches: the thread runs them itself. */
+		if (last >= first)
+			zex_l0_compute_run_own(l->queue, first, last);
 		return zex_l0_queue_wait(l->queue, point, UINT64_MAX);
 	}
 	pthread_mutex_lock(&l->lock);
