@@ -13,14 +13,17 @@
  * groups at once, also beside another; a synchronous append of several
  * launches runs them all; launches are ordered with copies and
  * events in one list; a build that fails says why in its log; a kernel
- * that touches memory the process does not map loses its queue alone; and
- * a process without the engine (no OpenCL platform) is told why kernels
+ * that touches memory the process does not map loses its queue alone; a
+ * process killed mid-launch leaves the device working; and a process
+ * without the engine (no OpenCL platform) is told why kernels
  * are unsupported. Must run where the compute packages are installed: it
  * fails, not skips, without them.
  */
 
 #include <libgen.h>
 #include <limits.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +36,8 @@
 
 /* The no-engine child: run in a fresh process, with no OpenCL platform. */
 #define NO_ENGINE_CHILD	"ZEX_TEST_NO_ENGINE_CHILD"
+/* The killed child: a launch that never ends, in a process of its own. */
+#define ENDLESS_CHILD	"ZEX_TEST_ENDLESS_CHILD"
 
 static void *read_spirv(size_t *size)
 {
@@ -673,6 +678,52 @@ TEST_F(kernel, a_kernel_that_faults_loses_its_queue_alone)
 	zeMemFree(self->ctx, dst);
 }
 
+/*
+ * The killed child: a launch on a tile whose work-groups never end (each
+ * waits for a count that never comes), told to the parent on fd @fd once
+ * its first group runs; then it waits to be killed.
+ */
+static int endless_child(int fd)
+{
+	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
+				.format = ZE_MODULE_FORMAT_IL_SPIRV };
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS };
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
+	ze_kernel_desc_t kd = { .stype = ZE_STRUCTURE_TYPE_KERNEL_DESC,
+				.pKernelName = "grid_barrier" };
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	ze_group_count_t groups = { 2, 1, 1 };
+	ze_device_handle_t dev, tile;
+	ze_command_list_handle_t l;
+	ze_driver_handle_t drv;
+	ze_context_handle_t ctx;
+	ze_module_handle_t m;
+	ze_kernel_handle_t k;
+	uint32_t n = 1;
+	int *mem;
+
+	md.pInputModule = read_spirv(&md.inputSize);
+	if (!md.pInputModule || zeInit(0) || zeDriverGet(&n, &drv) ||
+	    zeDeviceGet(drv, &n, &dev) || zeDeviceGetSubDevices(dev, &n, &tile) ||
+	    zeContextCreate(drv, &cd, &ctx) || zeModuleCreate(ctx, tile, &md, &m, NULL) ||
+	    zeKernelCreate(m, &kd, &k) || zeMemAllocHost(ctx, &hd, 64, 0, (void **)&mem) ||
+	    zeCommandListCreateImmediate(ctx, tile, &qd, &l))
+		return 2;
+	mem[0] = -1000000;
+	if (zeKernelSetGroupSize(k, 1, 1, 1) ||
+	    zeKernelSetArgumentValue(k, 0, sizeof(mem), &mem) ||
+	    zeKernelSetArgumentValue(k, 1, sizeof(mem), &mem) ||
+	    zeCommandListAppendLaunchKernel(l, k, &groups, NULL, 0, NULL))
+		return 3;
+	while (__atomic_load_n(&mem[0], __ATOMIC_ACQUIRE) == -1000000)
+		sched_yield();
+	if (write(fd, "r", 1) != 1)
+		return 4;
+	for (;;)
+		pause();
+}
+
 /* The child: no OpenCL platform, so no engine; the module says why. */
 static int no_engine_child(void)
 {
@@ -702,6 +753,44 @@ __attribute__((constructor)) static void maybe_the_child(void)
 {
 	if (getenv(NO_ENGINE_CHILD))
 		exit(no_engine_child());
+	if (getenv(ENDLESS_CHILD))
+		exit(endless_child(atoi(getenv(ENDLESS_CHILD))));
+}
+
+/*
+ * A process killed while a launch of its runs (its work-groups busy on the
+ * engine's threads, never to end) takes its long-running queue with it;
+ * the device and this process's kernels go on.
+ */
+TEST_F(kernel, a_process_killed_mid_launch_leaves_the_device_working)
+{
+	char *argv[] = { "zex_libzex_kernel_test", NULL };
+	int fds[2], status;
+	char c, fd[16];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	snprintf(fd, sizeof(fd), "%d", fds[1]);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* The rest of the environment stays: where PoCL and its cache are. */
+		close(fds[0]);
+		setenv(ENDLESS_CHILD, fd, 1);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	ASSERT_EQ(1, read(fds[0], &c, 1)) {
+		waitpid(pid, &status, 0);
+		TH_LOG("the child ended first: status %#x", status);
+	}
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	close(fds[0]);
+	scale_add_on(_metadata, self, self->tile, 256);
+	scale_add_on(_metadata, self, self->root, 256);
 }
 
 TEST(without_the_engine_kernels_are_unsupported_saying_why)
