@@ -402,6 +402,12 @@ void zex_l0_handles_register(struct zex_l0_driver *drv);
 struct zex_l0_driver *zex_l0_driver(ze_driver_handle_t h);
 struct zex_l0_context *zex_l0_context(ze_context_handle_t h);
 struct zex_l0_device *zex_l0_device(ze_device_handle_t h);
+
+/* The tiles @dev's work spans: its own for a tile, every tile for the root device. */
+static inline uint32_t zex_l0_device_tiles(const struct zex_l0_device *dev)
+{
+	return dev->tile >= 0 ? 1 : dev->drv->topo.num_tiles;
+}
 struct zex_l0_cmdqueue *zex_l0_cmdqueue(ze_command_queue_handle_t h);
 struct zex_l0_cmdlist *zex_l0_cmdlist(ze_command_list_handle_t h);
 struct zex_l0_fence *zex_l0_fence(ze_fence_handle_t h);

@@ -313,7 +313,7 @@ zeEventQueryKernelTimestampsExt(ze_event_handle_t hEvent, ze_device_handle_t hDe
 	if (!(ev->pool->flags & ZEX_POOL_TIMESTAMPS))
 		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				   "zex: the event's pool has no kernel timestamps");
-	packets = dev->tile >= 0 ? 1 : dev->drv->topo.num_tiles;
+	packets = zex_l0_device_tiles(dev);
 	if (!*pCount || *pCount > packets) {
 		*pCount = packets;
 		if (!pResults)

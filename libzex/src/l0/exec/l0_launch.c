@@ -140,7 +140,7 @@ static ze_result_t check_cooperative(struct zex_l0_cmdlist *l, const ze_group_co
 {
 	struct zex_compute_engine *e = zex_l0_engine(l->drv);
 	uint64_t groups = (uint64_t)counts->groupCountX * counts->groupCountY * counts->groupCountZ;
-	uint32_t tiles = l->device->tile >= 0 ? 1 : l->drv->topo.num_tiles;
+	uint32_t tiles = zex_l0_device_tiles(l->device);
 
 	if (e && groups > zex_engine_cooperative_groups(e, tiles))
 		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,

@@ -240,7 +240,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSuggestMaxCooperativeGroupCount(ze_k
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	dev = k->module->device;
 	*totalGroupCount = zex_engine_cooperative_groups(zex_l0_engine(dev->drv),
-							 dev->tile >= 0 ? 1 : dev->drv->topo.num_tiles);
+							 zex_l0_device_tiles(dev));
 	return ZE_RESULT_SUCCESS;
 }
 
