@@ -76,11 +76,14 @@ static HR_FN int wait_moved(struct hostrpc_client *c, uint32_t slot, uint32_t se
 	while (hr_u32_load(&c->sh.answer[slot]) == seen) {
 		if (dead_at_poll(c, polls))
 			return HOSTRPC_DEAD;
+#ifndef HR_NO_DOORBELL
+		/* Without a doorbell nothing would wake a sleeper: poll. */
 		if (c->wait && polls >= c->spin) {
 			if (c->wait(c->wait_ctx, slot, seen))
 				return HOSTRPC_DEAD;
 			continue;
 		}
+#endif
 		hr_relax(polls++);
 	}
 	return 0;

@@ -14,8 +14,9 @@
  * yields the core. A CUDA build (nvcc defines __CUDACC__) takes
  * hostrpc_atomic_cuda.h instead: system-scope atomics for the shared
  * words, device-scope ones for the private words, which live in GPU
- * memory. HR_FN qualifies every function of the core for its target (for
- * CUDA: a device function). The core itself needs no libc and allocates
+ * memory. An OpenCL C build (a zex kernel's device library) takes
+ * hostrpc_atomic_opencl.h. HR_FN qualifies every function of the core for
+ * its target (for CUDA: a device function). The core itself needs no libc and allocates
  * nothing (a freestanding build, which the host layer of make check links
  * with -nostdlib, only pauses).
  */
@@ -23,8 +24,10 @@
 #ifndef HOSTRPC_ATOMIC_H
 #define HOSTRPC_ATOMIC_H
 
-#ifdef __CUDACC__
+#if defined(__CUDACC__)
 #include "hostrpc_atomic_cuda.h"
+#elif defined(__OPENCL_C_VERSION__)
+#include "hostrpc_atomic_opencl.h"
 #else
 
 #define HR_FN
@@ -170,6 +173,6 @@ static inline void hr_relax(uint32_t polls)
 #endif
 }
 
-#endif /* !__CUDACC__ */
+#endif /* neither CUDA nor OpenCL C */
 
 #endif /* HOSTRPC_ATOMIC_H */

@@ -28,6 +28,8 @@
 
 #include "compute/engine.h"
 #include "compute/partition.h"
+#include "hostrpc/hostrpc.h"
+#include "zex/zex_hostrpc_kernel.h"
 
 static void *read_file(const char *name, size_t *size)
 {
@@ -475,6 +477,243 @@ TEST_F(engine, one_cooperative_launch_at_a_time_holds_the_pools)
 	zex_engine_cooperative_leave(self->q, &queue_a, 7);
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	EXPECT_EQ(1, atomic_load(&b.entered));
+}
+
+/* A program of tests/kernels/@name. */
+static int build_file(struct zex_compute_engine *e, const char *name, struct zex_program **p,
+		      char **log)
+{
+	size_t size;
+	void *spirv = read_file(name, &size);
+	int ret;
+
+	if (!spirv)
+		return -ENOENT;
+	ret = zex_program_build(e, spirv, size, NULL, p, log);
+	free(spirv);
+	return ret;
+}
+
+/* Run one-pointer kernel @name of @p over @groups groups of 8 into @out. */
+static int run_out(FIXTURE_DATA(engine) *self, struct zex_program *p, const char *name,
+		   int *out, uint32_t groups)
+{
+	const uint32_t size[3] = { 8, 1, 1 }, pg[3] = { groups, 1, 1 };
+	struct zex_geometry g = { .num_groups = { groups, 1, 1 } };
+	struct zex_launch_args args;
+	struct zex_engine_fault fault;
+	struct one_pointer a;
+	struct zex_kernel *k;
+	int ret = zex_kernel_create(p, name, &k);
+
+	if (ret)
+		return ret;
+	pointer_args(&a, &args, out);
+	ret = zex_engine_run(self->q, k, &args, size, pg, &g, &fault);
+	zex_kernel_put(k);
+	return ret;
+}
+
+/*
+ * A module importing a function is not built until it is linked with a
+ * module exporting it; then its kernel runs the other's code, and each
+ * module's kernel of the same name is its own.
+ */
+TEST_F(engine, a_module_importing_from_another_is_built_when_linked_with_it)
+{
+	struct zex_program *imp = NULL, *exp = NULL;
+	struct zex_kernel *k = NULL;
+	int out[32], i;
+
+	ASSERT_EQ(0, build_file(self->e, "import_kernels.spv", &imp, &self->log));
+	ASSERT_EQ(0, build_file(self->e, "export_kernels.spv", &exp, &self->log));
+	EXPECT_FALSE(zex_program_linked(imp));
+	EXPECT_TRUE(zex_program_linked(exp));
+	EXPECT_EQ(-ENOLINK, zex_kernel_create(imp, "scaled", &k));
+	EXPECT_EQ(NULL, k);
+	ASSERT_EQ(0, zex_program_link(imp, &exp, 1, &self->log))
+		TH_LOG("link log: %s", self->log ? self->log : "(none)");
+	EXPECT_TRUE(zex_program_linked(imp));
+	/* Linking again changes nothing. */
+	EXPECT_EQ(0, zex_program_link(imp, &exp, 1, &self->log));
+	ASSERT_EQ(0, run_out(self, imp, "scaled", out, 4));
+	for (i = 0; i < 32; i++)
+		ASSERT_EQ(10 * i + i / 8, out[i]) TH_LOG("item %d", i);
+	ASSERT_EQ(0, run_out(self, imp, "twice", out, 4));
+	EXPECT_EQ(2, out[31]);
+	ASSERT_EQ(0, run_out(self, exp, "twice", out, 4));
+	EXPECT_EQ(22, out[31]);
+	zex_program_put(imp);
+	zex_program_put(exp);
+}
+
+/* Linked with modules that do not export its import: -ENOLINK, the log names it. */
+TEST_F(engine, a_module_whose_import_nothing_exports_stays_unlinked_saying_which)
+{
+	struct zex_program *imp = NULL;
+
+	ASSERT_EQ(0, build_file(self->e, "import_kernels.spv", &imp, &self->log));
+	EXPECT_EQ(-ENOLINK, zex_program_link(imp, &self->p, 1, &self->log));
+	EXPECT_FALSE(zex_program_linked(imp));
+	ASSERT_NE(NULL, self->log);
+	EXPECT_NE(NULL, strstr(self->log, "zex_test_scale")) TH_LOG("log: %s", self->log);
+	zex_program_put(imp);
+}
+
+/* hostrpc in plain memory: the words of a channel of @NSLOTS slots. */
+#define NSLOTS	64
+struct channel {
+	hr_u32_t request[NSLOTS], answer[NSLOTS], summary[NSLOTS / HOSTRPC_GROUP];
+	hr_u32_t host_armed, device_armed, dead;
+	hr_own_t owner[NSLOTS], mirror[NSLOTS], taken[NSLOTS];
+	hostrpc_page_t pages[NSLOTS];
+	struct hostrpc_server server;
+	atomic_bool stop;
+	atomic_uint served;
+	unsigned int die_after;	/* calls answered before the host side dies; 0: never */
+};
+
+/* The host's answer: word 2 = 3 * word 0 + word 1. */
+static void answer(hostrpc_page_t *page, void *ctx)
+{
+	struct channel *ch = ctx;
+	uint64_t *w = page->cacheline[0].element;
+
+	w[2] = 3 * w[0] + w[1];
+	atomic_fetch_add(&ch->served, 1);
+}
+
+static void *serve(void *arg)
+{
+	struct channel *ch = arg;
+	uint32_t passes = 0;
+
+	while (!atomic_load(&ch->stop)) {
+		if (ch->die_after && atomic_load(&ch->served) >= ch->die_after) {
+			/*
+			 * Die under a call: once one is published and not
+			 * answered, do what the kernel driver does when the
+			 * last host view closes.
+			 */
+			uint32_t slot;
+
+			for (slot = 0; slot < NSLOTS; slot++)
+				if (atomic_load(&ch->request[slot]) != atomic_load(&ch->answer[slot]))
+					break;
+			if (slot == NSLOTS)
+				continue;
+			atomic_store(&ch->dead, 1);
+			break;
+		}
+		if (!hostrpc_server_poll(&ch->server, &passes, answer, ch))
+			sched_yield();
+	}
+	return NULL;
+}
+
+static struct channel *channel_new(void)
+{
+	struct channel *ch = aligned_alloc(4096, (sizeof(struct channel) + 4095) & ~4095ul);
+
+	if (!ch)
+		return NULL;
+	memset(ch, 0, sizeof(*ch));
+	ch->server = (struct hostrpc_server){
+		.sh = { ch->request, ch->answer, ch->summary, &ch->host_armed, &ch->device_armed,
+			&ch->dead, ch->pages, NSLOTS },
+		.T = ch->taken, .id = 1,
+	};
+	return ch;
+}
+
+/* Every work-item of a 1024-item launch calls; Return: the calls that failed. */
+static void ask_host(struct __test_metadata *_metadata, FIXTURE_DATA(engine) *self,
+		     struct channel *ch, uint64_t *answers, int *status)
+{
+	struct {
+		struct zex_hostrpc_kernel_view view;
+		uint64_t *answers;
+		int *status;
+	} v = {
+		.view = {
+			.request = (uintptr_t)ch->request, .answer = (uintptr_t)ch->answer,
+			.summary = (uintptr_t)ch->summary, .dead = (uintptr_t)&ch->dead,
+			.pages = (uintptr_t)ch->pages, .owner = (uintptr_t)ch->owner,
+			.mirror = (uintptr_t)ch->mirror, .nslots = NSLOTS, .id = 5,
+		},
+		.answers = answers, .status = status,
+	};
+	uint32_t sizes[3] = { sizeof(v.view), 8, 8 }, offsets[3] = { 0, 64, 72 };
+	const uint32_t size[3] = { 64, 1, 1 }, groups[3] = { 16, 1, 1 };
+	struct zex_geometry g = { .num_groups = { 16, 1, 1 } };
+	struct zex_launch_args args = { 3, sizes, offsets, (unsigned char *)&v };
+	struct zex_engine_fault fault;
+	struct zex_program *p = NULL;
+	struct zex_kernel *k;
+	pthread_t server;
+
+	ASSERT_EQ(64, sizeof(v.view));
+	ASSERT_EQ(0, build_file(self->e, "hostrpc_kernels.spv", &p, &self->log))
+		TH_LOG("build log: %s", self->log ? self->log : "(none)");
+	/* The device library was linked in at the build. */
+	ASSERT_TRUE(zex_program_linked(p)) TH_LOG("log: %s", self->log ? self->log : "(none)");
+	ASSERT_EQ(0, zex_kernel_create(p, "ask_host", &k));
+	ASSERT_EQ(0, pthread_create(&server, NULL, serve, ch));
+	EXPECT_EQ(0, zex_engine_run(self->q, k, &args, size, groups, &g, &fault));
+	atomic_store(&ch->stop, true);
+	pthread_join(server, NULL);
+	zex_kernel_put(k);
+	zex_program_put(p);
+}
+
+/* Each of 1024 work-items calls the host through hostrpc and gets its own answer. */
+TEST_F(engine, every_work_item_of_a_launch_calls_the_host_through_hostrpc)
+{
+	struct channel *ch = channel_new();
+	uint64_t *answers = calloc(1024, sizeof(*answers));
+	int *status = calloc(1024, sizeof(*status)), i;
+
+	ASSERT_NE(NULL, ch);
+	ask_host(_metadata, self, ch, answers, status);
+	for (i = 0; i < 1024; i++) {
+		ASSERT_EQ(0, status[i]) TH_LOG("item %d", i);
+		ASSERT_EQ(3ull * i + 0x5a5a0000u + i, answers[i]) TH_LOG("item %d", i);
+	}
+	EXPECT_EQ(1024, atomic_load(&ch->served));
+	free(ch);
+	free(answers);
+	free(status);
+}
+
+/*
+ * The host side dies after 100 answers, with a call waiting for it: the
+ * launch still ends, the calls it answered have their answers and every
+ * other call fails as dead.
+ */
+TEST_F(engine, a_host_side_that_dies_mid_launch_fails_the_calls_left_and_the_launch_ends)
+{
+	struct channel *ch = channel_new();
+	uint64_t *answers = calloc(1024, sizeof(*answers));
+	int *status = calloc(1024, sizeof(*status)), i, answered = 0;
+
+	ASSERT_NE(NULL, ch);
+	ch->die_after = 100;
+	ask_host(_metadata, self, ch, answers, status);
+	for (i = 0; i < 1024; i++) {
+		if (!status[i]) {
+			ASSERT_EQ(3ull * i + 0x5a5a0000u + i, answers[i]) TH_LOG("item %d", i);
+			answered++;
+		} else {
+			ASSERT_EQ(ZEX_HOSTRPC_KERNEL_DEAD, status[i]) TH_LOG("item %d", i);
+			ASSERT_EQ(0, answers[i]) TH_LOG("item %d", i);
+		}
+	}
+	EXPECT_EQ(atomic_load(&ch->served), answered);
+	EXPECT_LE(100, answered);
+	EXPECT_GT(1024, answered);
+	free(ch);
+	free(answers);
+	free(status);
 }
 
 TEST_F(engine, no_such_kernel_is_enoent)

@@ -180,4 +180,59 @@ TEST(every_truncation_stays_inside)
 	}
 }
 
+/* OpDecorate %@id LinkageAttributes "@name" @type (0 Export, 1 Import). */
+static void linkage(struct module *m, uint32_t id, const char *name, uint32_t type)
+{
+	uint32_t ops[32] = { id, 41 };
+	size_t len = strlen(name) + 1, words = (len + 3) / 4, i;
+
+	for (i = 0; i < len; i++)
+		ops[2 + i / 4] |= (uint32_t)(unsigned char)name[i] << (8 * (i % 4));
+	ops[2 + words] = type;
+	op(m, 71, ops, 3 + words);
+}
+
+TEST(imports_and_exports_but_not_builtins)
+{
+	static const uint32_t builtin[] = { 7, 11, 28 };
+	struct zex_spirv_link links[4];
+	struct module m;
+	uint32_t n = 99;
+
+	good_module(&m);
+	linkage(&m, 7, "__spirv_BuiltInGlobalInvocationId", 1);
+	op(&m, 71, builtin, 3);
+	linkage(&m, 8, "zex_hostrpc_call", 1);
+	linkage(&m, 9, "exported_function", 0);
+	linkage(&m, 10, "kept_once", 2);
+	ASSERT_EQ(0, zex_spirv_linkage(m.w, m.n * 4, links, 4, &n));
+	ASSERT_EQ(3, n);
+	EXPECT_STREQ("zex_hostrpc_call", links[0].name);
+	EXPECT_TRUE(links[0].import);
+	EXPECT_STREQ("exported_function", links[1].name);
+	EXPECT_FALSE(links[1].import);
+	/* LinkOnceODR is a definition: an export. */
+	EXPECT_FALSE(links[2].import);
+	/* Counting only. */
+	EXPECT_EQ(-E2BIG, zex_spirv_linkage(m.w, m.n * 4, NULL, 0, &n));
+	EXPECT_EQ(3, n);
+}
+
+TEST(a_malformed_linkage_decoration_is_einval)
+{
+	static const uint32_t no_type[] = { 8, 41, 0x0061 }, no_nul[] = { 8, 41, 0x61616161 };
+	struct zex_spirv_link links[2];
+	struct module m;
+	uint32_t n;
+
+	good_module(&m);
+	/* "a" and its NUL, but no linkage type after it. */
+	op(&m, 71, no_type, 3);
+	EXPECT_EQ(-EINVAL, zex_spirv_linkage(m.w, m.n * 4, links, 2, &n));
+	good_module(&m);
+	op(&m, 71, no_nul, 3);
+	EXPECT_EQ(-EINVAL, zex_spirv_linkage(m.w, m.n * 4, links, 2, &n));
+	EXPECT_EQ(-ENOEXEC, zex_spirv_linkage("not spir-v at all", 17, links, 2, &n));
+}
+
 TEST_HARNESS_MAIN

@@ -34,7 +34,7 @@ import re
 import subprocess
 import sys
 
-SOURCES = (".c", ".h", ".cc", ".cu", ".cuh")
+SOURCES = (".c", ".h", ".cc", ".cu", ".cuh", ".cl")
 MAP_BEGIN = ".. map generated from tools/check/rooms.txt: begin"
 MAP_END = ".. map generated from tools/check/rooms.txt: end"
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))

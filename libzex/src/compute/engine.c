@@ -25,7 +25,10 @@
 
 #include "compute/dynload.h"
 #include "compute/engine.h"
+#include "compute/device_library.h"
 #include "compute/kernel_faults.h"
+#include "compute/link_resolve.h"
+#include "compute/module_link.h"
 #include "compute/translator.h"
 #include "zex/zex.h"
 
@@ -96,13 +99,28 @@ struct zex_compute_engine {
 	const void *coop_owner;
 	uint64_t coop_seqno;
 	uint32_t coop_parts, coop_left;
+	/* The device libraries, translated at the first module that imports. */
+	pthread_mutex_t libraries_lock;
+	bool libraries_tried;
+	struct zex_program *libraries[ZEX_DEVICE_LIBRARIES];
 };
 
+/*
+ * A module: its SPIR-V, its bitcode and linkage (for itself and for the
+ * modules that import from it), and, once everything it imports is found,
+ * the program PoCL built (NULL before: the module is unlinked).
+ */
 struct zex_program {
 	struct zex_compute_engine *e;
+	pthread_mutex_t lock;	/* @program's building */
 	cl_program program;
 	void *spirv;		/* the module, for its kernels' arguments */
 	size_t spirv_size;
+	void *bitcode;
+	size_t bitcode_size;
+	struct zex_spirv_link *links;
+	uint32_t num_links;
+	char *options;
 	atomic_uint refs;	/* the module's, one per kernel */
 };
 
@@ -278,6 +296,7 @@ struct zex_compute_engine *zex_engine_open(uint32_t tiles, char *why, size_t why
 	atomic_init(&e->refs, 1);
 	pthread_mutex_init(&e->coop_lock, NULL);
 	pthread_cond_init(&e->coop_free, NULL);
+	pthread_mutex_init(&e->libraries_lock, NULL);
 	if (zex_translator_available(why, why_size) || !load_symbols(e, why, why_size) ||
 	    find_device(e, why, why_size))
 		goto fail;
@@ -300,10 +319,18 @@ fail:
 	return NULL;
 }
 
+static void program_free(struct zex_program *p);
+
 static void engine_put(struct zex_compute_engine *e)
 {
+	uint32_t i;
+
 	if (atomic_fetch_sub(&e->refs, 1) != 1)
 		return;
+	for (i = 0; i < ZEX_DEVICE_LIBRARIES; i++)
+		if (e->libraries[i])
+			program_free(e->libraries[i]);
+	pthread_mutex_destroy(&e->libraries_lock);
 	if (e->context)
 		e->cl.clReleaseContext(e->context);
 	zex_llvm_unload(e->llvm);
@@ -344,8 +371,168 @@ static void log_build(struct zex_compute_engine *e, cl_program program, char **l
 	grown[had + size] = '\0';
 }
 
+/* PoCL builds @bitcode for the device and each pool: *@out, or -EINVAL (see @log). */
+static int build_cl(struct zex_compute_engine *e, const void *bitcode, size_t size,
+		    const char *options, cl_program *out, char **log)
+{
+	size_t sizes[MAX_POOLS + 1];
+	const unsigned char *binaries[MAX_POOLS + 1];
+	cl_int statuses[MAX_POOLS + 1], err;
+	cl_program program;
+	char *opts = NULL;
+	cl_uint i;
+	int ret = -EINVAL;
+
+	if (asprintf(&opts, "%s %s", SPIR_OPTIONS, options) < 0)
+		return -ENOMEM;
+	/* The same binary for the device and each pool. */
+	for (i = 0; i <= e->num_pools; i++) {
+		sizes[i] = size;
+		binaries[i] = bitcode;
+	}
+	program = e->cl.clCreateProgramWithBinary(e->context, 1 + e->num_pools, e->devices, sizes,
+						  binaries, statuses, &err);
+	if (program) {
+		err = e->cl.clBuildProgram(program, 1 + e->num_pools, e->devices, opts, NULL, NULL);
+		log_build(e, program, log);
+		if (err == CL_SUCCESS)
+			ret = 0;
+		else if (err == CL_OUT_OF_HOST_MEMORY)
+			ret = -ENOMEM;
+		if (ret)
+			e->cl.clReleaseProgram(program);
+		else
+			*out = program;
+	}
+	free(opts);
+	return ret;
+}
+
+/* The module translated, its linkage read: a program not yet built. */
+static int program_new(struct zex_compute_engine *e, const void *spirv, size_t size,
+		       const char *options, struct zex_program **out, char **log)
+{
+	struct zex_program *p = calloc(1, sizeof(*p));
+	uint32_t n = 0;
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	ret = zex_spirv_linkage(spirv, size, NULL, 0, &n);
+	if (ret == -E2BIG) {
+		p->links = calloc(n, sizeof(*p->links));
+		ret = p->links ? zex_spirv_linkage(spirv, size, p->links, n, &n) : -ENOMEM;
+	}
+	if (ret) {
+		if (ret != -ENOMEM)
+			zex_llvm_log(log, "zex: the module's linkage decorations are malformed");
+		ret = ret == -ENOMEM ? -ENOMEM : -EINVAL;
+		goto err;
+	}
+	p->num_links = n;
+	ret = zex_spirv_translate(spirv, size, &p->bitcode, &p->bitcode_size, log);
+	if (ret)
+		goto err;
+	p->spirv = malloc(size);
+	p->options = strdup(options ? options : "");
+	if (!p->spirv || !p->options) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	memcpy(p->spirv, spirv, size);
+	p->spirv_size = size;
+	pthread_mutex_init(&p->lock, NULL);
+	atomic_fetch_add(&e->refs, 1);
+	p->e = e;
+	atomic_init(&p->refs, 1);
+	*out = p;
+	return 0;
+err:
+	free(p->options);
+	free(p->spirv);
+	free(p->bitcode);
+	free(p->links);
+	free(p);
+	return ret;
+}
+
+/* The device libraries, translated once (one that does not translate is left out). */
+static struct zex_program *const *device_libraries(struct zex_compute_engine *e)
+{
+	uint32_t i;
+
+	pthread_mutex_lock(&e->libraries_lock);
+	for (i = 0; i < ZEX_DEVICE_LIBRARIES && !e->libraries_tried; i++) {
+		size_t size = 0;
+		const void *spirv = zex_device_library(i, &size);
+		char *log = NULL;
+
+		if (spirv && program_new(e, spirv, size, NULL, &e->libraries[i], &log))
+			e->libraries[i] = NULL;
+		/* The engine's own: they hold no reference to it. */
+		if (e->libraries[i])
+			atomic_fetch_sub(&e->refs, 1);
+		free(log);
+	}
+	e->libraries_tried = true;
+	pthread_mutex_unlock(&e->libraries_lock);
+	return e->libraries;
+}
+
+/*
+ * Link @p with what it imports from @with (then the device libraries) and
+ * build it. -ENOLINK: a name nothing exports; @quiet: say nothing of it.
+ */
+static int program_link(struct zex_program *p, struct zex_program *const *with, uint32_t num,
+			bool quiet, char **log)
+{
+	struct zex_program *const *libs = device_libraries(p->e);
+	uint32_t total = 1 + num + ZEX_DEVICE_LIBRARIES, i, n = 0, num_needed = 0;
+	struct zex_link_unit *units = calloc(total, sizeof(*units));
+	struct zex_program **from = calloc(total, sizeof(*from));
+	uint32_t *needed = calloc(total, sizeof(*needed));
+	struct zex_bitcode *code = calloc(total, sizeof(*code));
+	const char *missing = NULL;
+	size_t size = 0;
+	void *whole = NULL;
+	int ret = -ENOMEM;
+
+	if (!units || !from || !needed || !code)
+		goto out;
+	from[n++] = p;
+	for (i = 0; i < num; i++)
+		if (with[i] != p)
+			from[n++] = with[i];
+	for (i = 0; i < ZEX_DEVICE_LIBRARIES; i++)
+		if (libs[i])
+			from[n++] = libs[i];
+	for (i = 0; i < n; i++)
+		units[i] = (struct zex_link_unit){ from[i]->links, from[i]->num_links };
+	ret = zex_link_resolve(units, n, needed, &num_needed, &missing);
+	if (ret) {
+		if (!quiet)
+			zex_llvm_log(log, "zex: no module linked exports %s, which the module imports",
+				     missing);
+		goto out;
+	}
+	code[0] = (struct zex_bitcode){ p->bitcode, p->bitcode_size };
+	for (i = 0; i < num_needed; i++)
+		code[1 + i] = (struct zex_bitcode){ from[needed[i]]->bitcode,
+						    from[needed[i]]->bitcode_size };
+	ret = zex_module_link(p->e->llvm, code, 1 + num_needed, &whole, &size, log);
+	if (!ret)
+		ret = build_cl(p->e, whole, size, p->options, &p->program, log);
+	free(whole);
+out:
+	free(units);
+	free(from);
+	free(needed);
+	free(code);
+	return ret;
+}
+
 /**
- * zex_program_build - build a SPIR-V module
+ * zex_program_build - translate a SPIR-V module and build it
  * @e: the engine.
  * @spirv: the module.
  * @size: its size.
@@ -353,81 +540,75 @@ static void log_build(struct zex_compute_engine *e, cl_program program, char **l
  * @out: the program.
  * @log: the translator's, LLVM's and the compiler's messages (malloc()ed).
  *
+ * A module that imports names no device library exports is not built
+ * yet: zex_program_linked() says so, and zex_program_link() builds it.
+ *
  * Return: 0; -EINVAL when the module does not translate or build (@log
  * says why); -ENOMEM; -ENOENT when the translator cannot run.
  */
 int zex_program_build(struct zex_compute_engine *e, const void *spirv, size_t size,
 		      const char *options, struct zex_program **out, char **log)
 {
-	void *bitcode = NULL, *redirected = NULL;
-	size_t bitcode_size = 0, redirected_size = 0;
-	const unsigned char *binary;
 	struct zex_program *p;
-	char *opts = NULL;
-	cl_int err;
-	int ret;
+	int ret = program_new(e, spirv, size, options, &p, log);
 
-	ret = zex_spirv_translate(spirv, size, &bitcode, &bitcode_size, log);
-	if (!ret)
-		ret = zex_geometry_redirect(e->llvm, bitcode, bitcode_size, &redirected,
-					    &redirected_size, log);
-	free(bitcode);
 	if (ret)
 		return ret;
-	p = calloc(1, sizeof(*p));
-	if (!p || asprintf(&opts, "%s %s", SPIR_OPTIONS, options ? options : "") < 0) {
-		free(p);
-		free(redirected);
-		return -ENOMEM;
-	}
-	binary = redirected;
-	{
-		/* The same binary for the device and each pool. */
-		size_t sizes[MAX_POOLS + 1];
-		const unsigned char *binaries[MAX_POOLS + 1];
-		cl_int statuses[MAX_POOLS + 1];
-		cl_uint i;
-
-		for (i = 0; i <= e->num_pools; i++) {
-			sizes[i] = redirected_size;
-			binaries[i] = binary;
-		}
-		p->program = e->cl.clCreateProgramWithBinary(e->context, 1 + e->num_pools,
-							     e->devices, sizes, binaries,
-							     statuses, &err);
-	}
-	free(redirected);
-	ret = -EINVAL;
-	if (p->program) {
-		err = e->cl.clBuildProgram(p->program, 1 + e->num_pools, e->devices, opts, NULL,
-					   NULL);
-		log_build(e, p->program, log);
-		if (err == CL_SUCCESS)
-			ret = 0;
-		else if (err == CL_OUT_OF_HOST_MEMORY)
-			ret = -ENOMEM;
-	}
-	free(opts);
-	if (!ret) {
-		p->spirv = malloc(size);
-		if (p->spirv) {
-			memcpy(p->spirv, spirv, size);
-			p->spirv_size = size;
-		} else {
-			ret = -ENOMEM;
-		}
-	}
-	if (ret) {
-		if (p->program)
-			e->cl.clReleaseProgram(p->program);
-		free(p);
+	ret = program_link(p, NULL, 0, true, log);
+	if (ret && ret != -ENOLINK) {
+		zex_program_put(p);
 		return ret;
 	}
-	atomic_fetch_add(&e->refs, 1);
-	p->e = e;
-	atomic_init(&p->refs, 1);
 	*out = p;
 	return 0;
+}
+
+/** zex_program_linked - whether a program is built (everything it imports found) */
+bool zex_program_linked(struct zex_program *p)
+{
+	bool linked;
+
+	pthread_mutex_lock(&p->lock);
+	linked = p->program;
+	pthread_mutex_unlock(&p->lock);
+	return linked;
+}
+
+/**
+ * zex_program_links - the names a program imports and exports
+ * @p: the program.
+ * @num: their number.
+ *
+ * Return: the names, as its SPIR-V's LinkageAttributes give them.
+ */
+const struct zex_spirv_link *zex_program_links(const struct zex_program *p, uint32_t *num)
+{
+	*num = p->num_links;
+	return p->links;
+}
+
+/**
+ * zex_program_link - build a program with the programs it imports from
+ * @p: a program (one already built stays as it is).
+ * @with: the programs its imports may be found in (others of a
+ *	zeModuleDynamicLink; @p itself among them is skipped), searched in
+ *	order, then the device libraries.
+ * @num: entries in @with.
+ * @log: appended to: what is missing, LLVM's and the compiler's messages.
+ *
+ * Return: 0; -ENOLINK when a name it imports is exported by none;
+ * -EINVAL when the whole does not link or build (see @log); -ENOMEM.
+ */
+int zex_program_link(struct zex_program *p, struct zex_program *const *with, uint32_t num,
+		     char **log)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&p->lock);
+	if (!p->program)
+		ret = program_link(p, with, num, false, log);
+	pthread_mutex_unlock(&p->lock);
+	return ret;
 }
 
 /** zex_program_spirv - the SPIR-V a program was built from (its module's, specialized) */
@@ -437,15 +618,28 @@ const void *zex_program_spirv(const struct zex_program *p, size_t *size)
 	return p->spirv;
 }
 
+static void program_free(struct zex_program *p)
+{
+	if (p->program)
+		p->e->cl.clReleaseProgram(p->program);
+	pthread_mutex_destroy(&p->lock);
+	free(p->spirv);
+	free(p->bitcode);
+	free(p->links);
+	free(p->options);
+	free(p);
+}
+
 /** zex_program_put - drop a hold on a program (the module's, or a kernel's) */
 void zex_program_put(struct zex_program *p)
 {
+	struct zex_compute_engine *e;
+
 	if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
 		return;
-	p->e->cl.clReleaseProgram(p->program);
-	engine_put(p->e);
-	free(p->spirv);
-	free(p);
+	e = p->e;
+	program_free(p);
+	engine_put(e);
 }
 
 /**
@@ -454,7 +648,8 @@ void zex_program_put(struct zex_program *p)
  * @name: the kernel's name.
  * @out: the kernel.
  *
- * Return: 0, -ENOENT when the program has no such kernel, -ENOMEM.
+ * Return: 0, -ENOENT when the program has no such kernel, -ENOLINK when it
+ * is not built yet (it imports names not linked), -ENOMEM.
  */
 int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel **out)
 {
@@ -481,9 +676,14 @@ int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel
 		ret = -ENOMEM;
 		goto err_free;
 	}
-	k->kernel = e->cl.clCreateKernel(p->program, name, &err);
+	pthread_mutex_lock(&p->lock);
+	k->kernel = p->program ? e->cl.clCreateKernel(p->program, name, &err) : NULL;
+	if (!p->program)
+		err = CL_INVALID_PROGRAM_EXECUTABLE;
+	pthread_mutex_unlock(&p->lock);
 	if (!k->kernel) {
-		ret = err == CL_OUT_OF_HOST_MEMORY ? -ENOMEM : -ENOENT;
+		ret = err == CL_OUT_OF_HOST_MEMORY ? -ENOMEM :
+		      err == CL_INVALID_PROGRAM_EXECUTABLE ? -ENOLINK : -ENOENT;
 		goto err_free;
 	}
 	e->cl.clGetKernelWorkGroupInfo(k->kernel, e->device, CL_KERNEL_PRIVATE_MEM_SIZE,

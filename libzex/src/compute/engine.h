@@ -7,7 +7,9 @@
  * SPIR-V translator and libLLVM-15: a machine without them opens no engine
  * and says which is missing. A module is translated, its geometry
  * built-ins redirected (launch_geometry.h), and built; a kernel's
- * arguments are captured at each launch; a launch part runs on one engine
+ * arguments are captured at each launch; a module that imports from
+ * others is built once they are named (zex_program_link()), with libzex's
+ * device libraries linked in where it imports from them; a launch part runs on one engine
  * queue (one per thread that serves a tile) and ends when its work-groups
  * have all run. Each tile's parts run on a pool of its own: a sub-device
  * with an equal share of the CPU device's compute units.
@@ -76,6 +78,10 @@ const struct zex_engine_info *zex_engine_info(const struct zex_compute_engine *e
 
 int zex_program_build(struct zex_compute_engine *e, const void *spirv, size_t size,
 		      const char *options, struct zex_program **out, char **log);
+bool zex_program_linked(struct zex_program *p);
+const struct zex_spirv_link *zex_program_links(const struct zex_program *p, uint32_t *num);
+int zex_program_link(struct zex_program *p, struct zex_program *const *with, uint32_t num,
+		     char **log);
 void zex_program_put(struct zex_program *p);
 const void *zex_program_spirv(const struct zex_program *p, size_t *size);
 

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compute/llvm.h"
+
 /**
  * struct zex_geometry - one part's view of its launch, read by the module
  * @group_start: the part's first work-group in each dimension.
@@ -33,12 +35,6 @@ struct zex_geometry {
 	uint64_t global_offset[3];
 };
 
-/* The LLVM C API, loaded at run time (libLLVM-15.so.1). */
-struct zex_llvm;
-
-struct zex_llvm *zex_llvm_load(char *why, size_t why_size);
-void zex_llvm_unload(struct zex_llvm *llvm);
-int zex_geometry_redirect(const struct zex_llvm *llvm, const void *bitcode, size_t size,
-			  void **out, size_t *out_size, char **log);
+int zex_geometry_redirect(const struct zex_llvm *llvm, llvm_context c, llvm_module m, char **log);
 
 #endif /* ZEX_COMPUTE_LAUNCH_GEOMETRY_H */

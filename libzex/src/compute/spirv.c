@@ -10,8 +10,10 @@
  * The kernels are the OpEntryPoint instructions of execution model Kernel
  * (their name is a NUL-terminated string packed into words); an
  * OpExecutionMode LocalSize gives a kernel's required work-group size.
- * Every length is checked against the module's end, every name for its
- * NUL: a malformed module is -EINVAL, never a read past it.
+ * The names it imports and exports are its LinkageAttributes decorations
+ * (a name, then Import, Export or LinkOnceODR). Every length is checked
+ * against the module's end, every name for its NUL: a malformed module is
+ * -EINVAL, never a read past it.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -45,6 +47,9 @@
 #define OP_FUNCTION_PARAMETER	55
 #define OP_DECORATE		71
 #define DECORATION_CPACKED	10
+#define DECORATION_BUILTIN	11
+#define DECORATION_LINKAGE	41
+#define LINKAGE_IMPORT		1
 #define DECORATION_FUNC_PARAM	38
 #define FUNC_PARAM_BYVAL	2
 #define STORAGE_UNIFORM_CONSTANT 0
@@ -588,4 +593,77 @@ int zex_spirv_read(const void *module, size_t size, struct zex_spirv_info *info,
 	}
 	info->num_kernels = found;
 	return found > max_kernels ? -E2BIG : 0;
+}
+
+/**
+ * zex_spirv_linkage - the names a module imports and exports
+ * @module: the SPIR-V.
+ * @size: its size in bytes.
+ * @links: receives up to @max_links names, in the module's order.
+ * @max_links: room in @links (0: only count).
+ * @num_links: how many the module has.
+ *
+ * Return: 0; -ENOEXEC not SPIR-V; -EINVAL malformed (a decoration too
+ * short, a name without its NUL or of %ZEX_SPIRV_NAME_MAX - 1 bytes or
+ * more); -E2BIG more names than @max_links (the first @max_links are
+ * filled); -ENOMEM. The built-in variables a module uses (decorated
+ * BuiltIn, and Import as the translator writes them) are not names it
+ * imports.
+ */
+int zex_spirv_linkage(const void *module, size_t size, struct zex_spirv_link *links,
+		      uint32_t max_links, uint32_t *num_links)
+{
+	uint32_t found = 0, *builtins = NULL;
+	size_t num_builtins = 0, cap_builtins = 0, at;
+	struct words w;
+	int ret = open_words(&w, module, size), pass;
+
+	if (ret)
+		return ret;
+	/* Pass 0: the built-in variables (Import-decorated, but the target's). */
+	for (pass = 0; pass < 2; pass++) {
+		for (at = SPIRV_HEADER_WORDS; at < w.count;) {
+			uint32_t first = word(&w, at), len = first >> 16, op = first & 0xffff;
+			size_t end = at + len, name_words;
+			char name[ZEX_SPIRV_NAME_MAX];
+
+			if (!len || end > w.count) {
+				ret = -EINVAL;
+				goto out;
+			}
+			at = end;
+			if (op != OP_DECORATE || len < 3)
+				continue;
+			if (!pass) {
+				if (word(&w, end - len + 2) == DECORATION_BUILTIN &&
+				    push_id(&builtins, &num_builtins, &cap_builtins,
+					    word(&w, end - len + 1))) {
+					ret = -ENOMEM;
+					goto out;
+				}
+				continue;
+			}
+			if (word(&w, end - len + 2) != DECORATION_LINKAGE)
+				continue;
+			name_words = string_words(&w, end - len + 3, end, name, sizeof(name));
+			/* The name, its NUL, then the linkage type: the last word. */
+			if (!name_words || end - len + 3 + name_words + 1 != end ||
+			    strlen(name) >= sizeof(name) - 1) {
+				ret = -EINVAL;
+				goto out;
+			}
+			if (has_id(builtins, num_builtins, word(&w, end - len + 1)))
+				continue;
+			if (found < max_links) {
+				memcpy(links[found].name, name, sizeof(name));
+				links[found].import = word(&w, end - 1) == LINKAGE_IMPORT;
+			}
+			found++;
+		}
+	}
+	*num_links = found;
+	ret = found > max_links ? -E2BIG : 0;
+out:
+	free(builtins);
+	return ret;
 }

@@ -6,13 +6,15 @@
  * compiler sees it, libzex reads the module's header and its entry points:
  * whether it is SPIR-V at all (a native binary is refused as such), the
  * names of its kernels, the work-group size a kernel requires, and how
- * each of a kernel's arguments is passed and its size; and a copy of a
+ * each of a kernel's arguments is passed and its size, the names it
+ * imports from other modules and exports to them; and a copy of a
  * module with its specialization constants set. A pure
  * function of the bytes, with a host test of good and malformed modules.
  */
 #ifndef ZEX_COMPUTE_SPIRV_H
 #define ZEX_COMPUTE_SPIRV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +67,18 @@ struct zex_spirv_arg {
 	uint32_t size;
 };
 
+/**
+ * struct zex_spirv_link - a name a module imports or exports
+ * @name: the function's or variable's linkage name.
+ * @import: whether the module imports it (else it exports it).
+ */
+struct zex_spirv_link {
+	char name[ZEX_SPIRV_NAME_MAX];
+	bool import;
+};
+
+int zex_spirv_linkage(const void *module, size_t size, struct zex_spirv_link *links,
+		      uint32_t max_links, uint32_t *num_links);
 int zex_spirv_kernel_args(const void *module, size_t size, const char *kernel,
 			  struct zex_spirv_arg *args, uint32_t max_args, uint32_t *num_args);
 int zex_spirv_specialize(const void *module, size_t size, uint32_t num, const uint32_t *ids,
