@@ -14,7 +14,10 @@
  * launches runs them all; launches are ordered with copies and
  * events in one list; a build that fails says why in its log; a kernel
  * that touches memory the process does not map loses its queue alone; a
- * process killed mid-launch leaves the device working; and a process
+ * process killed mid-launch leaves the device working; modules that
+ * import from each other run once zeModuleDynamicLink links them; every
+ * work-item of a launch calls the host through a hostrpc channel, and a
+ * server that dies mid-launch fails the calls left, not the launch; and a process
  * without the engine (no OpenCL platform) is told why kernels
  * are unsupported. Must run where the compute packages are installed: it
  * fails, not skips, without them.
@@ -22,6 +25,7 @@
 
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,15 +37,16 @@
 
 #include "zex_selftest.h"
 #include "zex/zex_api.h"
+#include "zex/zex_hostrpc.h"
 
 /* The no-engine child: run in a fresh process, with no OpenCL platform. */
 #define NO_ENGINE_CHILD	"ZEX_TEST_NO_ENGINE_CHILD"
 /* The killed child: a launch that never ends, in a process of its own. */
 #define ENDLESS_CHILD	"ZEX_TEST_ENDLESS_CHILD"
 
-static void *read_spirv(size_t *size)
+static void *read_spirv_file(const char *name, size_t *size)
 {
-	char exe[PATH_MAX], path[PATH_MAX + 32];
+	char exe[PATH_MAX], path[PATH_MAX + 64];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	void *buf = NULL;
 	FILE *f;
@@ -50,7 +55,7 @@ static void *read_spirv(size_t *size)
 	if (n < 0)
 		return NULL;
 	exe[n] = '\0';
-	snprintf(path, sizeof(path), "%s/zex_kernels.spv", dirname(exe));
+	snprintf(path, sizeof(path), "%s/%s", dirname(exe), name);
 	f = fopen(path, "rb");
 	if (!f)
 		return NULL;
@@ -65,6 +70,11 @@ static void *read_spirv(size_t *size)
 	}
 	fclose(f);
 	return buf;
+}
+
+static void *read_spirv(size_t *size)
+{
+	return read_spirv_file("zex_kernels.spv", size);
 }
 
 FIXTURE(kernel) {
@@ -167,12 +177,12 @@ static void *host_mem(FIXTURE_DATA(kernel) *self, size_t size)
 
 TEST_F(kernel, the_module_names_its_kernels)
 {
-	const char *names[4] = { NULL };
+	const char *names[5] = { NULL };
 	uint32_t n = 0, i;
 	bool scale = false, geometry = false, barrier = false;
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetKernelNames(self->module, &n, NULL));
-	ASSERT_EQ(3, n);
+	ASSERT_EQ(4, n);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetKernelNames(self->module, &n, names));
 	for (i = 0; i < n; i++) {
 		scale |= !strcmp(names[i], "scale_add");
@@ -683,6 +693,229 @@ TEST_F(kernel, a_kernel_that_faults_loses_its_queue_alone)
  * waits for a count that never comes), told to the parent on fd @fd once
  * its first group runs; then it waits to be killed.
  */
+/* A module of @name beside this program, built for @dev; NULL on failure (*@res). */
+static ze_module_handle_t build_file(FIXTURE_DATA(kernel) *self, ze_device_handle_t dev,
+				     const char *name, ze_result_t *res)
+{
+	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
+				.format = ZE_MODULE_FORMAT_IL_SPIRV };
+	ze_module_handle_t m = NULL;
+	void *spirv = read_spirv_file(name, &md.inputSize);
+
+	md.pInputModule = spirv;
+	*res = spirv ? zeModuleCreate(self->ctx, dev, &md, &m, NULL) : ZE_RESULT_ERROR_UNKNOWN;
+	free(spirv);
+	return m;
+}
+
+/* Run one-pointer kernel @name of @m over @groups groups of 8 on the root device. */
+static ze_result_t run_out(FIXTURE_DATA(kernel) *self, ze_module_handle_t m, const char *name,
+			   int *out, uint32_t groups)
+{
+	ze_kernel_desc_t kd = { .stype = ZE_STRUCTURE_TYPE_KERNEL_DESC, .pKernelName = name };
+	ze_command_list_handle_t l = immediate(self, self->root);
+	ze_group_count_t count = { groups, 1, 1 };
+	ze_kernel_handle_t k = NULL;
+	ze_result_t res = l ? zeKernelCreate(m, &kd, &k) : ZE_RESULT_ERROR_UNKNOWN;
+
+	if (!res)
+		res = zeKernelSetGroupSize(k, 8, 1, 1);
+	if (!res)
+		res = zeKernelSetArgumentValue(k, 0, sizeof(out), &out);
+	if (!res)
+		res = zeCommandListAppendLaunchKernel(l, k, &count, NULL, 0, NULL);
+	if (k)
+		zeKernelDestroy(k);
+	if (l)
+		zeCommandListDestroy(l);
+	return res;
+}
+
+/*
+ * A module that imports a function is unlinked: its kernels cannot be
+ * created, and linking it alone fails, naming the import in the link log.
+ * Linked with the module that exports it, its kernel runs the other's code
+ * on the root device (whose parts see the whole launch there too), and
+ * the kernels both modules name twice() stay each module's own.
+ */
+TEST_F(kernel, modules_that_import_from_each_other_run_once_linked)
+{
+	ze_kernel_desc_t kd = { .stype = ZE_STRUCTURE_TYPE_KERNEL_DESC, .pKernelName = "scaled" };
+	ze_module_build_log_handle_t bl = NULL;
+	ze_module_handle_t imp, exp, both[2];
+	ze_kernel_handle_t k = NULL;
+	ze_result_t res;
+	char log[4096] = "";
+	size_t size = sizeof(log);
+	int *out = host_mem(self, 64 * sizeof(int)), i;
+
+	ASSERT_NE(NULL, out);
+	imp = build_file(self, self->root, "zex_import_kernels.spv", &res);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, res);
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, zeKernelCreate(imp, &kd, &k));
+	EXPECT_EQ(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, zeModuleDynamicLink(1, &imp, &bl));
+	ASSERT_NE(NULL, bl);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogGetString(bl, &size, log));
+	EXPECT_NE(NULL, strstr(log, "zex_test_scale")) TH_LOG("link log: %s", log);
+	zeModuleBuildLogDestroy(bl);
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeModuleDynamicLink(1, NULL, NULL));
+
+	exp = build_file(self, self->root, "zex_export_kernels.spv", &res);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, res);
+	both[0] = imp;
+	both[1] = exp;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleDynamicLink(2, both, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, run_out(self, imp, "scaled", out, 8));
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ(10 * i + i / 8, out[i]) TH_LOG("item %d", i);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, run_out(self, imp, "twice", out, 8));
+	EXPECT_EQ(2, out[63]);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, run_out(self, exp, "twice", out, 8));
+	EXPECT_EQ(22, out[63]);
+	/* Linked already: linking again changes nothing. */
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeModuleDynamicLink(2, both, NULL));
+	zeModuleDestroy(imp);
+	zeModuleDestroy(exp);
+	zeMemFree(self->ctx, out);
+}
+
+/* A hostrpc channel's host side, served by polling (a kernel cannot ring). */
+struct host_side {
+	struct zex_hostrpc *host;
+	volatile int stop;
+	unsigned int served;
+	unsigned int die_after;	/* the server's process dies at this call; 0: never */
+};
+
+static void answer(struct zex_hostrpc_page *page, void *ctx)
+{
+	struct host_side *h = ctx;
+	uint64_t *w = page->cacheline[0].element;
+
+	if (h->die_after && __atomic_load_n(&h->served, __ATOMIC_RELAXED) == h->die_after)
+		_exit(0);	/* under this call: it is never answered */
+	w[2] = 3 * w[0] + w[1];
+	__atomic_add_fetch(&h->served, 1, __ATOMIC_RELAXED);
+}
+
+static void *serve(void *arg)
+{
+	struct host_side *h = arg;
+
+	while (!__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE))
+		if (zex_hostrpc_serve(h->host, answer, h) <= 0)
+			sched_yield();
+	return NULL;
+}
+
+/* ask_host() over 1024 work-items on the root device, through device view @dv. */
+static void ask_host(struct __test_metadata *_metadata, FIXTURE_DATA(kernel) *self,
+		     struct zex_hostrpc *dv, uint64_t *answers, int *status)
+{
+	ze_command_list_handle_t l = immediate(self, self->root);
+	ze_group_count_t count = { 16, 1, 1 };
+	struct zex_hostrpc_kernel_view view;
+	ze_kernel_handle_t k = kernel(self, "ask_host");
+
+	ASSERT_NE(NULL, l);
+	ASSERT_NE(NULL, k);
+	ASSERT_EQ(0, zex_hostrpc_kernel_view(dv, &view));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 64, 1, 1));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(view), &view));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(answers), &answers));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(status), &status));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(l, k, &count, NULL, 0, NULL));
+	zeKernelDestroy(k);
+	zeCommandListDestroy(l);
+}
+
+/*
+ * Each of a 1024-item launch's work-items calls the host through a zex
+ * hostrpc channel (a device view mapped in this process, the host view
+ * served by a thread) and gets its own answer.
+ */
+TEST_F(kernel, every_work_item_calls_the_host_through_a_hostrpc_channel)
+{
+	struct host_side h = { 0 };
+	struct zex_hostrpc *dv = NULL;
+	struct zex_hostrpc_kernel_view view;
+	struct zex_device *dev = NULL;
+	uint64_t *answers = host_mem(self, 1024 * sizeof(uint64_t));
+	int *status = host_mem(self, 1024 * sizeof(int)), i;
+	pthread_t server;
+
+	ASSERT_NE(NULL, answers);
+	ASSERT_NE(NULL, status);
+	ASSERT_EQ(0, zex_device_open(&dev));
+	ASSERT_EQ(0, zex_hostrpc_create(dev, 64, &h.host));
+	ASSERT_EQ(0, zex_hostrpc_open_view(h.host, ZEX_HOSTRPC_DEVICE, &dv));
+	EXPECT_EQ(-EINVAL, zex_hostrpc_kernel_view(h.host, &view));
+	ASSERT_EQ(0, pthread_create(&server, NULL, serve, &h));
+	ask_host(_metadata, self, dv, answers, status);
+	__atomic_store_n(&h.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(server, NULL);
+	for (i = 0; i < 1024; i++) {
+		ASSERT_EQ(0, status[i]) TH_LOG("item %d", i);
+		ASSERT_EQ(3ull * i + 0x5a5a0000u + i, answers[i]) TH_LOG("item %d", i);
+	}
+	EXPECT_EQ(1024, h.served);
+	zex_hostrpc_close(dv);
+	zex_hostrpc_close(h.host);
+	zex_device_close(dev);
+	zeMemFree(self->ctx, answers);
+	zeMemFree(self->ctx, status);
+}
+
+/*
+ * The channel's host side is another process, which dies under its 101st
+ * call: the kernel driver marks the channel dead, the launch ends, the
+ * calls answered before have their answers and every other call returns
+ * ZEX_HOSTRPC_KERNEL_DEAD with its words untouched.
+ */
+TEST_F(kernel, a_hostrpc_server_that_dies_mid_launch_fails_the_calls_left)
+{
+	struct host_side h = { .die_after = 100 };
+	struct zex_hostrpc *dv = NULL;
+	struct zex_device *dev = NULL;
+	uint64_t *answers = host_mem(self, 1024 * sizeof(uint64_t));
+	int *status = host_mem(self, 1024 * sizeof(int)), i, answered = 0, wstatus;
+	pid_t child;
+
+	ASSERT_NE(NULL, answers);
+	ASSERT_NE(NULL, status);
+	memset(answers, 0, 1024 * sizeof(uint64_t));
+	ASSERT_EQ(0, zex_device_open(&dev));
+	ASSERT_EQ(0, zex_hostrpc_create(dev, 64, &h.host));
+	ASSERT_EQ(0, zex_hostrpc_open_view(h.host, ZEX_HOSTRPC_DEVICE, &dv));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		/* The host side: serve until the call it dies under. */
+		for (;;)
+			if (zex_hostrpc_serve(h.host, answer, &h) <= 0)
+				sched_yield();
+	}
+	/* The child's host view is now the channel's only one. */
+	zex_hostrpc_close(h.host);
+	ask_host(_metadata, self, dv, answers, status);
+	ASSERT_EQ(child, waitpid(child, &wstatus, 0));
+	EXPECT_TRUE(WIFEXITED(wstatus) && !WEXITSTATUS(wstatus));
+	for (i = 0; i < 1024; i++) {
+		if (!status[i]) {
+			ASSERT_EQ(3ull * i + 0x5a5a0000u + i, answers[i]) TH_LOG("item %d", i);
+			answered++;
+		} else {
+			ASSERT_EQ(ZEX_HOSTRPC_KERNEL_DEAD, status[i]) TH_LOG("item %d", i);
+			ASSERT_EQ(0, answers[i]) TH_LOG("item %d", i);
+		}
+	}
+	EXPECT_EQ(100, answered);
+	zex_hostrpc_close(dv);
+	zex_device_close(dev);
+	zeMemFree(self->ctx, answers);
+	zeMemFree(self->ctx, status);
+}
+
 static int endless_child(int fd)
 {
 	ze_module_desc_t md = { .stype = ZE_STRUCTURE_TYPE_MODULE_DESC,

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "zex/zex.h"
+#include "zex/zex_hostrpc_kernel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -101,6 +102,8 @@ ZEX_PUBLIC int zex_hostrpc_attach_memory(void *region, size_t size, uint32_t nsl
 					 struct zex_hostrpc **out);
 
 /* Device side. */
+ZEX_PUBLIC int zex_hostrpc_kernel_view(const struct zex_hostrpc *ch,
+				       struct zex_hostrpc_kernel_view *out);
 ZEX_PUBLIC int zex_hostrpc_set_spin(struct zex_hostrpc *ch, uint32_t polls);
 ZEX_PUBLIC int zex_hostrpc_call(struct zex_hostrpc *ch, uint32_t hint, zex_hostrpc_page_fn fill,
 				zex_hostrpc_page_fn use, void *ctx);

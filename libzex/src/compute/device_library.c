@@ -2,15 +2,24 @@
 /*
  * DOC: device_library.c - where the device libraries' SPIR-V is
  *
- * The build turns each library's SPIR-V into an array in a generated
- * source (libzex/Makefile); the array is referenced weakly here, so that
- * libzex's sources built without it (a test that compiles them in) have
- * no library rather than no link.
+ * The build writes each library's SPIR-V as the bytes of a C array
+ * (libzex/Makefile: zex_hostrpc_kernel_spirv.inc, in a folder it adds to
+ * this file's include path), and they are compiled in here. A build of
+ * libzex's sources without that file (a test that compiles them in) has
+ * no library: the imports stay unresolved.
  */
 #include "compute/device_library.h"
 
-extern const unsigned char zex_hostrpc_kernel_spirv[] __attribute__((weak, visibility("hidden")));
-extern const size_t zex_hostrpc_kernel_spirv_size __attribute__((weak, visibility("hidden")));
+#if __has_include("zex_hostrpc_kernel_spirv.inc")
+static const unsigned char hostrpc_kernel[] __attribute__((aligned(4))) = {
+#include "zex_hostrpc_kernel_spirv.inc"
+};
+#define HOSTRPC_KERNEL		hostrpc_kernel
+#define HOSTRPC_KERNEL_SIZE	sizeof(hostrpc_kernel)
+#else
+#define HOSTRPC_KERNEL		NULL
+#define HOSTRPC_KERNEL_SIZE	0
+#endif
 
 /**
  * zex_device_library - a device library's SPIR-V
@@ -21,8 +30,8 @@ extern const size_t zex_hostrpc_kernel_spirv_size __attribute__((weak, visibilit
  */
 const void *zex_device_library(uint32_t index, size_t *size)
 {
-	if (index != 0 || !zex_hostrpc_kernel_spirv || !&zex_hostrpc_kernel_spirv_size)
+	if (index != 0 || !HOSTRPC_KERNEL_SIZE)
 		return NULL;
-	*size = zex_hostrpc_kernel_spirv_size;
-	return zex_hostrpc_kernel_spirv;
+	*size = HOSTRPC_KERNEL_SIZE;
+	return HOSTRPC_KERNEL;
 }

@@ -106,6 +106,36 @@ int zex_hostrpc_layout(const struct zex_hostrpc *ch, struct zex_hostrpc_layout *
 	return 0;
 }
 
+/**
+ * zex_hostrpc_kernel_view - what a zex kernel needs to call through a device view
+ * @ch: a device view, mapped in this process.
+ * @out: the addresses of its words (this process's: a zex kernel runs in it).
+ *
+ * The kernel's calls act for @ch (its owner id), as the process's threads
+ * do; they poll, so the host side must serve by polling.
+ *
+ * Return: 0, -EINVAL for a host view.
+ */
+int zex_hostrpc_kernel_view(const struct zex_hostrpc *ch, struct zex_hostrpc_kernel_view *out)
+{
+	const struct hostrpc_client *c = &ch->client;
+
+	if (ch->role != ZEX_HOSTRPC_DEVICE)
+		return -EINVAL;
+	*out = (struct zex_hostrpc_kernel_view){
+		.request = (uintptr_t)c->sh.request,
+		.answer = (uintptr_t)c->sh.answer,
+		.summary = (uintptr_t)c->sh.summary,
+		.dead = (uintptr_t)c->sh.dead,
+		.pages = (uintptr_t)c->sh.pages,
+		.owner = (uintptr_t)c->W,
+		.mirror = (uintptr_t)c->M,
+		.nslots = c->sh.nslots,
+		.id = c->id,
+	};
+	return 0;
+}
+
 /* The caller's page functions, called through the core's signature. */
 struct zex_hostrpc_fns {
 	zex_hostrpc_page_fn first, second;

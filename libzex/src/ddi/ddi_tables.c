@@ -268,13 +268,6 @@ zex_unsupported_zeEventQueryTimestampsExp(ze_event_handle_t a0, ze_device_handle
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeModuleDynamicLink(uint32_t a0, ze_module_handle_t* a1, ze_module_build_log_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleDynamicLink");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeModuleGetGlobalPointer(ze_module_handle_t a0, const char* a1, size_t* a2, void** a3)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -2161,7 +2154,7 @@ static const uint8_t zex_ze_event_exp_dditable_since[] = { 4 };
 static const struct zex_ze_module_dditable zex_ze_module_dditable = {
 	.pfnCreate = zeModuleCreate,
 	.pfnDestroy = zeModuleDestroy,
-	.pfnDynamicLink = zex_unsupported_zeModuleDynamicLink,
+	.pfnDynamicLink = zeModuleDynamicLink,
 	.pfnGetNativeBinary = zeModuleGetNativeBinary,
 	.pfnGetGlobalPointer = zex_unsupported_zeModuleGetGlobalPointer,
 	.pfnGetKernelNames = zeModuleGetKernelNames,

@@ -90,6 +90,10 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelCreate(ze_module_handle_t hModule,
 	ret = zex_kernel_create(m->program, entry->name, &k->kernel);
 	if (ret) {
 		zex_object_pool_put(&zex_l0_kernels, k);
+		if (ret == -ENOLINK)
+			return zex_l0_fail(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED,
+					   "zex: the module imports names not linked yet "
+					   "(zeModuleDynamicLink)");
 		return ret == -ENOMEM ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY :
 					zex_l0_fail(ZE_RESULT_ERROR_INVALID_KERNEL_NAME,
 						    "zex: the engine built no such kernel");

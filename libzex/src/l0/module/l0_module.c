@@ -77,7 +77,14 @@ static char *compiler_options(const char *flags)
 	return out;
 }
 
-static ze_result_t new_log(char *text, ze_module_build_log_handle_t *out)
+/**
+ * zex_l0_build_log_new - a build log object holding @text
+ * @text: the messages (malloc()ed, taken over; NULL: none).
+ * @out: the handle (NULL: the caller wants none, and @text goes).
+ *
+ * Return: ZE_RESULT_SUCCESS, or ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY.
+ */
+ze_result_t zex_l0_build_log_new(char *text, ze_module_build_log_handle_t *out)
 {
 	struct zex_l0_build_log *log;
 
@@ -260,7 +267,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 				  "zex: the module did not build (see its build log)");
 		goto err;
 	}
-	res = new_log(log, phBuildLog);
+	res = zex_l0_build_log_new(log, phBuildLog);
 	if (res) {
 		zex_program_put(m->program);
 		free(m->kernels);
@@ -276,7 +283,7 @@ err:
 	free(m->kernels);
 	zex_object_pool_put(&zex_l0_modules, m);
 	/* The log of a failed build is the application's to read. */
-	if (new_log(log, phBuildLog))
+	if (zex_l0_build_log_new(log, phBuildLog))
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	return res;
 }

@@ -29,6 +29,7 @@ struct zex_l0_kernel_capture {
 	uint32_t global_offset[3];
 };
 
+ze_result_t zex_l0_build_log_new(char *text, ze_module_build_log_handle_t *out);
 ze_result_t zex_l0_string_out(const char *text, size_t *size, char *out);
 ze_result_t zex_l0_kernel_capture(struct zex_l0_kernel *k, struct zex_l0_kernel_capture *c);
 void zex_l0_kernel_capture_release(struct zex_l0_kernel_capture *c);
