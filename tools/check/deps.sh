@@ -20,7 +20,8 @@ packages=(
 	libboost-chrono1.81-dev libboost-system1.81-dev libboost-serialization1.81-dev
 	googletest libpng-dev
 	# the compute engine (libzex/src/compute): PoCL through the OpenCL ICD
-	# loader, the SPIR-V translator, clang-15 for the tests' kernels, the
+	# loader, the SPIR-V translator, clang-15 for libzex's device library
+	# (libzex/hostrpc/opencl) and the tests' kernels, the
 	# loader's link library for the benchmark's floor (PoCL called directly)
 	libpocl2 pocl-opencl-icd ocl-icd-libopencl1 opencl-c-headers llvm-spirv-15 clang-15
 	ocl-icd-opencl-dev

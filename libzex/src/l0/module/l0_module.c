@@ -12,7 +12,9 @@
  * dropped, as is "-g"; the others (OpenCL's "-cl-*" options) go to the
  * compiler, which refuses what it does not know. The engine is opened at
  * the first need; a machine without it answers
- * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, saying what is missing.
+ * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, saying what is missing. A module
+ * that imports names libzex's device libraries do not export is created
+ * unlinked, for zeModuleDynamicLink (l0_module_link.c).
  *
  * zex's native binary (zeModuleGetNativeBinary) is the module as built: a
  * 24-byte header (the magic "ZEXNATV1", a version word, a reserved word,
