@@ -264,10 +264,10 @@ TEST_F(loader, driver_version_properties_and_extensions)
 	EXPECT_NE(0, props.driverVersion);
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetExtensionProperties(self->drv, &n, NULL));
-	ASSERT_EQ(6, n);
+	ASSERT_EQ(8, n);
 	n = 8;
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetExtensionProperties(self->drv, &n, ext));
-	ASSERT_EQ(6, n);
+	ASSERT_EQ(8, n);
 	for (i = 0; i < n; i++) {
 		ddi_ext |= !strcmp(ext[i].name, ZE_DRIVER_DDI_HANDLES_EXT_NAME);
 		ipc_ext |= !strcmp(ext[i].name, ZEX_MEM_IPC_HANDLES_NAME);

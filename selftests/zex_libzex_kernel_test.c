@@ -731,9 +731,31 @@ static ze_result_t run_out(FIXTURE_DATA(kernel) *self, ze_module_handle_t m, con
 	return res;
 }
 
+/* zeModuleInspectLinkageExt of @n modules, every list asked for, into @log. */
+static void inspect(struct __test_metadata *_metadata, ze_module_handle_t *m, uint32_t n,
+		    char *log, size_t size)
+{
+	ze_linkage_inspection_ext_desc_t d = {
+		.stype = ZE_STRUCTURE_TYPE_LINKAGE_INSPECTION_EXT_DESC,
+		.flags = ZE_LINKAGE_INSPECTION_EXT_FLAG_IMPORTS |
+			 ZE_LINKAGE_INSPECTION_EXT_FLAG_UNRESOLVABLE_IMPORTS |
+			 ZE_LINKAGE_INSPECTION_EXT_FLAG_EXPORTS,
+	};
+	ze_module_build_log_handle_t bl = NULL;
+
+	log[0] = '\0';
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleInspectLinkageExt(&d, n, m, &bl));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleBuildLogGetString(bl, &size, log));
+	zeModuleBuildLogDestroy(bl);
+	d.flags = 0x8;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION, zeModuleInspectLinkageExt(&d, n, m, &bl));
+}
+
 /*
  * A module that imports a function is unlinked: its kernels cannot be
- * created, and linking it alone fails, naming the import in the link log.
+ * created, and linking it alone fails, naming the import in the link log;
+ * the linkage inspection lists what the modules import, cannot resolve
+ * and export.
  * Linked with the module that exports it, its kernel runs the other's code
  * on the root device (whose parts see the whole launch there too), and
  * the kernels both modules name twice() stay each module's own.
@@ -764,6 +786,18 @@ TEST_F(kernel, modules_that_import_from_each_other_run_once_linked)
 	ASSERT_EQ(ZE_RESULT_SUCCESS, res);
 	both[0] = imp;
 	both[1] = exp;
+	/* What the linkage inspection says before the link. */
+	inspect(_metadata, &imp, 1, log, sizeof(log));
+	EXPECT_NE(NULL, strstr(log, "Unresolvable Imports:\n\tzex_test_scale\n")) TH_LOG("%s", log);
+	inspect(_metadata, both, 2, log, sizeof(log));
+	EXPECT_NE(NULL, strstr(log, "Imports:\n\tzex_test_scale\nUnresolvable Imports:\nExports:\n"))
+		TH_LOG("%s", log);
+	ASSERT_NE(NULL, strstr(log, "Exports:\n"));
+	EXPECT_NE(NULL, strstr(strstr(log, "Exports:\n"), "\tzex_test_scale\n")) TH_LOG("%s", log);
+	/* The hostrpc call is libzex's to resolve: never unresolvable. */
+	inspect(_metadata, &self->module, 1, log, sizeof(log));
+	EXPECT_NE(NULL, strstr(log, "Imports:\n\tzex_hostrpc_call\nUnresolvable Imports:\nExports:"))
+		TH_LOG("%s", log);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleDynamicLink(2, both, NULL));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, run_out(self, imp, "scaled", out, 8));
 	for (i = 0; i < 64; i++)

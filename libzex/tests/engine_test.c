@@ -560,6 +560,56 @@ TEST_F(engine, a_module_whose_import_nothing_exports_stays_unlinked_saying_which
 	zex_program_put(imp);
 }
 
+/* Programs of the files @a and @b of tests/kernels, as one. */
+static int build_two(struct zex_compute_engine *e, const char *a, const char *b,
+		     struct zex_program **p, char **log)
+{
+	size_t sizes[2];
+	void *spirv[2] = { read_file(a, &sizes[0]), read_file(b, &sizes[1]) };
+	int ret = spirv[0] && spirv[1] ?
+		  zex_program_build_many(e, (const void *const *)spirv, sizes, 2, NULL, p, log) :
+		  -ENOENT;
+
+	free(spirv[0]);
+	free(spirv[1]);
+	return ret;
+}
+
+/* A program of two modules has both modules' kernels, each with its own arguments. */
+TEST_F(engine, a_program_of_several_modules_has_all_their_kernels)
+{
+	struct zex_program *p = NULL;
+	const struct zex_spirv_arg *a;
+	struct zex_kernel *k;
+	int out[32];
+	uint32_t n;
+
+	ASSERT_EQ(0, build_two(self->e, "engine_kernels.spv", "export_kernels.spv", &p,
+			       &self->log)) TH_LOG("log: %s", self->log ? self->log : "(none)");
+	ASSERT_TRUE(zex_program_linked(p));
+	ASSERT_EQ(0, run_out(self, p, "twice", out, 4));
+	EXPECT_EQ(22, out[31]);
+	ASSERT_EQ(0, zex_kernel_create(p, "scale_add", &k));
+	a = zex_kernel_args(k, &n);
+	EXPECT_EQ(4, n);
+	EXPECT_EQ(ZEX_SPIRV_ARG_VALUE, a[2].kind);
+	zex_kernel_put(k);
+	EXPECT_EQ(-ENOENT, zex_kernel_create(p, "not_there", &k));
+	zex_program_put(p);
+}
+
+/* Two modules of one program that both define a kernel twice() do not link. */
+TEST_F(engine, a_program_whose_modules_define_one_name_twice_does_not_build)
+{
+	struct zex_program *p = NULL;
+
+	EXPECT_EQ(-EINVAL, build_two(self->e, "import_kernels.spv", "export_kernels.spv", &p,
+				     &self->log));
+	EXPECT_EQ(NULL, p);
+	ASSERT_NE(NULL, self->log);
+	EXPECT_NE(NULL, strstr(self->log, "twice")) TH_LOG("log: %s", self->log);
+}
+
 /* hostrpc in plain memory: the words of a channel of @NSLOTS slots. */
 #define NSLOTS	64
 struct channel {

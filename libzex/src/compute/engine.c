@@ -121,6 +121,9 @@ struct zex_program {
 	struct zex_spirv_link *links;
 	uint32_t num_links;
 	char *options;
+	/* A program of several modules: each (translated, never built). */
+	struct zex_program **parts;
+	uint32_t num_parts;
 	atomic_uint refs;	/* the module's, one per kernel */
 };
 
@@ -479,6 +482,25 @@ static struct zex_program *const *device_libraries(struct zex_compute_engine *e)
 	return e->libraries;
 }
 
+/**
+ * zex_engine_library_exports - whether one of libzex's device libraries exports a name
+ * @e: the engine.
+ * @name: a linkage name.
+ *
+ * Return: true when a module importing @name has it linked in at its build.
+ */
+bool zex_engine_library_exports(struct zex_compute_engine *e, const char *name)
+{
+	struct zex_program *const *libs = device_libraries(e);
+	uint32_t i, j;
+
+	for (i = 0; i < ZEX_DEVICE_LIBRARIES; i++)
+		for (j = 0; libs[i] && j < libs[i]->num_links; j++)
+			if (!libs[i]->links[j].import && !strcmp(libs[i]->links[j].name, name))
+				return true;
+	return false;
+}
+
 /*
  * Link @p with what it imports from @with (then the device libraries) and
  * build it. -ENOLINK: a name nothing exports; @quiet: say nothing of it.
@@ -519,7 +541,7 @@ static int program_link(struct zex_program *p, struct zex_program *const *with, 
 	for (i = 0; i < num_needed; i++)
 		code[1 + i] = (struct zex_bitcode){ from[needed[i]]->bitcode,
 						    from[needed[i]]->bitcode_size };
-	ret = zex_module_link(p->e->llvm, code, 1 + num_needed, &whole, &size, log);
+	ret = zex_module_link(p->e->llvm, code, 1 + num_needed, 0, &whole, &size, log);
 	if (!ret)
 		ret = build_cl(p->e, whole, size, p->options, &p->program, log);
 	free(whole);
@@ -561,6 +583,82 @@ int zex_program_build(struct zex_compute_engine *e, const void *spirv, size_t si
 	}
 	*out = p;
 	return 0;
+}
+
+/**
+ * zex_program_build_many - one program of several SPIR-V modules, linked together
+ * @e: the engine.
+ * @spirv: the modules.
+ * @sizes: their sizes.
+ * @num: their number (at least 1).
+ * @options: OpenCL build options to add, or NULL.
+ * @out: the program: every module's kernels, their imports of each other
+ *	resolved (what none of them exports is imported as by one module).
+ * @log: the translator's, LLVM's and the compiler's messages.
+ *
+ * Return: as zex_program_build(); -EINVAL also when two of the modules
+ * define one name.
+ */
+int zex_program_build_many(struct zex_compute_engine *e, const void *const *spirv,
+			   const size_t *sizes, uint32_t num, const char *options,
+			   struct zex_program **out, char **log)
+{
+	struct zex_program *p = calloc(1, sizeof(*p));
+	struct zex_bitcode *code = calloc(num, sizeof(*code));
+	uint32_t i, n = 0;
+	int ret = -ENOMEM;
+
+	if (!p || !code || !(p->parts = calloc(num, sizeof(*p->parts))) ||
+	    !(p->options = strdup(options ? options : "")))
+		goto err;
+	for (i = 0; i < num; i++) {
+		ret = program_new(e, spirv[i], sizes[i], options, &p->parts[i], log);
+		if (ret)
+			goto err;
+		/* The parts are the program's: they hold no reference to the engine. */
+		atomic_fetch_sub(&e->refs, 1);
+		p->num_parts++;
+		n += p->parts[i]->num_links;
+		code[i] = (struct zex_bitcode){ p->parts[i]->bitcode, p->parts[i]->bitcode_size };
+	}
+	ret = -ENOMEM;
+	p->links = calloc(n ? n : 1, sizeof(*p->links));
+	if (!p->links)
+		goto err;
+	for (i = 0; i < num; i++) {
+		memcpy(p->links + p->num_links, p->parts[i]->links,
+		       p->parts[i]->num_links * sizeof(*p->links));
+		p->num_links += p->parts[i]->num_links;
+	}
+	ret = zex_module_link(e->llvm, code, num, ZEX_LINK_KEEP_KERNELS | ZEX_LINK_NO_REDIRECT,
+			      &p->bitcode, &p->bitcode_size, log);
+	if (ret)
+		goto err;
+	free(code);
+	code = NULL;
+	pthread_mutex_init(&p->lock, NULL);
+	atomic_fetch_add(&e->refs, 1);
+	p->e = e;
+	atomic_init(&p->refs, 1);
+	ret = program_link(p, NULL, 0, true, log);
+	if (ret && ret != -ENOLINK) {
+		zex_program_put(p);
+		return ret;
+	}
+	*out = p;
+	return 0;
+err:
+	if (p) {
+		for (i = 0; i < p->num_parts; i++)
+			program_free(p->parts[i]);
+		free(p->parts);
+		free(p->links);
+		free(p->bitcode);
+		free(p->options);
+		free(p);
+	}
+	free(code);
+	return ret;
 }
 
 /** zex_program_linked - whether a program is built (everything it imports found) */
@@ -620,6 +718,11 @@ const void *zex_program_spirv(const struct zex_program *p, size_t *size)
 
 static void program_free(struct zex_program *p)
 {
+	uint32_t i;
+
+	for (i = 0; i < p->num_parts; i++)
+		program_free(p->parts[i]);
+	free(p->parts);
 	if (p->program)
 		p->e->cl.clReleaseProgram(p->program);
 	pthread_mutex_destroy(&p->lock);
@@ -655,7 +758,8 @@ int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel
 {
 	struct zex_compute_engine *e = p->e;
 	struct zex_kernel *k = calloc(1, sizeof(*k));
-	uint32_t n = 0;
+	const struct zex_program *src = p;
+	uint32_t n = 0, i;
 	cl_ulong priv = 0;
 	size_t group = 0, multiple = 0;
 	cl_int err;
@@ -663,12 +767,21 @@ int zex_kernel_create(struct zex_program *p, const char *name, struct zex_kernel
 
 	if (!k)
 		return -ENOMEM;
-	ret = zex_spirv_kernel_args(p->spirv, p->spirv_size, name, NULL, 0, &n);
+	/* A program of several modules: the one that has the kernel says its arguments. */
+	for (i = 0; i < p->num_parts; i++) {
+		src = p->parts[i];
+		if (zex_spirv_kernel_args(src->spirv, src->spirv_size, name, NULL, 0,
+					  &n) != -ENOENT)
+			break;
+	}
+	ret = zex_spirv_kernel_args(src->spirv, src->spirv_size, name, NULL, 0, &n);
 	if (ret == -E2BIG) {
 		k->args = calloc(n, sizeof(*k->args));
-		ret = k->args ? zex_spirv_kernel_args(p->spirv, p->spirv_size, name, k->args, n,
-						      &n) : -ENOMEM;
+		ret = k->args ? zex_spirv_kernel_args(src->spirv, src->spirv_size, name, k->args,
+						      n, &n) : -ENOMEM;
 	}
+	if (ret == -ENOEXEC)
+		ret = -ENOENT;
 	if (ret)
 		goto err_free;
 	k->name = strdup(name);

@@ -78,6 +78,10 @@ const struct zex_engine_info *zex_engine_info(const struct zex_compute_engine *e
 
 int zex_program_build(struct zex_compute_engine *e, const void *spirv, size_t size,
 		      const char *options, struct zex_program **out, char **log);
+int zex_program_build_many(struct zex_compute_engine *e, const void *const *spirv,
+			   const size_t *sizes, uint32_t num, const char *options,
+			   struct zex_program **out, char **log);
+bool zex_engine_library_exports(struct zex_compute_engine *e, const char *name);
 bool zex_program_linked(struct zex_program *p);
 const struct zex_spirv_link *zex_program_links(const struct zex_program *p, uint32_t *num);
 int zex_program_link(struct zex_program *p, struct zex_program *const *with, uint32_t num,

@@ -35,6 +35,7 @@ static void drop_kernels(const struct zex_llvm *llvm, llvm_module m)
  * @units: the module, then the modules it imports from (none: only the
  *	geometry is redirected).
  * @num: entries in @units (at least 1).
+ * @flags: %ZEX_LINK_KEEP_KERNELS, %ZEX_LINK_NO_REDIRECT, or 0.
  * @out: the result's bitcode (malloc()ed) on success.
  * @out_size: its size.
  * @log: LLVM's messages and ours are appended here (malloc()ed; may stay
@@ -44,7 +45,7 @@ static void drop_kernels(const struct zex_llvm *llvm, llvm_module m)
  * @log); -ENOMEM.
  */
 int zex_module_link(const struct zex_llvm *llvm, const struct zex_bitcode *units, uint32_t num,
-		    void **out, size_t *out_size, char **log)
+		    unsigned int flags, void **out, size_t *out_size, char **log)
 {
 	struct zex_llvm_diagnostics diag = { .llvm = llvm, .log = log };
 	llvm_module m = NULL, other;
@@ -70,7 +71,8 @@ int zex_module_link(const struct zex_llvm *llvm, const struct zex_bitcode *units
 					     i);
 			goto out_module;
 		}
-		drop_kernels(llvm, other);
+		if (!(flags & ZEX_LINK_KEEP_KERNELS))
+			drop_kernels(llvm, other);
 		/* Takes @other over, even when it fails. */
 		if (llvm->link(m, other)) {
 			zex_llvm_log(log, "zex: linked module %u does not link with the module", i);
@@ -78,9 +80,11 @@ int zex_module_link(const struct zex_llvm *llvm, const struct zex_bitcode *units
 			goto out_module;
 		}
 	}
-	ret = zex_geometry_redirect(llvm, c, m, log);
-	if (ret)
-		goto out_module;
+	if (!(flags & ZEX_LINK_NO_REDIRECT)) {
+		ret = zex_geometry_redirect(llvm, c, m, log);
+		if (ret)
+			goto out_module;
+	}
 	if (llvm->verify(m, LLVM_VERIFY_RETURN_STATUS, &msg)) {
 		zex_llvm_log(log, "llvm: %s", msg ? msg : "the module does not verify");
 		ret = -EINVAL;

@@ -8,7 +8,10 @@
  * zex's kernels may call. After the translator, the module's bitcode and
  * the bitcode of every module it needs are linked into one, which PoCL
  * builds; the others' kernels are left out, so that only the module's own
- * kernels are built from it.
+ * kernels are built from it. A program of several modules
+ * (ZE_experimental_module_program) is linked whole first, every unit's
+ * kernels kept and its geometry not yet redirected: the bitcode a module
+ * of its own would have.
  */
 #ifndef ZEX_COMPUTE_MODULE_LINK_H
 #define ZEX_COMPUTE_MODULE_LINK_H
@@ -28,7 +31,11 @@ struct zex_bitcode {
 	size_t size;
 };
 
+/* zex_module_link()'s flags. */
+#define ZEX_LINK_KEEP_KERNELS	(1u << 0)	/* every unit's kernels stay */
+#define ZEX_LINK_NO_REDIRECT	(1u << 1)	/* the geometry is left as it is */
+
 int zex_module_link(const struct zex_llvm *llvm, const struct zex_bitcode *units, uint32_t num,
-		    void **out, size_t *out_size, char **log);
+		    unsigned int flags, void **out, size_t *out_size, char **log);
 
 #endif /* ZEX_COMPUTE_MODULE_LINK_H */

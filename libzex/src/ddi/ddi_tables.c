@@ -282,13 +282,6 @@ zex_unsupported_zeModuleGetFunctionPointer(ze_module_handle_t a0, const char* a1
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t* a0, uint32_t a1, ze_module_handle_t* a2, ze_module_build_log_handle_t* a3)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeModuleInspectLinkageExt");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeKernelSchedulingHintExp(ze_kernel_handle_t a0, ze_scheduling_hint_exp_desc_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -2160,7 +2153,7 @@ static const struct zex_ze_module_dditable zex_ze_module_dditable = {
 	.pfnGetKernelNames = zeModuleGetKernelNames,
 	.pfnGetProperties = zeModuleGetProperties,
 	.pfnGetFunctionPointer = zex_unsupported_zeModuleGetFunctionPointer,
-	.pfnInspectLinkageExt = zex_unsupported_zeModuleInspectLinkageExt,
+	.pfnInspectLinkageExt = zeModuleInspectLinkageExt,
 };
 
 static const uint8_t zex_ze_module_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4 };

@@ -96,6 +96,9 @@ struct zex_l0_submission {
  * @self_served: a synchronous immediate list's queue: the appending
  *	thread, which waits for its launches anyway, runs their first tile's
  *	parts itself, and that tile has no serving thread.
+ * @ordinary_clean: @exec_queue was found not banned after its last job
+ *	ran (a point of @compute's reached): it takes no more jobs, so a wait
+ *	need not ask again.
  */
 struct zex_l0_cmdqueue {
 	struct zex_l0_object obj;
@@ -115,6 +118,7 @@ struct zex_l0_cmdqueue {
 	uint64_t lr_from;
 	uint64_t launches;
 	bool self_served;
+	bool ordinary_clean;
 };
 
 /**

@@ -199,6 +199,10 @@ static const struct {
 	{ ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_1_0 },
 	/* zeEventQueryKernelTimestampsExt */
 	{ ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_NAME, ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_VERSION_1_0 },
+	/* zeModuleInspectLinkageExt */
+	{ ZE_LINKAGE_INSPECTION_EXT_NAME, ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0 },
+	/* zeModuleCreate of several SPIR-V modules */
+	{ ZE_MODULE_PROGRAM_EXP_NAME, ZE_MODULE_PROGRAM_EXP_VERSION_1_0 },
 };
 
 #define ZEX_NUM_EXTENSIONS (sizeof(zex_extensions) / sizeof(zex_extensions[0]))

@@ -349,19 +349,32 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 ze_result_t zex_l0_queue_wait(struct zex_l0_cmdqueue *q, uint64_t point, uint64_t timeout)
 {
 	struct drm_zex_exec_queue_get_state st;
+	uint64_t lr_from;
 	int ret = point ? wait_point(q, point, zex_l0_timeout_ns(timeout)) : 0;
 
 	if (ret == -ETIME)
 		return ZE_RESULT_NOT_READY;
 	if (ret)
 		return exec_result(ret);
-	if (zex_exec_queue_state(q->drv->dev, q->exec_queue, &st) || st.state)
+	lr_from = __atomic_load_n(&q->lr_from, __ATOMIC_ACQUIRE);
+	/*
+	 * A timeline point signals also for a job that failed: ask whether
+	 * the queue was banned. A long-running point is stored by its job's
+	 * last command, which a banned queue never runs: reaching it says the
+	 * jobs up to it ran, and the ordinary queue (whose last job the first
+	 * long-running one waited for) need be asked once.
+	 */
+	if (lr_from && point >= lr_from) {
+		if (!__atomic_load_n(&q->ordinary_clean, __ATOMIC_ACQUIRE)) {
+			if (zex_exec_queue_state(q->drv->dev, q->exec_queue, &st) || st.state)
+				return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST,
+						   "zex: the queue was banned after a fault or a timeout");
+			__atomic_store_n(&q->ordinary_clean, true, __ATOMIC_RELEASE);
+		}
+	} else if (zex_exec_queue_state(q->drv->dev, q->exec_queue, &st) || st.state) {
 		return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST,
 				   "zex: the queue was banned after a fault or a timeout");
-	if (point >= __atomic_load_n(&q->lr_from, __ATOMIC_ACQUIRE) && q->compute &&
-	    (zex_exec_queue_state(q->drv->dev, zex_l0_compute_exec_queue(q), &st) || st.state))
-		return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST,
-				   "zex: the queue was banned after a kernel's fault");
+	}
 	pthread_mutex_lock(&q->lock);
 	reap(q);
 	pthread_mutex_unlock(&q->lock);

@@ -14,7 +14,9 @@
  * the first need; a machine without it answers
  * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, saying what is missing. A module
  * that imports names libzex's device libraries do not export is created
- * unlinked, for zeModuleDynamicLink (l0_module_link.c).
+ * unlinked, for zeModuleDynamicLink (l0_module_link.c); several modules
+ * created as one are l0_module_program.c's, and what both take (the
+ * engine, the flags, the constants, the log) l0_module_build.c's.
  *
  * zex's native binary (zeModuleGetNativeBinary) is the module as built: a
  * 24-byte header (the magic "ZEXNATV1", a version word, a reserved word,
@@ -30,96 +32,6 @@
 #include <string.h>
 
 #include "l0/module/l0_module.h"
-
-/**
- * zex_l0_engine - the compute engine, opened at the first call
- * @drv: the driver.
- *
- * Return: the engine, or NULL (@drv->engine_why says why).
- */
-struct zex_compute_engine *zex_l0_engine(struct zex_l0_driver *drv)
-{
-	struct zex_compute_engine *e;
-
-	pthread_mutex_lock(&drv->engine_lock);
-	if (!drv->engine_tried) {
-		char why[192] = "";
-
-		drv->engine = zex_engine_open(drv->topo.num_tiles, why, sizeof(why));
-		/* The driver's, for zeDriverGetLastErrorDescription's lifetime. */
-		snprintf(drv->engine_why, sizeof(drv->engine_why), "zex: no compute engine: %s",
-			 why);
-		drv->engine_tried = true;
-	}
-	e = drv->engine;
-	pthread_mutex_unlock(&drv->engine_lock);
-	return e;
-}
-
-/* The flags the compiler sees: @flags without compute-runtime's own. */
-static char *compiler_options(const char *flags)
-{
-	char *out = calloc(1, flags ? strlen(flags) + 1 : 1), *copy, *tok, *save = NULL;
-
-	if (!out || !flags)
-		return out;
-	copy = strdup(flags);
-	if (!copy) {
-		free(out);
-		return NULL;
-	}
-	for (tok = strtok_r(copy, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-		if (!strncmp(tok, "-ze-", 4) || !strcmp(tok, "-g"))
-			continue;
-		if (*out)
-			strcat(out, " ");
-		strcat(out, tok);
-	}
-	free(copy);
-	return out;
-}
-
-/**
- * zex_l0_build_log_new - a build log object holding @text
- * @text: the messages (malloc()ed, taken over; NULL: none).
- * @out: the handle (NULL: the caller wants none, and @text goes).
- *
- * Return: ZE_RESULT_SUCCESS, or ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY.
- */
-ze_result_t zex_l0_build_log_new(char *text, ze_module_build_log_handle_t *out)
-{
-	struct zex_l0_build_log *log;
-
-	if (!out) {
-		free(text);
-		return ZE_RESULT_SUCCESS;
-	}
-	log = zex_object_pool_get(&zex_l0_build_logs);
-	if (!log) {
-		free(text);
-		*out = NULL;
-		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	}
-	log->text = text;
-	zex_l0_object_publish(&log->obj);
-	*out = (ze_module_build_log_handle_t)log;
-	return ZE_RESULT_SUCCESS;
-}
-
-/* Read the module's kernels; Return: 0, or the reader's -errno. */
-static int read_kernels(struct zex_l0_module *m, const void *spirv, size_t size)
-{
-	struct zex_spirv_info info;
-	int ret = zex_spirv_read(spirv, size, &info, NULL, 0);
-
-	if (ret && ret != -E2BIG)
-		return ret;
-	m->num_kernels = info.num_kernels;
-	m->kernels = calloc(info.num_kernels ? info.num_kernels : 1, sizeof(*m->kernels));
-	if (!m->kernels)
-		return -ENOMEM;
-	return zex_spirv_read(spirv, size, &info, m->kernels, m->num_kernels);
-}
 
 /**
  * zex_l0_string_out - a string out, the Level Zero way
@@ -170,6 +82,7 @@ static const void *native_spirv(const void *bin, size_t size, size_t *spirv_size
 	return (const char *)bin + sizeof(h);
 }
 
+
 /*
  * The module as built: @desc's SPIR-V with its specialization constants
  * set (in *@copy, to free), or the SPIR-V in zex's native binary.
@@ -177,23 +90,13 @@ static const void *native_spirv(const void *bin, size_t size, size_t *spirv_size
 static int specialize(const ze_module_desc_t *desc, const void **spirv, size_t *size,
 		      void **copy)
 {
-	const ze_module_constants_t *c = desc->pConstants;
-	int ret;
-
-	*spirv = desc->pInputModule;
-	*size = desc->inputSize;
-	*copy = NULL;
 	if (desc->format == ZE_MODULE_FORMAT_NATIVE) {
+		*copy = NULL;
 		*spirv = native_spirv(desc->pInputModule, desc->inputSize, size);
 		return *spirv ? 0 : -ENOEXEC;
 	}
-	if (!c || !c->numConstants)
-		return 0;
-	ret = zex_spirv_specialize(desc->pInputModule, desc->inputSize, c->numConstants,
-				   c->pConstantIds, c->pConstantValues, copy);
-	if (!ret)
-		*spirv = *copy;
-	return ret;
+	return zex_l0_specialize(desc->pInputModule, desc->inputSize, desc->pConstants, spirv,
+				 size, copy);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
@@ -206,6 +109,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
 	struct zex_l0_module *m;
 	struct zex_compute_engine *e;
+	const ze_base_desc_t *ext;
 	char *log = NULL, *options;
 	const void *spirv;
 	void *copy = NULL;
@@ -217,7 +121,15 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 		*phBuildLog = NULL;
 	if (!ctx || !dev)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (!desc || !phModule || !desc->pInputModule)
+	if (!desc || !phModule)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	/* Several modules as one (ZE_experimental_module_program). */
+	for (ext = desc->pNext; ext; ext = ext->pNext)
+		if (ext->stype == ZE_STRUCTURE_TYPE_MODULE_PROGRAM_EXP_DESC)
+			return zex_l0_module_program_create(ctx, dev, desc,
+							    (const ze_module_program_exp_desc_t *)ext,
+							    phModule, phBuildLog);
+	if (!desc->pInputModule)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	if (desc->format != ZE_MODULE_FORMAT_IL_SPIRV && desc->format != ZE_MODULE_FORMAT_NATIVE)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
@@ -246,7 +158,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 		goto err;
 	}
 	if (!ret)
-		ret = read_kernels(m, spirv, size);
+		ret = zex_l0_module_read_kernels(m, spirv, size);
 	if (ret == -ENOEXEC || ret == -EINVAL) {
 		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY,
 				  ret == -ENOEXEC ? "zex: the module is not SPIR-V" :
@@ -256,7 +168,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 		goto err;
 	}
-	options = compiler_options(desc->pBuildFlags);
+	options = zex_l0_compiler_options(desc->pBuildFlags);
 	ret = options ? zex_program_build(e, spirv, size, options, &m->program, &log) : -ENOMEM;
 	free(options);
 	free(copy);
@@ -384,6 +296,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t h
 	if (!pSize)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	spirv = zex_program_spirv(m->program, &size);
+	if (!spirv)
+		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+				   "zex: a module of several SPIR-V modules has no native binary");
 	h.size = size;
 	if (!pModuleNativeBinary) {
 		*pSize = sizeof(h) + size;

@@ -29,6 +29,15 @@ struct zex_l0_kernel_capture {
 	uint32_t global_offset[3];
 };
 
+int zex_l0_module_read_kernels(struct zex_l0_module *m, const void *spirv, size_t size);
+char *zex_l0_compiler_options(const char *flags);
+int zex_l0_specialize(const void *input, size_t input_size, const ze_module_constants_t *c,
+		      const void **spirv, size_t *size, void **copy);
+ze_result_t zex_l0_module_program_create(struct zex_l0_context *ctx, struct zex_l0_device *dev,
+					 const ze_module_desc_t *desc,
+					 const ze_module_program_exp_desc_t *prog,
+					 ze_module_handle_t *phModule,
+					 ze_module_build_log_handle_t *phBuildLog);
 ze_result_t zex_l0_build_log_new(char *text, ze_module_build_log_handle_t *out);
 ze_result_t zex_l0_string_out(const char *text, size_t *size, char *out);
 ze_result_t zex_l0_kernel_capture(struct zex_l0_kernel *k, struct zex_l0_kernel_capture *c);
