@@ -766,6 +766,29 @@ TEST_F(engine, a_host_side_that_dies_mid_launch_fails_the_calls_left_and_the_lau
 	free(status);
 }
 
+/* A kernel whose argument's struct points at its own type (a forward-declared pointer). */
+TEST_F(engine, a_struct_pointing_at_its_own_type_is_an_argument)
+{
+	struct node {
+		uint32_t value;
+		struct node *next;
+	} nodes[4] = { { 10, &nodes[1] }, { 20, &nodes[2] }, { 30, &nodes[3] }, { 40, NULL } };
+	struct { struct node *head; int n; } v = { nodes, 4 };
+	uint32_t sizes[2] = { 8, 4 }, offsets[2] = { 0, 8 };
+	const uint32_t size[3] = { 1, 1, 1 }, groups[3] = { 1, 1, 1 };
+	struct zex_geometry g = { .num_groups = { 1, 1, 1 } };
+	struct zex_launch_args args = { 2, sizes, offsets, (unsigned char *)&v };
+	struct zex_engine_fault fault;
+	struct zex_kernel *k;
+	int i;
+
+	ASSERT_EQ(0, zex_kernel_create(self->p, "walk_list", &k));
+	ASSERT_EQ(0, zex_engine_run(self->q, k, &args, size, groups, &g, &fault));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(10u * (i + 1) + 1, nodes[i].value);
+	zex_kernel_put(k);
+}
+
 TEST_F(engine, no_such_kernel_is_enoent)
 {
 	struct zex_kernel *k = NULL;

@@ -37,6 +37,7 @@
 #define OP_TYPE_ARRAY		28
 #define OP_TYPE_STRUCT		30
 #define OP_TYPE_POINTER		32
+#define OP_TYPE_FORWARD_POINTER	39
 #define OP_TYPE_EVENT		34
 #define OP_CONSTANT		43
 #define OP_SPEC_CONSTANT_TRUE	48
@@ -243,12 +244,32 @@ static int add_type(const struct words *w, size_t at, uint32_t len, uint32_t op,
 		if (struct_layout(w, at, at + len, ts, &t))
 			return -EINVAL;
 		break;
-	case OP_TYPE_POINTER:
+	case OP_TYPE_POINTER: {
+		struct type *declared;
+
 		if (len != 4)
 			return -EINVAL;
 		t.size = t.align = 8;
 		t.storage = word(w, at + 2);
 		t.pointee = word(w, at + 3);
+		/* Declared ahead (OpTypeForwardPointer): now its pointee is known. */
+		declared = (struct type *)find_type(ts, word(w, at + 1));
+		if (declared && declared->op == OP_TYPE_POINTER) {
+			declared->pointee = t.pointee;
+			return 0;
+		}
+		break;
+	}
+	case OP_TYPE_FORWARD_POINTER:
+		/*
+		 * A pointer used before its type is declared (a struct that
+		 * points at itself): 8 bytes, its pointee told later.
+		 */
+		if (len != 3)
+			return -EINVAL;
+		t.op = OP_TYPE_POINTER;
+		t.size = t.align = 8;
+		t.storage = word(w, at + 2);
 		break;
 	case OP_TYPE_IMAGE:
 	case OP_TYPE_SAMPLER:

@@ -65,20 +65,6 @@ zex_unsupported_zeDeviceGetFabricVertexExp(ze_device_handle_t a0, ze_fabric_vert
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeContextMakeMemoryResident(ze_context_handle_t a0, ze_device_handle_t a1, void* a2, size_t a3)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeContextMakeMemoryResident");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zeContextEvictMemory(ze_context_handle_t a0, ze_device_handle_t a1, void* a2, size_t a3)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeContextEvictMemory");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeContextMakeImageResident(ze_context_handle_t a0, ze_device_handle_t a1, ze_image_handle_t a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -2022,8 +2008,8 @@ static const struct zex_ze_context_dditable zex_ze_context_dditable = {
 	.pfnDestroy = zeContextDestroy,
 	.pfnGetStatus = zeContextGetStatus,
 	.pfnSystemBarrier = zeContextSystemBarrier,
-	.pfnMakeMemoryResident = zex_unsupported_zeContextMakeMemoryResident,
-	.pfnEvictMemory = zex_unsupported_zeContextEvictMemory,
+	.pfnMakeMemoryResident = zeContextMakeMemoryResident,
+	.pfnEvictMemory = zeContextEvictMemory,
 	.pfnMakeImageResident = zex_unsupported_zeContextMakeImageResident,
 	.pfnEvictImage = zex_unsupported_zeContextEvictImage,
 	.pfnCreateEx = zeContextCreateEx,

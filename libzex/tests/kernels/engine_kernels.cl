@@ -4,7 +4,9 @@
  *
  * geometry() records what every work-item sees of its launch, so that a
  * launch run as parts can be compared with the same launch run whole;
- * scale_add() takes values and pointers; group_sum() shared local memory.
+ * scale_add() takes values and pointers; group_sum() shared local memory;
+ * walk_list() a struct that points at its own type (SPIR-V declares the
+ * pointer ahead of the struct: OpTypeForwardPointer).
  */
 
 kernel void geometry(global ulong *out)
@@ -71,4 +73,22 @@ kernel void specialized(global long *out)
 {
 	out[0] = __spirv_SpecConstant(7, 100ul);
 	out[1] = __spirv_SpecConstant(8, (char)3);
+}
+
+/* A list whose nodes point at each other: a struct with a pointer to its own type. */
+struct node {
+	uint value;
+	struct node *next;
+};
+
+kernel void walk_list(global struct node *head, int n)
+{
+	struct node *item = head;
+
+	if (get_global_id(0))
+		return;
+	for (int i = 0; i < n; i++) {
+		item->value = item->value + 1;
+		item = item->next;
+	}
 }
