@@ -103,4 +103,4 @@ TEST_F(residency, ranges_outside_allocations_and_null_are_refused)
 	free(other);
 }
 
-TEST_HARNESS_MAIN
+ZEX_SELFTEST_MAIN
