@@ -138,14 +138,10 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
 	if (desc->pConstants && desc->pConstants->numConstants &&
 	    (!desc->pConstants->pConstantIds || !desc->pConstants->pConstantValues))
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	res = zex_l0_module_new(ctx, dev, &m);
+	if (res)
+		return res;
 	e = zex_l0_engine(ctx->drv);
-	if (!e)
-		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, ctx->drv->engine_why);
-	m = zex_object_pool_get(&zex_l0_modules);
-	if (!m)
-		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	m->drv = ctx->drv;
-	m->device = dev;
 	ret = specialize(desc, &spirv, &size, &copy);
 	if (ret == -ENOENT) {
 		res = zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,

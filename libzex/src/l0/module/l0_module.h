@@ -29,6 +29,8 @@ struct zex_l0_kernel_capture {
 	uint32_t global_offset[3];
 };
 
+ze_result_t zex_l0_module_new(struct zex_l0_context *ctx, struct zex_l0_device *dev,
+			      struct zex_l0_module **out);
 int zex_l0_module_read_kernels(struct zex_l0_module *m, const void *spirv, size_t size);
 char *zex_l0_compiler_options(const char *flags);
 int zex_l0_specialize(const void *input, size_t input_size, const ze_module_constants_t *c,

@@ -147,3 +147,28 @@ int zex_l0_specialize(const void *input, size_t input_size, const ze_module_cons
 		*spirv = *copy;
 	return ret;
 }
+
+/**
+ * zex_l0_module_new - a module object of @ctx for @dev, once the engine is there
+ * @ctx: the context.
+ * @dev: the device.
+ * @out: the module (its pool slot, not yet published).
+ *
+ * Return: ZE_RESULT_SUCCESS; UNSUPPORTED_FEATURE without a compute engine
+ * (saying why); OUT_OF_HOST_MEMORY.
+ */
+ze_result_t zex_l0_module_new(struct zex_l0_context *ctx, struct zex_l0_device *dev,
+			      struct zex_l0_module **out)
+{
+	struct zex_l0_module *m;
+
+	if (!zex_l0_engine(ctx->drv))
+		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, ctx->drv->engine_why);
+	m = zex_object_pool_get(&zex_l0_modules);
+	if (!m)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	m->drv = ctx->drv;
+	m->device = dev;
+	*out = m;
+	return ZE_RESULT_SUCCESS;
+}

@@ -23,6 +23,33 @@
 #include "compute/llvm.h"
 #include "l0/module/l0_module.h"
 
+/*
+ * The programs of @n module handles (*@out, to free) and their engine;
+ * Return: ZE_RESULT_SUCCESS, INVALID_NULL_HANDLE or OUT_OF_HOST_MEMORY.
+ */
+static ze_result_t module_programs(uint32_t n, ze_module_handle_t *handles,
+				   struct zex_program ***out, struct zex_compute_engine **e)
+{
+	struct zex_program **programs = calloc(n ? n : 1, sizeof(*programs));
+	uint32_t i;
+
+	if (!programs)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	for (i = 0; i < n; i++) {
+		struct zex_l0_module *m = zex_l0_module(handles[i]);
+
+		if (!m) {
+			free(programs);
+			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+		}
+		programs[i] = m->program;
+		if (e)
+			*e = zex_l0_engine(m->drv);
+	}
+	*out = programs;
+	return ZE_RESULT_SUCCESS;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleDynamicLink(uint32_t numModules,
 							ze_module_handle_t *phModules,
 							ze_module_build_log_handle_t *phLinkLog)
@@ -37,18 +64,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleDynamicLink(uint32_t numModules,
 		*phLinkLog = NULL;
 	if (!phModules)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	programs = calloc(numModules ? numModules : 1, sizeof(*programs));
-	if (!programs)
-		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	for (i = 0; i < numModules; i++) {
-		struct zex_l0_module *m = zex_l0_module(phModules[i]);
-
-		if (!m) {
-			free(programs);
-			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-		}
-		programs[i] = m->program;
-	}
+	res = module_programs(numModules, phModules, &programs, NULL);
+	if (res)
+		return res;
 	for (i = 0; i < numModules && !ret; i++)
 		ret = zex_program_link(programs[i], programs, numModules, &log);
 	free(programs);
@@ -140,26 +158,16 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleInspectLinkageExt(ze_linkage_inspect
 	struct zex_program **programs;
 	struct zex_compute_engine *e = NULL;
 	char *log = NULL;
-	uint32_t i;
+	ze_result_t res;
 
 	if (!pInspectDesc || !phModules || !phLog)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	*phLog = NULL;
 	if (pInspectDesc->flags & ~(ze_linkage_inspection_ext_flags_t)INSPECT_FLAGS)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-	programs = calloc(numModules ? numModules : 1, sizeof(*programs));
-	if (!programs)
-		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	for (i = 0; i < numModules; i++) {
-		struct zex_l0_module *m = zex_l0_module(phModules[i]);
-
-		if (!m) {
-			free(programs);
-			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-		}
-		programs[i] = m->program;
-		e = zex_l0_engine(m->drv);
-	}
+	res = module_programs(numModules, phModules, &programs, &e);
+	if (res)
+		return res;
 	if (pInspectDesc->flags & ZE_LINKAGE_INSPECTION_EXT_FLAG_IMPORTS)
 		inspect_section(e, programs, numModules, "Imports:", true, false, &log);
 	if (pInspectDesc->flags & ZE_LINKAGE_INSPECTION_EXT_FLAG_UNRESOLVABLE_IMPORTS)

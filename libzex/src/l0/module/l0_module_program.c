@@ -91,14 +91,10 @@ ze_result_t zex_l0_module_program_create(struct zex_l0_context *ctx, struct zex_
 
 	if (res)
 		return res;
+	res = zex_l0_module_new(ctx, dev, &m);
+	if (res)
+		return res;
 	e = zex_l0_engine(ctx->drv);
-	if (!e)
-		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, ctx->drv->engine_why);
-	m = zex_object_pool_get(&zex_l0_modules);
-	if (!m)
-		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	m->drv = ctx->drv;
-	m->device = dev;
 	spirv = calloc(prog->count, sizeof(*spirv));
 	copies = calloc(prog->count, sizeof(*copies));
 	sizes = calloc(prog->count, sizeof(*sizes));
