@@ -191,6 +191,11 @@ struct zex_lr {
  * @fault: a fault's address, reason and flags.
  * @jobs_completed: jobs of the queue that have ended, counted before
  *	their fences signal.
+ * @done_wq: woken (zex_exec_queue_signal_done()) whenever the queue itself
+ *	writes what a wait may read (one of its jobs ends, it runs a STORE,
+ *	publishes or stops a launch) or is banned; waits tied to the queue
+ *	sleep here, not on the device's wait queue.
+ * @done_seq: counts those wake-ups.
  * @teardown: a killed queue's entity is drained and destroyed by it.
  * @lr: a long-running queue's context, else NULL.
  */
@@ -207,6 +212,8 @@ struct zex_exec_queue {
 	int error;
 	struct zex_fault fault;
 	atomic64_t jobs_completed;
+	wait_queue_head_t done_wq;
+	atomic64_t done_seq;
 	struct work_struct teardown;
 	struct zex_lr *lr;
 };
@@ -293,6 +300,7 @@ void zex_exec_release(struct drm_device *drm);
 int zex_exec_module_init(void);
 void zex_exec_module_exit(void);
 void zex_exec_signal_done(struct zex_exec_device *xdev);
+void zex_exec_queue_signal_done(struct zex_exec_queue *q);
 void zex_exec_device_unplug(struct zex_exec_device *xdev);
 void zex_exec_queue_put(struct zex_exec_queue *q);
 bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, const struct zex_fault *fault);
@@ -310,11 +318,12 @@ int zex_job_execute(struct zex_job *job, bool quick);
 int zex_job_end(struct zex_job *job, int ret);
 void zex_job_free(struct zex_job *job);
 void zex_job_put(struct zex_job *job);
+void zex_job_put_held(struct zex_job *job);
 
 /* zex_lr.c */
 int zex_lr_init(struct zex_exec_queue *q);
 struct dma_fence *zex_lr_run_job(struct zex_job *job);
-void zex_lr_run_now(struct zex_lr *lr);
+void zex_lr_run_now(struct zex_lr *lr, bool held);
 bool zex_lr_submit(struct zex_job *job);
 void zex_lr_drain(struct zex_lr *lr);
 void zex_exec_file_flush(struct zex_exec_file *xfile, struct file *filp, void *owner);

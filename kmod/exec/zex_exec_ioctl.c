@@ -533,7 +533,7 @@ int zex_exec_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		drm_gem_unlock_reservations(objects.objs, objects.count, &ctx);
 	if (ret == 1) {
 		/* Handed to its context: its quick steps run here. */
-		zex_lr_run_now(q->lr);
+		zex_lr_run_now(q->lr, true);
 		zex_exec_queue_put(q);
 		ret = 0;
 	} else if (ret) {

@@ -60,6 +60,22 @@ void zex_exec_signal_done(struct zex_exec_device *xdev)
 }
 
 /**
+ * zex_exec_queue_signal_done - wake whoever waits for what a queue wrote
+ * @q: the queue; the caller holds it.
+ *
+ * Wakes the waits tied to @q, then the device's (zex_exec_signal_done()).
+ * A wait tied to a queue is for what that queue writes, as a compute side
+ * waits for its own queue's launches: it is not woken by every other
+ * queue's progress on the device.
+ */
+void zex_exec_queue_signal_done(struct zex_exec_queue *q)
+{
+	atomic64_inc(&q->done_seq);
+	wake_up_all(&q->done_wq);
+	zex_exec_signal_done(q->ring->xdev);
+}
+
+/**
  * zex_lr_kick_after - run a long-running queue's context after @delay
  * @lr: the context; the caller holds its queue.
  * @delay: jiffies; 0 runs it now, even if a later run was pending.
@@ -231,7 +247,7 @@ bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, const struct zex_fa
 	}
 	spin_unlock(&q->state_lock);
 	if (first) {
-		zex_exec_signal_done(q->ring->xdev);
+		zex_exec_queue_signal_done(q);
 		if (q->lr)
 			zex_lr_kick(q->lr);
 	}

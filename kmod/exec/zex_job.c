@@ -174,7 +174,7 @@ static int zex_job_launch(struct zex_job *job, const struct drm_zex_command *cmd
 		zex_launch_abort(lr);
 		return ret;
 	}
-	zex_exec_signal_done(job->queue->ring->xdev);
+	zex_exec_queue_signal_done(job->queue);
 	return -EINPROGRESS;
 }
 
@@ -402,7 +402,7 @@ static int zex_job_command(struct zex_job *job, const struct drm_zex_command *cm
 		ret = zex_job_store(job, cmd->dst, cmd->value);
 		/* What a GPU's store with an interrupt does: waiters read again. */
 		if (!ret)
-			zex_exec_signal_done(job->queue->ring->xdev);
+			zex_exec_queue_signal_done(job->queue);
 		return ret;
 	case DRM_ZEX_CMD_TIMESTAMP:
 		return zex_job_store(job, cmd->dst, ktime_get_ns());
@@ -502,9 +502,13 @@ void zex_job_run(struct work_struct *work)
 	}
 	/*
 	 * Once the fence is signalled the scheduler may free the job, which
-	 * drops the queue: neither is touched after it. The device's state
-	 * outlives this work item (its teardown drains the ring's workqueue).
+	 * drops the queue: neither is touched after it, so the queue's
+	 * waiters wake first (what the job wrote is written). The device's
+	 * state outlives this work item (its teardown drains the ring's
+	 * workqueue).
 	 */
+	atomic64_inc(&q->done_seq);
+	wake_up_all(&q->done_wq);
 	dma_fence_signal(job->hw_fence);
 	zex_exec_signal_done(xdev);
 }
@@ -570,6 +574,28 @@ static void zex_job_last_put(struct kref *kref)
 void zex_job_put(struct zex_job *job)
 {
 	kref_put(&job->refcount, zex_job_last_put);
+}
+
+static void zex_job_last_put_here(struct kref *kref)
+{
+	struct zex_job *job = container_of(kref, struct zex_job, refcount);
+
+	atomic_dec(&job->queue->in_flight);
+	zex_job_release(job);
+}
+
+/**
+ * zex_job_put_held - drop a reference where the job's queue and device are held
+ * @job: the job.
+ *
+ * For a caller in process context that holds a reference to the job's
+ * queue and to its device (an ioctl, through its file): neither can go with
+ * the job, so the last reference frees it here, without the cleanup work
+ * item's thread switch.
+ */
+void zex_job_put_held(struct zex_job *job)
+{
+	kref_put(&job->refcount, zex_job_last_put_here);
 }
 
 /**

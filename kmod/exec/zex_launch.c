@@ -113,7 +113,7 @@ void zex_launch_stop(struct zex_job *job)
 	old = set_active_memcg(job->memcg);
 	zex_vm_execute(q->vm, &op);
 	set_active_memcg(old);
-	zex_exec_signal_done(q->ring->xdev);
+	zex_exec_queue_signal_done(q);
 }
 
 /**

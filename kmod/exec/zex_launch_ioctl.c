@@ -46,7 +46,7 @@ int zex_launch_report_ioctl(struct drm_device *drm, void *data, struct drm_file 
 		ret = zex_launch_report(q, args);
 	/* The last done: the job goes on, its quick steps in this call. */
 	if (ret > 0) {
-		zex_lr_run_now(q->lr);
+		zex_lr_run_now(q->lr, true);
 		ret = 0;
 	}
 	if (ret == -ESRCH)

@@ -61,8 +61,11 @@ static struct zex_job *zex_lr_oldest(struct zex_lr *lr)
 	return job;
 }
 
-/* The job has ended: its launch stops, it leaves the context, waiters wake. */
-static void zex_lr_job_ended(struct zex_lr *lr, struct zex_job *job, int ret)
+/*
+ * The job has ended: its launch stops, it leaves the context, waiters
+ * wake; with @held (zex_lr_run_now()) its last reference may go here.
+ */
+static void zex_lr_job_ended(struct zex_lr *lr, struct zex_job *job, int ret, bool held)
 {
 	zex_lr_wait_disarm(lr);
 	zex_launch_stop(job);
@@ -70,8 +73,11 @@ static void zex_lr_job_ended(struct zex_lr *lr, struct zex_job *job, int ret)
 	spin_lock_irq(&lr->lock);
 	list_del_init(&job->lr_link);
 	spin_unlock_irq(&lr->lock);
-	zex_exec_signal_done(lr->queue->ring->xdev);
-	zex_job_put(job);
+	zex_exec_queue_signal_done(lr->queue);
+	if (held)
+		zex_job_put_held(job);
+	else
+		zex_job_put(job);
 }
 
 /*
@@ -79,7 +85,7 @@ static void zex_lr_job_ended(struct zex_lr *lr, struct zex_job *job, int ret)
  * waits; with @quick, also until one would run a copy or a fill. Returns
  * true when the work item must go on from there.
  */
-static bool zex_lr_run(struct zex_lr *lr, bool quick)
+static bool zex_lr_run(struct zex_lr *lr, bool quick, bool held)
 {
 	struct zex_exec_queue *q = lr->queue;
 	struct zex_job *job;
@@ -100,7 +106,7 @@ static bool zex_lr_run(struct zex_lr *lr, bool quick)
 				zex_lr_kick_after(lr, msecs_to_jiffies(ZEX_WAIT_POLL_MS));
 			return false;
 		}
-		zex_lr_job_ended(lr, job, ret);
+		zex_lr_job_ended(lr, job, ret, held);
 	}
 	return false;
 }
@@ -117,7 +123,7 @@ static void zex_lr_work(struct work_struct *work)
 	spin_unlock_irq(&lr->lock);
 
 	mutex_lock(&lr->run_lock);
-	zex_lr_run(lr, false);
+	zex_lr_run(lr, false, false);
 	mutex_unlock(&lr->run_lock);
 	zex_exec_queue_put(q);
 	zex_exec_release(drm);
@@ -133,13 +139,15 @@ static void zex_lr_work(struct work_struct *work)
 void zex_lr_drain(struct zex_lr *lr)
 {
 	mutex_lock(&lr->run_lock);
-	zex_lr_run(lr, false);
+	zex_lr_run(lr, false, false);
 	mutex_unlock(&lr->run_lock);
 }
 
 /**
  * zex_lr_run_now - run a context's quick steps here, the rest on its work item
  * @lr: the context; the caller holds its queue.
+ * @held: the caller is an ioctl (it holds the device too, through its
+ *	file): a job that ends here is freed here (zex_job_put_held()).
  *
  * Where the context was just given work (a job handed over, a launch's
  * last report), the caller runs what takes no time (stores, timestamps,
@@ -148,7 +156,7 @@ void zex_lr_drain(struct zex_lr *lr)
  * and back; a copy or a fill, or a context already running elsewhere,
  * goes to the work item.
  */
-void zex_lr_run_now(struct zex_lr *lr)
+void zex_lr_run_now(struct zex_lr *lr, bool held)
 {
 	bool more;
 
@@ -156,7 +164,7 @@ void zex_lr_run_now(struct zex_lr *lr)
 		zex_lr_kick(lr);
 		return;
 	}
-	more = zex_lr_run(lr, true);
+	more = zex_lr_run(lr, true, held);
 	mutex_unlock(&lr->run_lock);
 	if (more)
 		zex_lr_kick(lr);
@@ -193,7 +201,7 @@ struct dma_fence *zex_lr_run_job(struct zex_job *job)
 		atomic64_inc(&job->queue->jobs_completed);
 		return ERR_PTR(error);
 	}
-	zex_lr_run_now(lr);
+	zex_lr_run_now(lr, false);
 	return NULL;
 }
 

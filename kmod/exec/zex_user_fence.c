@@ -10,8 +10,12 @@
  * The wait reads the value through the file's address space (as the
  * engines do), compares, and sleeps on the device's completion wait queue
  * until the next job ends, a STORE command executes or a queue is banned,
- * never polling; it reads again after each, and ends with -ENODEV once the device is unplugged (a
- * value that already compares true still returns 0). A relative timeout
+ * never polling; it reads again after each, and ends with -ENODEV once the
+ * device is unplugged (a value that already compares true still returns
+ * 0). A wait tied to a queue is for what that queue writes: it sleeps on
+ * the queue's own wait queue, woken by the queue's job ends, STOREs,
+ * launch records and ban, so that the compute sides idle on their queues
+ * do not all wake at every job's end on the device. A relative timeout
  * is written back with what is left of it, so a wait interrupted by a
  * signal restarts for the rest.
  */
@@ -76,7 +80,9 @@ int zex_wait_user_fence_ioctl(struct drm_device *drm, void *data, struct drm_fil
 		deadline = ktime_add_safe(ktime_get(), ns_to_ktime(forever ? 0 : args->timeout));
 
 	for (;;) {
-		s64 seen = atomic64_read(&xdev->done_seq);
+		wait_queue_head_t *wq = q ? &q->done_wq : &xdev->done_wq;
+		atomic64_t *seq = q ? &q->done_seq : &xdev->done_seq;
+		s64 seen = atomic64_read(seq);
 		long left = MAX_SCHEDULE_TIMEOUT;
 		u64 value;
 
@@ -102,9 +108,7 @@ int zex_wait_user_fence_ioctl(struct drm_device *drm, void *data, struct drm_fil
 			}
 			left = nsecs_to_jiffies(ns) + 1;
 		}
-		left = wait_event_interruptible_timeout(xdev->done_wq,
-							atomic64_read(&xdev->done_seq) != seen,
-							left);
+		left = wait_event_interruptible_timeout(*wq, atomic64_read(seq) != seen, left);
 		if (left < 0) {
 			ret = left;
 			break;

@@ -352,6 +352,7 @@ static void zex_test_ban(struct kunit *test)
 	ring->xdev = xdev;
 	q->ring = ring;
 	spin_lock_init(&q->state_lock);
+	init_waitqueue_head(&q->done_wq);
 
 	KUNIT_EXPECT_FALSE(test, zex_exec_queue_is_banned(q));
 	KUNIT_EXPECT_EQ(test, 0, zex_exec_queue_error(q));
@@ -362,7 +363,9 @@ static void zex_test_ban(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, zex_exec_queue_ban(q, -EFAULT, &fault));
 	KUNIT_EXPECT_TRUE(test, zex_exec_queue_is_banned(q));
+	/* The first ban wakes the device's waits and those tied to the queue. */
 	KUNIT_EXPECT_EQ(test, 1, atomic64_read(&xdev->done_seq));
+	KUNIT_EXPECT_EQ(test, 1, atomic64_read(&q->done_seq));
 	/* A later timeout or destruction does not overwrite the first reason. */
 	KUNIT_EXPECT_FALSE(test, zex_exec_queue_ban(q, -ETIME, NULL));
 	KUNIT_EXPECT_FALSE(test, zex_exec_queue_ban(q, -EFAULT, &other));
@@ -372,6 +375,7 @@ static void zex_test_ban(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0x4000, q->fault.addr);
 	KUNIT_EXPECT_EQ(test, DRM_ZEX_FAULT_WRITE, q->fault.flags);
 	KUNIT_EXPECT_EQ(test, 1, atomic64_read(&xdev->done_seq));
+	KUNIT_EXPECT_EQ(test, 1, atomic64_read(&q->done_seq));
 }
 
 static struct kunit_case zex_exec_cases[] = {

@@ -1049,8 +1049,10 @@ struct drm_zex_exec {
  */
 #define DRM_ZEX_WAIT_ABSTIME		0x1u
 /**
- * DRM_ZEX_WAIT_EXEC_QUEUE - &drm_zex_wait_user_fence.flags bit: fail with
- * -EIO as soon as @exec_queue_id is banned.
+ * DRM_ZEX_WAIT_EXEC_QUEUE - &drm_zex_wait_user_fence.flags bit: a wait for
+ * what @exec_queue_id writes. It reads the value again only when that
+ * queue's job ends, it executes a %DRM_ZEX_CMD_STORE or writes a launch
+ * record, and fails with -EIO as soon as the queue is banned.
  */
 #define DRM_ZEX_WAIT_EXEC_QUEUE		0x2u
 
@@ -1059,7 +1061,8 @@ struct drm_zex_exec {
  *
  * Sleeps until (the 64-bit value at device VA @addr & @mask) @op (@value &
  * @mask) is true, reading it again whenever a job of the device ends or
- * an engine executes a %DRM_ZEX_CMD_STORE.
+ * an engine executes a %DRM_ZEX_CMD_STORE (with %DRM_ZEX_WAIT_EXEC_QUEUE:
+ * a job of that queue, a STORE or a launch record it writes).
  * @timeout is relative in nanoseconds unless %DRM_ZEX_WAIT_ABSTIME; on
  * return it holds what is left of a relative one, so a wait interrupted by
  * a signal restarts where it stopped. A negative @timeout waits for ever.
