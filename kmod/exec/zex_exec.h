@@ -196,6 +196,8 @@ struct zex_lr {
  *	publishes or stops a launch) or is banned; waits tied to the queue
  *	sleep here, not on the device's wait queue.
  * @done_seq: counts those wake-ups.
+ * @owner_pid: the process that created it (its thread group), for the log.
+ * @owner_comm: that process's name, for the log.
  * @teardown: a killed queue's entity is drained and destroyed by it.
  * @lr: a long-running queue's context, else NULL.
  */
@@ -214,6 +216,8 @@ struct zex_exec_queue {
 	atomic64_t jobs_completed;
 	wait_queue_head_t done_wq;
 	atomic64_t done_seq;
+	pid_t owner_pid;
+	char owner_comm[TASK_COMM_LEN];
 	struct work_struct teardown;
 	struct zex_lr *lr;
 };

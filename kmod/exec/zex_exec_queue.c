@@ -188,6 +188,8 @@ static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct z
 	mutex_init(&q->submit_lock);
 	spin_lock_init(&q->state_lock);
 	init_waitqueue_head(&q->done_wq);
+	q->owner_pid = task_tgid_nr(current);
+	get_task_comm(q->owner_comm, current);
 	ret = long_running ? zex_lr_init(q) : 0;
 	if (!ret)
 		ret = drm_sched_entity_init(&q->entity, zex_sched_priority(priority), &sched, 1,

@@ -16,10 +16,16 @@
  * A queue is banned once, by the first job that faults, times out or
  * fails, or by its destruction: the first error and fault are kept, later
  * ones do not overwrite them. zex_exec_queue_ban() is that state machine;
- * it kicks a long-running queue's context, which ends its jobs.
+ * it kicks a long-running queue's context, which ends its jobs. A ban the
+ * device decided (a timeout, a fault, a failed job or dependency, a
+ * server gone with jobs still to run) is logged at notice level, rate
+ * limited, naming the process that created the queue, as other drivers
+ * log a hung or faulting context: an administrator sees why a program lost
+ * its queue. Destruction, a file's close and an unplug are not.
  */
 
 #include <linux/module.h>
+#include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -225,6 +231,33 @@ void zex_exec_module_exit(void)
 	destroy_workqueue(zex_exec_cleanup_wq);
 }
 
+/* Why @q was banned, in the kernel log; quiet for the bans userspace asked for. */
+static void zex_exec_queue_log_ban(struct zex_exec_queue *q, int error,
+				   const struct zex_fault *fault)
+{
+	static const char * const reasons[] = {
+		[DRM_ZEX_FAULT_NONE] = "fault",
+		[DRM_ZEX_FAULT_NOT_MAPPED] = "not mapped",
+		[DRM_ZEX_FAULT_READ_ONLY] = "read-only",
+		[DRM_ZEX_FAULT_HOST_UNMAPPED] = "host memory unmapped",
+		[DRM_ZEX_FAULT_KERNEL_ABORTED] = "kernel aborted",
+	};
+	static DEFINE_RATELIMIT_STATE(ban_log, 5 * HZ, 10);
+	struct drm_device *drm = q->ring->xdev->drm;
+
+	if (error == -ECANCELED || error == -ENODEV ||
+	    (error == -EPIPE && !atomic_read(&q->in_flight)) || !__ratelimit(&ban_log))
+		return;
+	if (fault)
+		drm_notice(drm, "%s: queue %u of %s[%d] banned: %s%s at 0x%llx\n",
+			   q->ring->name, q->id, q->owner_comm, q->owner_pid,
+			   fault->reason < ARRAY_SIZE(reasons) ? reasons[fault->reason] : "fault",
+			   fault->flags & DRM_ZEX_FAULT_WRITE ? " (write)" : "", fault->addr);
+	else
+		drm_notice(drm, "%s: queue %u of %s[%d] banned: %pe\n", q->ring->name, q->id,
+			   q->owner_comm, q->owner_pid, ERR_PTR(error));
+}
+
 /**
  * zex_exec_queue_ban - ban a queue, keeping the first reason
  * @q: the queue, held by the caller.
@@ -247,6 +280,7 @@ bool zex_exec_queue_ban(struct zex_exec_queue *q, int error, const struct zex_fa
 	}
 	spin_unlock(&q->state_lock);
 	if (first) {
+		zex_exec_queue_log_ban(q, error, fault);
 		zex_exec_queue_signal_done(q);
 		if (q->lr)
 			zex_lr_kick(q->lr);

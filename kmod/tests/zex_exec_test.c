@@ -344,11 +344,15 @@ static void zex_test_ban(struct kunit *test)
 	struct zex_exec_device *xdev = kunit_kzalloc(test, sizeof(*xdev), GFP_KERNEL);
 	struct zex_ring *ring = kunit_kzalloc(test, sizeof(*ring), GFP_KERNEL);
 	struct zex_exec_queue *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	struct drm_device *drm = kunit_kzalloc(test, sizeof(*drm), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, xdev);
 	KUNIT_ASSERT_NOT_NULL(test, ring);
 	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_ASSERT_NOT_NULL(test, drm);
 	init_waitqueue_head(&xdev->done_wq);
+	/* The fault's ban is logged through it (no struct device: the log says so). */
+	xdev->drm = drm;
 	ring->xdev = xdev;
 	q->ring = ring;
 	spin_lock_init(&q->state_lock);
