@@ -667,6 +667,7 @@ TEST_F(kernel, a_kernel_that_faults_loses_its_queue_alone)
 	int *dst = device_mem(self, self->tile, 64 * sizeof(int));
 	ze_group_count_t groups = { 8, 1, 1 };
 	int scale = 1, add = 0;
+	const char *why = NULL;
 
 	ASSERT_EQ(want, (char *)bad) TH_LOG("0x300000000000 is taken here");
 	ASSERT_EQ(0, munmap(bad, 4096));
@@ -681,6 +682,9 @@ TEST_F(kernel, a_kernel_that_faults_loses_its_queue_alone)
 	EXPECT_EQ(ZE_RESULT_ERROR_DEVICE_LOST,
 		  zeCommandListAppendLaunchKernel(lost, k, &groups, NULL, 0, NULL));
 	EXPECT_EQ(ZE_RESULT_ERROR_DEVICE_LOST, zeCommandListHostSynchronize(lost, UINT64_MAX));
+	/* The description says why, from the kernel's record of the ban. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetLastErrorDescription(self->drv, &why));
+	EXPECT_NE(NULL, strstr(why, "touched memory the device does not map")) TH_LOG("%s", why);
 	zeCommandListDestroy(lost);
 	zeKernelDestroy(k);
 	/* The tile's other queues go on. */

@@ -235,7 +235,38 @@ static int submit_job(struct zex_l0_cmdqueue *q, const struct drm_zex_command *c
 	return ret;
 }
 
-static ze_result_t exec_result(int ret)
+/*
+ * DEVICE_LOST for a banned queue, its description saying why (the error the
+ * kernel keeps for the first ban of either half of the queue).
+ */
+static ze_result_t lost(struct zex_l0_cmdqueue *q)
+{
+	struct drm_zex_exec_queue_get_state st = { 0 };
+	const char *why = "zex: the queue was banned after a fault or a timeout";
+
+	if ((!q->compute ||
+	     zex_exec_queue_state(q->drv->dev, zex_l0_compute_exec_queue(q), &st) || !st.state) &&
+	    zex_exec_queue_state(q->drv->dev, q->exec_queue, &st))
+		st.error = 0;
+	switch (st.error) {
+	case -ETIME:
+		why = "zex: the queue was banned: a job ran past the kernel's job timeout";
+		break;
+	case -EFAULT:
+		why = "zex: the queue was banned: a command or a kernel touched memory the "
+		      "device does not map, or wrote read-only memory";
+		break;
+	case -EPIPE:
+		why = "zex: the queue was banned: the process serving its kernels closed the device";
+		break;
+	case -ENOMEM:
+		why = "zex: the queue was banned: the kernel ran out of memory running a job";
+		break;
+	}
+	return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST, why);
+}
+
+static ze_result_t exec_result(struct zex_l0_cmdqueue *q, int ret)
 {
 	switch (ret) {
 	case 0:
@@ -243,8 +274,7 @@ static ze_result_t exec_result(int ret)
 	case -ENOMEM:
 		return zex_l0_fail(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, "zex: out of memory");
 	case -EIO:
-		return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST,
-				   "zex: the queue was banned after a fault or a timeout");
+		return lost(q);
 	case -ENODEV:
 		return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST, "zex: the device was unplugged");
 	case -EMFILE:
@@ -333,7 +363,7 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 		wait_point(q, q->submitted, -1);
 	imports_release(q->drv, &im);
 	free(patched);
-	return exec_result(ret);
+	return exec_result(q, ret);
 }
 
 /**
@@ -355,7 +385,7 @@ ze_result_t zex_l0_queue_wait(struct zex_l0_cmdqueue *q, uint64_t point, uint64_
 	if (ret == -ETIME)
 		return ZE_RESULT_NOT_READY;
 	if (ret)
-		return exec_result(ret);
+		return exec_result(q, ret);
 	lr_from = __atomic_load_n(&q->lr_from, __ATOMIC_ACQUIRE);
 	/*
 	 * A timeline point signals also for a job that failed: ask whether
@@ -367,13 +397,11 @@ ze_result_t zex_l0_queue_wait(struct zex_l0_cmdqueue *q, uint64_t point, uint64_
 	if (lr_from && point >= lr_from) {
 		if (!__atomic_load_n(&q->ordinary_clean, __ATOMIC_ACQUIRE)) {
 			if (zex_exec_queue_state(q->drv->dev, q->exec_queue, &st) || st.state)
-				return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST,
-						   "zex: the queue was banned after a fault or a timeout");
+				return lost(q);
 			__atomic_store_n(&q->ordinary_clean, true, __ATOMIC_RELEASE);
 		}
 	} else if (zex_exec_queue_state(q->drv->dev, q->exec_queue, &st) || st.state) {
-		return zex_l0_fail(ZE_RESULT_ERROR_DEVICE_LOST,
-				   "zex: the queue was banned after a fault or a timeout");
+		return lost(q);
 	}
 	pthread_mutex_lock(&q->lock);
 	reap(q);
