@@ -25,9 +25,11 @@
 
 #include <libgen.h>
 #include <limits.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -650,6 +652,83 @@ TEST_F(kernel, launches_are_ordered_with_copies_and_events)
 	zeMemFree(self->ctx, dst);
 	zeMemFree(self->ctx, src);
 	zeKernelDestroy(k);
+}
+
+/*
+ * Level Zero leaves a list destroyed while a queue runs it undefined; a
+ * hostile or careless program does it anyway. Here the queue is held by a
+ * launch that waits for the host (grid_barrier's count, started below
+ * zero), the second list is destroyed, and its kernel too, before its
+ * launch starts, then the gate opens: the launch still runs with what it
+ * captured. Freed memory is overwritten (M_PERTURB), so a launch read
+ * after its list freed it would not compute this.
+ */
+TEST_F(kernel, a_list_destroyed_while_its_queue_runs_it_still_runs_its_launches)
+{
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC };
+	ze_command_list_desc_t ld = { .stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC };
+	const uint32_t n = 256;
+	ze_kernel_handle_t gate = kernel(self, "grid_barrier");
+	ze_kernel_handle_t k = kernel(self, "scale_add");
+	_Atomic int *arrived = host_mem(self, sizeof(int));
+	int *gate_out = host_mem(self, sizeof(int));
+	int *src = host_mem(self, n * sizeof(int));
+	int *dst = host_mem(self, n * sizeof(int));
+	ze_group_count_t one = { 1, 1, 1 }, groups = { n / 8, 1, 1 };
+	ze_command_list_handle_t lists[2];
+	int scale = 3, add = 1;
+	ze_command_queue_handle_t q;
+	uint32_t i;
+
+	ASSERT_EQ(1, mallopt(M_PERTURB, 0xa5));
+	ASSERT_NE(NULL, gate);
+	ASSERT_NE(NULL, k);
+	ASSERT_NE(NULL, arrived);
+	ASSERT_NE(NULL, gate_out);
+	ASSERT_NE(NULL, src);
+	ASSERT_NE(NULL, dst);
+	atomic_store(arrived, -1);
+	for (i = 0; i < n; i++) {
+		src[i] = (int)i;
+		dst[i] = 0;
+	}
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueCreate(self->ctx, self->tile, &qd, &q));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreate(self->ctx, self->tile, &ld,
+								 &lists[i]));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(gate, 1, 1, 1));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(gate, 0, sizeof(arrived), &arrived));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(gate, 1, sizeof(gate_out),
+							      &gate_out));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(lists[0], gate, &one, NULL, 0,
+								     NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 8, 1, 1));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(dst), &dst));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(src), &src));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 3, sizeof(add), &add));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(lists[1], k, &groups, NULL, 0,
+								     NULL));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(lists[i]));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(q, 2, lists, NULL));
+	/* The gate's group is running: the second list's launch waits behind it. */
+	while (atomic_load(arrived) < 0)
+		sched_yield();
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(lists[1]));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelDestroy(k));
+	atomic_store(arrived, 1000);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueSynchronize(q, UINT64_MAX));
+	EXPECT_EQ(1000, *gate_out);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(3 * (int)i + 1, dst[i]) TH_LOG("element %u", i);
+	zeCommandListDestroy(lists[0]);
+	zeCommandQueueDestroy(q);
+	zeKernelDestroy(gate);
+	zeMemFree(self->ctx, dst);
+	zeMemFree(self->ctx, src);
+	zeMemFree(self->ctx, gate_out);
+	zeMemFree(self->ctx, (void *)arrived);
 }
 
 /*

@@ -56,17 +56,25 @@ struct zex_l0_context {
 };
 
 /**
- * struct zex_l0_submission - host memory a submitted job reaches through
- * imports made for it, released once its timeline point has signalled
+ * struct zex_l0_submission - what a submitted job reaches, held until its
+ *	timeline point has signalled: host memory imported for it, and the
+ *	launches its LAUNCH commands name (a list destroyed or reset meanwhile
+ *	does not free them under the engine)
  * @point: the point.
  * @num_imports: imports in @imports.
  * @imports: their ids.
+ * @num_launches: launches in @launches.
+ * @launches: one reference to each.
  * @next: the next younger submission.
  */
+struct zex_l0_launch;
+
 struct zex_l0_submission {
 	uint64_t point;
 	uint32_t num_imports;
 	uint32_t *imports;
+	uint32_t num_launches;
+	struct zex_l0_launch **launches;
 	struct zex_l0_submission *next;
 };
 

@@ -16,6 +16,9 @@
 #ifndef ZEX_L0_EXEC_H
 #define ZEX_L0_EXEC_H
 
+#include <stdatomic.h>
+#include <stdlib.h>
+
 #include "l0/base/l0.h"
 #include "l0/module/l0_module.h"
 
@@ -33,6 +36,8 @@
  *	below it); else NULL.
  * @index: its index among them.
  * @cooperative: its groups run at once (zeCommandListAppendLaunchCooperativeKernel).
+ * @refs: the list's reference, and one for each submission naming it
+ *	until that submission has run (zex_l0_launch_put()).
  */
 struct zex_l0_launch {
 	struct zex_l0_launch *next;
@@ -43,6 +48,7 @@ struct zex_l0_launch {
 	const uint32_t *count;
 	uint32_t index;
 	bool cooperative;
+	_Atomic uint32_t refs;
 };
 
 /* A Level Zero timeout in ns as the core takes it: negative for ever. */
@@ -91,6 +97,21 @@ uint32_t zex_l0_compute_exec_queue(const struct zex_l0_cmdqueue *q);
 uint64_t zex_l0_compute_record(const struct zex_l0_cmdqueue *q);
 
 void zex_l0_launches_release(struct zex_l0_cmdlist *l, bool all);
+
+/* One more reference to a launch (a submission naming it). */
+static inline void zex_l0_launch_get(struct zex_l0_launch *launch)
+{
+	atomic_fetch_add_explicit(&launch->refs, 1, memory_order_relaxed);
+}
+
+/* Drop a reference to a launch; the last frees it. */
+static inline void zex_l0_launch_put(struct zex_l0_launch *launch)
+{
+	if (atomic_fetch_sub_explicit(&launch->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	zex_l0_kernel_capture_release(&launch->kernel);
+	free(launch);
+}
 
 int zex_l0_event_pool_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 			  ze_event_pool_flags_t flags, uint32_t count, bool opened,

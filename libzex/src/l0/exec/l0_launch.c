@@ -10,7 +10,10 @@
  * queue. The queue publishes the launch where its compute threads wait
  * (l0_compute.c, which the LAUNCH's destination is set to at submission).
  * A regular list's launches go at its reset or destroy; an immediate
- * list's once the queue has run past them. An indirect launch reads its
+ * list's once the queue has run past them. Each submission naming a
+ * launch holds it too, until the submission has run, so that a list
+ * destroyed or reset while a queue still runs it (which Level Zero leaves
+ * undefined) frees nothing a serving thread is about to read. An indirect launch reads its
  * group counts from the application's buffer when it runs, so that a
  * command before it may write them; several kernels launched indirectly
  * at once read how many of them run the same way.
@@ -51,8 +54,7 @@ void zex_l0_launches_release(struct zex_l0_cmdlist *l, bool all)
 	pthread_mutex_unlock(&l->lock);
 	for (; dead; dead = next) {
 		next = dead->next;
-		zex_l0_kernel_capture_release(&dead->kernel);
-		free(dead);
+		zex_l0_launch_put(dead);
 	}
 }
 
@@ -89,6 +91,7 @@ static ze_result_t add_launch(struct zex_l0_op *op, struct zex_l0_kernel *k,
 		return res;
 	}
 	launch->cooperative = cooperative;
+	atomic_init(&launch->refs, 1);
 	if (indirect) {
 		launch->indirect = counts;
 		launch->count = count;

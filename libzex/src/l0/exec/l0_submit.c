@@ -155,29 +155,51 @@ static int wait_point(struct zex_l0_cmdqueue *q, uint64_t point, int64_t timeout
 					 point, timeout_ns);
 }
 
-/* Under the queue's lock: release what submissions that have run imported. */
+/* Drop the references to @n launches in @launches, and the array. */
+static void launches_put(struct zex_l0_launch **launches, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		zex_l0_launch_put(launches[i]);
+	free(launches);
+}
+
+/* Let go what submission @s held, and @s. */
+static void submission_free(struct zex_l0_cmdqueue *q, struct zex_l0_submission *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->num_imports; i++)
+		zex_userptr_release(q->drv->dev, s->imports[i]);
+	free(s->imports);
+	launches_put(s->launches, s->num_launches);
+	free(s);
+}
+
+/* Under the queue's lock: release what submissions that have run held. */
 static void reap(struct zex_l0_cmdqueue *q)
 {
 	while (q->oldest && !wait_point(q, q->oldest->point, 0)) {
 		struct zex_l0_submission *s = q->oldest;
-		uint32_t i;
 
-		for (i = 0; i < s->num_imports; i++)
-			zex_userptr_release(q->drv->dev, s->imports[i]);
 		q->oldest = s->next;
 		if (!q->oldest)
 			q->youngest = NULL;
-		free(s->imports);
-		free(s);
+		submission_free(q, s);
 	}
 }
 
-/* Under the queue's lock: keep @im until @point has signalled. */
-static int keep_imports(struct zex_l0_cmdqueue *q, struct imports *im, uint64_t point)
+/*
+ * Under the queue's lock: keep @im and the *@num_launches references in
+ * *@launches (both taken over) until @point has signalled.
+ */
+static int keep(struct zex_l0_cmdqueue *q, struct imports *im, struct zex_l0_launch ***launches,
+		uint32_t *num_launches, uint64_t point)
 {
 	struct zex_l0_submission *s;
 
-	if (!im->n)
+	if (!im->n && !*num_launches)
 		return 0;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -187,6 +209,10 @@ static int keep_imports(struct zex_l0_cmdqueue *q, struct imports *im, uint64_t 
 	s->imports = im->ids;
 	im->ids = NULL;
 	im->n = 0;
+	s->num_launches = *num_launches;
+	s->launches = *launches;
+	*launches = NULL;
+	*num_launches = 0;
 	if (q->youngest)
 		q->youngest->next = s;
 	else
@@ -292,14 +318,15 @@ static ze_result_t exec_result(struct zex_l0_cmdqueue *q, int ret)
  * (*@patched, to free) with their destinations set.
  */
 static int launches_to_compute(struct zex_l0_cmdqueue *q, const struct drm_zex_command **cmds,
-			       uint32_t n, struct drm_zex_command **patched)
+			       uint32_t n, struct drm_zex_command **patched,
+			       struct zex_l0_launch ***held, uint32_t *num_held)
 {
-	uint32_t i;
+	uint32_t i, count = 0;
 	int ret;
 
-	for (i = 0; i < n && (*cmds)[i].op != DRM_ZEX_CMD_LAUNCH; i++)
-		;
-	if (i == n)
+	for (i = 0; i < n; i++)
+		count += (*cmds)[i].op == DRM_ZEX_CMD_LAUNCH;
+	if (!count)
 		return 0;
 	if (!q->compute) {
 		ret = zex_l0_compute_start(q);
@@ -308,13 +335,19 @@ static int launches_to_compute(struct zex_l0_cmdqueue *q, const struct drm_zex_c
 		__atomic_store_n(&q->lr_from, q->submitted + 1, __ATOMIC_RELEASE);
 	}
 	*patched = malloc((size_t)n * sizeof(**patched));
-	if (!*patched)
+	*held = malloc((size_t)count * sizeof(**held));
+	if (!*patched || !*held)
 		return -ENOMEM;
 	memcpy(*patched, *cmds, (size_t)n * sizeof(**patched));
 	for (i = 0; i < n; i++)
 		if ((*patched)[i].op == DRM_ZEX_CMD_LAUNCH) {
+			struct zex_l0_launch *launch =
+				(struct zex_l0_launch *)(uintptr_t)(*patched)[i].value;
+
 			(*patched)[i].dst = zex_l0_compute_record(q);
 			q->launches++;
+			zex_l0_launch_get(launch);
+			(*held)[(*num_held)++] = launch;
 		}
 	*cmds = *patched;
 	return 0;
@@ -335,15 +368,16 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 		.op = DRM_ZEX_CMD_STORE, .dst = (uintptr_t)q->scratch, .value = q->submitted + 1,
 	};
 	struct drm_zex_command *patched = NULL;
+	struct zex_l0_launch **held = NULL;
 	struct imports im = { 0 };
 	uint64_t first = q->submitted;
-	uint32_t done = 0, n;
+	uint32_t done = 0, n, num_held = 0;
 	int ret;
 
 	reap(q);
 	ret = import_commands(q->drv, &im, cmds, num_cmds);
 	if (!ret)
-		ret = launches_to_compute(q, &cmds, num_cmds, &patched);
+		ret = launches_to_compute(q, &cmds, num_cmds, &patched, &held, &num_held);
 	if (!num_cmds) {
 		cmds = &nop;
 		num_cmds = 1;
@@ -356,12 +390,14 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 		done += n;
 	}
 	/*
-	 * What jobs were submitted keep the imports; none: they go now. With
-	 * no memory to keep them, they go once the jobs have run.
+	 * What jobs were submitted keep the imports and the launches; none:
+	 * they go now. With no memory to keep them, they go once the jobs
+	 * have run.
 	 */
-	if (q->submitted > first && keep_imports(q, &im, q->submitted))
+	if (q->submitted > first && keep(q, &im, &held, &num_held, q->submitted))
 		wait_point(q, q->submitted, -1);
 	imports_release(q->drv, &im);
+	launches_put(held, num_held);
 	free(patched);
 	return exec_result(q, ret);
 }
@@ -487,19 +523,18 @@ void zex_l0_queue_fini(struct zex_l0_cmdqueue *q)
 	if (q->submitted)
 		wait_point(q, q->submitted, -1);
 	reap(q);
-	/* A banned long-running queue never ran the rest: let what it held go. */
+	/*
+	 * A banned long-running queue never ran the rest: what it held goes
+	 * once its serving threads have ended (one may still read a launch).
+	 */
+	zex_l0_compute_stop(q);
 	while (q->oldest) {
 		struct zex_l0_submission *s = q->oldest;
-		uint32_t i;
 
-		for (i = 0; i < s->num_imports; i++)
-			zex_userptr_release(q->drv->dev, s->imports[i]);
 		q->oldest = s->next;
-		free(s->imports);
-		free(s);
+		submission_free(q, s);
 	}
 	q->youngest = NULL;
-	zex_l0_compute_stop(q);
 	q->lr_from = 0;
 	if (q->exec_queue)
 		zex_exec_queue_destroy(q->drv->dev, q->exec_queue);
