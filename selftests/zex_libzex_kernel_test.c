@@ -280,8 +280,14 @@ static void scale_add_on(struct __test_metadata *_metadata, FIXTURE_DATA(kernel)
 	int *dst = device_mem(self, dev, n * sizeof(int));
 	int *host = host_mem(self, n * sizeof(int));
 	ze_group_count_t groups = { n / 8, 1, 1 };
-	/* A value given wider than the argument is cut to it (its low bytes). */
-	int64_t scale = 3;
+	/*
+	 * A value given wider than the argument is cut to it (its low bytes):
+	 * 16 bytes for an int, more than its slot, so that bytes not cut
+	 * would land on the next argument.
+	 */
+	struct {
+		int64_t low, high;
+	} scale = { 3, -1 };
 	int add = -7;
 	uint32_t i;
 
@@ -297,8 +303,9 @@ static void scale_add_on(struct __test_metadata *_metadata, FIXTURE_DATA(kernel)
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 8, 1, 1));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(dst), &dst));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(src), &src));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
+	/* add first: a wide scale not cut to its int would run into it. */
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 3, sizeof(add), &add));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(l, k, &groups, NULL, 0, NULL));
 	memset(host, 0, n * sizeof(int));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, host, dst, n * sizeof(int),
