@@ -304,6 +304,7 @@ void zex_exec_release(struct drm_device *drm);
 int zex_exec_module_init(void);
 void zex_exec_module_exit(void);
 void zex_exec_signal_done(struct zex_exec_device *xdev);
+void zex_exec_queue_wake(struct zex_exec_queue *q);
 void zex_exec_queue_signal_done(struct zex_exec_queue *q);
 void zex_exec_device_unplug(struct zex_exec_device *xdev);
 void zex_exec_queue_put(struct zex_exec_queue *q);

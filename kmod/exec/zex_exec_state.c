@@ -66,18 +66,29 @@ void zex_exec_signal_done(struct zex_exec_device *xdev)
 }
 
 /**
- * zex_exec_queue_signal_done - wake whoever waits for what a queue wrote
+ * zex_exec_queue_wake - wake the waits tied to a queue
  * @q: the queue; the caller holds it.
  *
- * Wakes the waits tied to @q, then the device's (zex_exec_signal_done()).
  * A wait tied to a queue is for what that queue writes, as a compute side
  * waits for its own queue's launches: it is not woken by every other
  * queue's progress on the device.
  */
-void zex_exec_queue_signal_done(struct zex_exec_queue *q)
+void zex_exec_queue_wake(struct zex_exec_queue *q)
 {
 	atomic64_inc(&q->done_seq);
 	wake_up_all(&q->done_wq);
+}
+
+/**
+ * zex_exec_queue_signal_done - wake whoever waits for what a queue wrote
+ * @q: the queue; the caller holds it.
+ *
+ * The waits tied to @q (zex_exec_queue_wake()), then the device's
+ * (zex_exec_signal_done()).
+ */
+void zex_exec_queue_signal_done(struct zex_exec_queue *q)
+{
+	zex_exec_queue_wake(q);
 	zex_exec_signal_done(q->ring->xdev);
 }
 

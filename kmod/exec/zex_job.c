@@ -507,8 +507,7 @@ void zex_job_run(struct work_struct *work)
 	 * state outlives this work item (its teardown drains the ring's
 	 * workqueue).
 	 */
-	atomic64_inc(&q->done_seq);
-	wake_up_all(&q->done_wq);
+	zex_exec_queue_wake(q);
 	dma_fence_signal(job->hw_fence);
 	zex_exec_signal_done(xdev);
 }

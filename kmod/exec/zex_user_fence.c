@@ -63,6 +63,8 @@ int zex_wait_user_fence_ioctl(struct drm_device *drm, void *data, struct drm_fil
 	struct drm_zex_wait_user_fence *args = data;
 	struct zex_exec_queue *q = NULL;
 	bool forever = args->timeout < 0;
+	wait_queue_head_t *wq;
+	atomic64_t *seq;
 	ktime_t deadline;
 	int ret;
 
@@ -79,9 +81,9 @@ int zex_wait_user_fence_ioctl(struct drm_device *drm, void *data, struct drm_fil
 	else
 		deadline = ktime_add_safe(ktime_get(), ns_to_ktime(forever ? 0 : args->timeout));
 
+	wq = q ? &q->done_wq : &xdev->done_wq;
+	seq = q ? &q->done_seq : &xdev->done_seq;
 	for (;;) {
-		wait_queue_head_t *wq = q ? &q->done_wq : &xdev->done_wq;
-		atomic64_t *seq = q ? &q->done_seq : &xdev->done_seq;
 		s64 seen = atomic64_read(seq);
 		long left = MAX_SCHEDULE_TIMEOUT;
 		u64 value;

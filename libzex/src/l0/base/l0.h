@@ -142,7 +142,8 @@ struct zex_l0_cmdqueue {
  * @num_cmds: commands in @cmds.
  * @cap: room in @cmds.
  * @queue: an immediate list's own queue (not in the queues' pool).
- * @launches: the launches its commands name (l0_launch.c), newest first.
+ * @launches: a regular list's launches, which its commands name
+ *	(l0_launch.c), newest first.
  */
 struct zex_l0_cmdlist {
 	struct zex_l0_object obj;

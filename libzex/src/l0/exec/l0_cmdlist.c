@@ -125,7 +125,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListDestroy(ze_command_list_handle_
 		zex_l0_queue_fini(l->queue);
 		free(l->queue);
 	}
-	zex_l0_launches_release(l, true);
+	zex_l0_launches_release(l);
 	free(l->cmds);
 	pthread_mutex_destroy(&l->lock);
 	return ZE_RESULT_SUCCESS;
@@ -157,7 +157,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListReset(ze_command_list_handle_t 
 	l->num_cmds = 0;
 	l->closed = false;
 	pthread_mutex_unlock(&l->lock);
-	zex_l0_launches_release(l, true);
+	zex_l0_launches_release(l);
 	return res;
 }
 

@@ -25,9 +25,7 @@
 /**
  * struct zex_l0_launch - one launch a command list recorded: its kernel
  *	as the append captured it, and its groups; a LAUNCH command's cookie
- * @next: the list's next older launch.
- * @point: an immediate list's: the queue point after which it may go
- *	(0: a regular list's, which go at its reset or destroy).
+ * @next: a regular list's next older launch.
  * @kernel: the kernel, its arguments, group size and global offset.
  * @groups: the launch's work-groups in each dimension.
  * @indirect: an indirect launch's: where its groups are read as it runs.
@@ -36,12 +34,12 @@
  *	below it); else NULL.
  * @index: its index among them.
  * @cooperative: its groups run at once (zeCommandListAppendLaunchCooperativeKernel).
- * @refs: the list's reference, and one for each submission naming it
- *	until that submission has run (zex_l0_launch_put()).
+ * @refs: a regular list's reference (an immediate list's append's, until
+ *	it has submitted), and one for each submission naming it until that
+ *	submission has run (zex_l0_launch_put()).
  */
 struct zex_l0_launch {
 	struct zex_l0_launch *next;
-	uint64_t point;
 	struct zex_l0_kernel_capture kernel;
 	uint32_t groups[3];
 	const ze_group_count_t *indirect;
@@ -96,7 +94,7 @@ void zex_l0_compute_run_own(struct zex_l0_cmdqueue *q, uint64_t first, uint64_t 
 uint32_t zex_l0_compute_exec_queue(const struct zex_l0_cmdqueue *q);
 uint64_t zex_l0_compute_record(const struct zex_l0_cmdqueue *q);
 
-void zex_l0_launches_release(struct zex_l0_cmdlist *l, bool all);
+void zex_l0_launches_release(struct zex_l0_cmdlist *l);
 
 /* One more reference to a launch (a submission naming it). */
 static inline void zex_l0_launch_get(struct zex_l0_launch *launch)

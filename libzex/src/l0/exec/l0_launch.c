@@ -9,11 +9,12 @@
  * launch is ordered with the copies, fills, barriers and events of its
  * queue. The queue publishes the launch where its compute threads wait
  * (l0_compute.c, which the LAUNCH's destination is set to at submission).
- * A regular list's launches go at its reset or destroy; an immediate
- * list's once the queue has run past them. Each submission naming a
- * launch holds it too, until the submission has run, so that a list
- * destroyed or reset while a queue still runs it (which Level Zero leaves
- * undefined) frees nothing a serving thread is about to read. An indirect launch reads its
+ * Each submission naming a launch holds it until the submission has run
+ * (l0_submit.c); a regular list holds its launches too, until its reset or
+ * destroy, and an immediate list's append only until it has submitted
+ * them. So a list destroyed or reset while a queue still runs it (which
+ * Level Zero leaves undefined) frees nothing a serving thread is about to
+ * read. An indirect launch reads its
  * group counts from the application's buffer when it runs, so that a
  * command before it may write them; several kernels launched indirectly
  * at once read how many of them run the same way.
@@ -25,32 +26,16 @@
 #include "l0/exec/l0_exec.h"
 
 /**
- * zex_l0_launches_release - let a list's launches go
+ * zex_l0_launches_release - a regular list lets its launches go (a reset, a destroy)
  * @l: the list.
- * @all: every one (a reset, a destroy), or an immediate list's that ran.
  */
-void zex_l0_launches_release(struct zex_l0_cmdlist *l, bool all)
+void zex_l0_launches_release(struct zex_l0_cmdlist *l)
 {
-	struct zex_l0_launch **at, *dead = NULL, *next;
-	uint64_t done = 0;
+	struct zex_l0_launch *dead, *next;
 
-	if (!all) {
-		if (!l->queue || !l->queue->compute)
-			return;
-		done = __atomic_load_n((uint64_t *)l->queue->scratch, __ATOMIC_ACQUIRE);
-	}
 	pthread_mutex_lock(&l->lock);
-	for (at = &l->launches; *at;) {
-		struct zex_l0_launch *launch = *at;
-
-		if (all || (launch->point && launch->point <= done)) {
-			*at = launch->next;
-			launch->next = dead;
-			dead = launch;
-		} else {
-			at = &launch->next;
-		}
-	}
+	dead = l->launches;
+	l->launches = NULL;
 	pthread_mutex_unlock(&l->lock);
 	for (; dead; dead = next) {
 		next = dead->next;
@@ -103,35 +88,34 @@ static ze_result_t add_launch(struct zex_l0_op *op, struct zex_l0_kernel *k,
 	}
 	if (zex_l0_op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_LAUNCH,
 							.value = (uintptr_t)launch })) {
-		zex_l0_kernel_capture_release(&launch->kernel);
-		free(launch);
+		zex_l0_launch_put(launch);
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	}
-	/* The list keeps it before the command that names it can run. */
-	pthread_mutex_lock(&op->list->lock);
-	launch->next = op->list->launches;
-	op->list->launches = launch;
-	pthread_mutex_unlock(&op->list->lock);
+	/* A regular list keeps it for the executions to come. */
+	if (!op->list->immediate) {
+		pthread_mutex_lock(&op->list->lock);
+		launch->next = op->list->launches;
+		op->list->launches = launch;
+		pthread_mutex_unlock(&op->list->lock);
+	}
 	*out = launch;
 	return ZE_RESULT_SUCCESS;
 }
 
-/* End @op; an immediate list's launches are tagged with its point. */
+/*
+ * End @op: an immediate list's append lets its launches go, the submission
+ * that names them holding them now (or, none made, they go).
+ */
 static ze_result_t end_launches(struct zex_l0_op *op, ze_result_t res,
 				struct zex_l0_launch **launches, uint32_t n)
 {
 	uint32_t i;
 
 	res = zex_l0_op_end(op, res);
-	if (res || !op->list->immediate)
-		return res;
-	pthread_mutex_lock(&op->list->queue->lock);
-	for (i = 0; i < n; i++)
-		if (launches[i])
-			launches[i]->point = op->list->queue->submitted;
-	pthread_mutex_unlock(&op->list->queue->lock);
-	/* What the queue ran past goes now. */
-	zex_l0_launches_release(op->list, false);
+	if (op->list->immediate)
+		for (i = 0; i < n; i++)
+			if (launches[i])
+				zex_l0_launch_put(launches[i]);
 	return res;
 }
 
