@@ -51,6 +51,7 @@
 #include "hostrpc/zex_hostrpc.h"
 #include "ipc/zex_ipc.h"
 #include "tiles/zex_piece.h"
+#include "usage/zex_usage.h"
 #include "vm/zex_vm.h"
 
 #define ZEX_DRIVER_NAME		"zex"
@@ -182,7 +183,7 @@ static int zex_flush(struct file *filp, fl_owner_t owner)
 	return 0;
 }
 
-/* DEFINE_DRM_GEM_FOPS with zex's ioctl entry and flush. */
+/* DEFINE_DRM_GEM_FOPS with zex's ioctl entry, flush and fdinfo (usage/). */
 static const struct file_operations zex_fops = {
 	.owner = THIS_MODULE,
 	.open = drm_open,
@@ -194,6 +195,7 @@ static const struct file_operations zex_fops = {
 	.read = drm_read,
 	.llseek = noop_llseek,
 	.mmap = drm_gem_mmap,
+	ZEX_FOP_SHOW_FDINFO
 	ZEX_FOP_UNSIGNED_OFFSET
 };
 
@@ -224,6 +226,7 @@ static int zex_open(struct drm_device *drm, struct drm_file *file)
 		kfree(zfile);
 		return ret;
 	}
+	zfile->client_id = zex_usage_client_id(file);
 	file->driver_priv = zfile;
 	return 0;
 }
@@ -245,6 +248,7 @@ static const struct drm_driver zex_drm_driver = {
 	/* Standard PRIME for one-piece objects (ipc/zex_prime.c). */
 	.prime_handle_to_fd = zex_prime_handle_to_fd,
 	.prime_fd_to_handle = zex_prime_fd_to_handle,
+	ZEX_DRIVER_SHOW_FDINFO
 	.ioctls = zex_ioctls,
 	.num_ioctls = ARRAY_SIZE(zex_ioctls),
 	.fops = &zex_fops,
@@ -367,6 +371,9 @@ static int zex_probe(struct platform_device *pdev)
 	}
 
 	ret = zex_publish_tiles(zdev, dev);
+	if (ret)
+		return ret;
+	ret = zex_usage_sysfs_add(zdev);
 	if (ret)
 		return ret;
 

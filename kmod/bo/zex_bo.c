@@ -209,6 +209,17 @@ static const struct drm_gem_object_funcs zex_bo_funcs = {
 };
 
 /**
+ * zex_bo_is - whether a GEM object of zex is a buffer object
+ * @obj: a GEM object of a zex device (a buffer object, or a piece).
+ *
+ * Return: true for a &struct zex_bo.
+ */
+bool zex_bo_is(const struct drm_gem_object *obj)
+{
+	return obj->funcs == &zex_bo_funcs;
+}
+
+/**
  * zex_bo_alloc - a buffer object of @size bytes, with room for its pieces
  * @drm: the device.
  * @max_pieces: pieces it will have.

@@ -19,6 +19,7 @@
 
 #include <drm/drm_gem.h>
 
+struct drm_memory_stats;
 struct zex_piece;
 
 /**
@@ -63,6 +64,11 @@ int zex_bo_pin_pages(struct zex_bo *bo, struct page **pages);
 void zex_bo_unpin_pages(struct zex_bo *bo);
 void zex_bo_set_solo(struct zex_bo *bo);
 struct zex_bo *zex_bo_get_solo(struct zex_piece *piece);
+
+bool zex_bo_is(const struct drm_gem_object *obj);
+
+/* zex_bo_usage.c */
+void zex_bo_usage_add(struct zex_bo *bo, struct drm_memory_stats *tiles, u32 num_tiles);
 
 /* zex_bo_ioctl.c */
 int zex_bo_create_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

@@ -34,6 +34,13 @@
  *   zex_drm_sched_init_args() and zex_drm_sched_job_init() fill the
  *   difference in. The priorities are numbered the other way round, and
  *   the lowest is LOW on 6.12, MIN on 6.1 (ZEX_SCHED_PRIORITY_LOW).
+ * - fdinfo (6.5): drm_show_fdinfo() prints the DRM core's keys and calls
+ *   &drm_driver.show_fdinfo; drm_print_memory_stats() prints a region's
+ *   memory keys. On 6.1 zex's own show_fdinfo prints the core's keys
+ *   (with its own client id) and zex_print_memory_stats() the same lines
+ *   drm_print_memory_stats() does; ZEX_FOP_SHOW_FDINFO and
+ *   ZEX_DRIVER_SHOW_FDINFO are the initializers of each line, naming
+ *   usage/'s functions (zex_usage.h).
  */
 
 #ifndef _ZEX_COMPAT_H_
@@ -43,10 +50,13 @@
 #include <linux/mm.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
+#include <linux/sizes.h>
 #include <linux/version.h>
 
 #include <drm/drm_file.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_print.h>
 #include <drm/gpu_scheduler.h>
 
 #if KERNEL_VERSION(6, 3, 0) > LINUX_VERSION_CODE
@@ -153,5 +163,67 @@ static inline int zex_drm_sched_job_init(struct drm_sched_job *job,
 	return drm_sched_job_init(job, entity, 1, owner, 0);
 #endif
 }
+
+/*
+ * fdinfo: 6.5 added drm_show_fdinfo(), which prints the DRM core's keys
+ * (drm-driver, drm-client-id) and then calls &drm_driver.show_fdinfo, and
+ * drm_print_memory_stats(). On 6.1 zex's file operations print the core's
+ * keys themselves (zex_fdinfo.c), with an id of zex's own
+ * (zex_drm_file_client_id() is 0 there), and the memory keys the same way.
+ */
+#if KERNEL_VERSION(6, 5, 0) > LINUX_VERSION_CODE
+#define ZEX_FOP_SHOW_FDINFO	.show_fdinfo = zex_usage_show_fdinfo_fop,
+#define ZEX_DRIVER_SHOW_FDINFO
+
+/* As 6.5's: the sizes of one memory region's buffers, in bytes. */
+struct drm_memory_stats {
+	u64 shared;
+	u64 private;
+	u64 resident;
+	u64 purgeable;
+	u64 active;
+};
+
+static inline void zex_print_size(struct drm_printer *p, const char *stat, const char *region,
+				  u64 size)
+{
+	static const char * const units[] = { "", " KiB", " MiB" };
+	unsigned int u;
+
+	for (u = 0; u < ARRAY_SIZE(units) - 1 && size && IS_ALIGNED(size, SZ_1K); u++)
+		size /= SZ_1K;
+	drm_printf(p, "drm-%s-%s:\t%llu%s\n", stat, region, size, units[u]);
+}
+#endif
+
+/** zex_print_memory_stats - one region's drm-total/shared/active/resident keys */
+static inline void zex_print_memory_stats(struct drm_printer *p,
+					  const struct drm_memory_stats *stats,
+					  const char *region)
+{
+#if KERNEL_VERSION(6, 5, 0) > LINUX_VERSION_CODE
+	zex_print_size(p, "total", region, stats->private + stats->shared);
+	zex_print_size(p, "shared", region, stats->shared);
+	zex_print_size(p, "active", region, stats->active);
+	zex_print_size(p, "resident", region, stats->resident);
+#else
+	drm_print_memory_stats(p, stats, DRM_GEM_OBJECT_RESIDENT, region);
+#endif
+}
+
+/** zex_drm_file_client_id - the DRM core's drm-client-id of @file, or 0 */
+static inline u64 zex_drm_file_client_id(struct drm_file *file)
+{
+#if KERNEL_VERSION(6, 5, 0) > LINUX_VERSION_CODE
+	return 0;
+#else
+	return file->client_id;
+#endif
+}
+
+#if KERNEL_VERSION(6, 5, 0) <= LINUX_VERSION_CODE
+#define ZEX_FOP_SHOW_FDINFO	.show_fdinfo = drm_show_fdinfo,
+#define ZEX_DRIVER_SHOW_FDINFO	.show_fdinfo = zex_usage_show_fdinfo,
+#endif
 
 #endif /* _ZEX_COMPAT_H_ */

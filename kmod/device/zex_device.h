@@ -78,10 +78,13 @@ struct zex_device {
  * struct zex_file - what zex keeps per open DRM file
  * @vm: the file's device address space (vm/), made at open, let go at close.
  * @exec: the file's exec queues (exec/).
+ * @client_id: its drm-client-id in fdinfo (usage/): the DRM core's where
+ *	the kernel has one, else zex's own, unique among zex's files.
  */
 struct zex_file {
 	struct zex_vm *vm;
 	struct zex_exec_file *exec;
+	u64 client_id;
 };
 
 static inline struct zex_device *to_zex_device(struct drm_device *drm)

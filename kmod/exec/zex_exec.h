@@ -68,6 +68,8 @@ struct zex_vm;
  *	context; no timeout.
  * @has_lr: @lr_sched was made.
  * @lr_name: "<@name>-lr", @lr_sched's name.
+ * @engine_class: its &enum drm_zex_engine_class.
+ * @busy_ns: nanoseconds its jobs have run, ended ones (zex_usage.c).
  */
 struct zex_ring {
 	struct drm_gpu_scheduler sched;
@@ -81,6 +83,8 @@ struct zex_ring {
 	u16 tile_mask;
 	char name[32];
 	char lr_name[36];
+	u16 engine_class;
+	atomic64_t busy_ns;
 };
 
 /**
@@ -170,6 +174,21 @@ struct zex_lr {
 	void *server;
 };
 
+/* Engine classes counted apart: &enum drm_zex_engine_class's values. */
+#define ZEX_ENGINE_CLASSES	2
+
+/**
+ * struct zex_exec_usage - what one file's jobs ran, by engine class
+ * @refcount: the file holds one reference, each of its queues one, so
+ *	that jobs ending after their queue or file went still count.
+ * @busy_ns: nanoseconds its jobs ran, per &enum drm_zex_engine_class:
+ *	each job's time from its start to its end, added when it ends.
+ */
+struct zex_exec_usage {
+	struct kref refcount;
+	atomic64_t busy_ns[ZEX_ENGINE_CLASSES];
+};
+
 /**
  * struct zex_exec_queue - an exec queue: a scheduler entity on one ring
  * @refcount: the file's table holds one reference, each job one.
@@ -200,6 +219,7 @@ struct zex_lr {
  * @owner_comm: that process's name, for the log.
  * @teardown: a killed queue's entity is drained and destroyed by it.
  * @lr: a long-running queue's context, else NULL.
+ * @usage: its file's engine time, held.
  */
 struct zex_exec_queue {
 	struct kref refcount;
@@ -220,6 +240,7 @@ struct zex_exec_queue {
 	char owner_comm[TASK_COMM_LEN];
 	struct work_struct teardown;
 	struct zex_lr *lr;
+	struct zex_exec_usage *usage;
 };
 
 /**
@@ -239,6 +260,7 @@ struct zex_user_fence {
  *	context another while the job is on its list.
  * @queue: its queue, held.
  * @seqno: its scheduler fence's number, for the log.
+ * @start_ns: when it started to run (ktime_get_ns()), 0 before.
  * @pc: the next command to run (a long-running job stops and resumes).
  * @lr_link: on &zex_lr.jobs.
  * @hw_fence: the fence the ring signals when the job has run; NULL
@@ -257,6 +279,7 @@ struct zex_job {
 	struct kref refcount;
 	struct zex_exec_queue *queue;
 	u64 seqno;
+	u64 start_ns;
 	u32 pc;
 	struct list_head lr_link;
 	struct dma_fence *hw_fence;
@@ -280,12 +303,14 @@ static inline struct zex_job *to_zex_job(struct drm_sched_job *job)
  * @queues: the queues by id (ids start at 1).
  * @count: queues in @queues.
  * @lr_count: long-running ones among them.
+ * @usage: what its jobs ran (its queues hold it too).
  */
 struct zex_exec_file {
 	struct mutex lock; /* create and destroy */
 	struct xarray queues;
 	u32 count;
 	u32 lr_count;
+	struct zex_exec_usage *usage;
 };
 
 /*
@@ -324,6 +349,14 @@ int zex_job_end(struct zex_job *job, int ret);
 void zex_job_free(struct zex_job *job);
 void zex_job_put(struct zex_job *job);
 void zex_job_put_held(struct zex_job *job);
+
+/* zex_usage.c */
+struct zex_exec_usage *zex_exec_usage_create(void);
+void zex_exec_usage_put(struct zex_exec_usage *usage);
+void zex_job_started(struct zex_job *job);
+void zex_job_account(struct zex_job *job);
+u64 zex_exec_file_busy_ns(const struct zex_exec_file *xfile, u16 engine_class);
+u32 zex_exec_engines(const struct zex_exec_device *xdev, u16 engine_class);
 
 /* zex_lr.c */
 int zex_lr_init(struct zex_exec_queue *q);

@@ -115,6 +115,11 @@ struct zex_exec_file *zex_exec_file_open(void)
 
 	if (!xfile)
 		return ERR_PTR(-ENOMEM);
+	xfile->usage = zex_exec_usage_create();
+	if (!xfile->usage) {
+		kfree(xfile);
+		return ERR_PTR(-ENOMEM);
+	}
 	mutex_init(&xfile->lock);
 	xa_init_flags(&xfile->queues, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	return xfile;
@@ -135,6 +140,7 @@ void zex_exec_file_close(struct zex_exec_file *xfile)
 	}
 	xa_destroy(&xfile->queues);
 	mutex_destroy(&xfile->lock);
+	zex_exec_usage_put(xfile->usage);
 	kfree(xfile);
 }
 
@@ -170,11 +176,12 @@ static enum drm_sched_priority zex_sched_priority(u16 priority)
 }
 
 /*
- * A queue on @ring at @priority in the address space @vm, which it holds;
- * long-running with @long_running.
+ * A queue on @ring at @priority in the address space @vm, counting its
+ * jobs' time in @usage (it holds both); long-running with @long_running.
  */
 static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct zex_vm *vm,
-						 u16 priority, bool long_running)
+						 struct zex_exec_usage *usage, u16 priority,
+						 bool long_running)
 {
 	struct drm_gpu_scheduler *sched = long_running ? &ring->lr_sched : &ring->sched;
 	struct zex_exec_queue *q;
@@ -203,6 +210,8 @@ static struct zex_exec_queue *zex_exec_queue_new(struct zex_ring *ring, struct z
 		return ERR_PTR(ret);
 	}
 	q->vm = zex_vm_get(vm);
+	kref_get(&usage->refcount);
+	q->usage = usage;
 	return q;
 }
 
@@ -238,7 +247,7 @@ int zex_exec_queue_create_ioctl(struct drm_device *drm, void *data, struct drm_f
 		ret = -EMFILE;
 		goto out;
 	}
-	q = zex_exec_queue_new(ring, to_zex_file(file)->vm, args->priority, lr);
+	q = zex_exec_queue_new(ring, to_zex_file(file)->vm, xfile->usage, args->priority, lr);
 	if (IS_ERR(q)) {
 		ret = PTR_ERR(q);
 		goto out;

@@ -334,6 +334,7 @@ static void zex_exec_queue_release(struct kref *kref)
 	struct zex_exec_queue *q = container_of(kref, struct zex_exec_queue, refcount);
 
 	zex_vm_put(q->vm);
+	zex_exec_usage_put(q->usage);
 	mutex_destroy(&q->submit_lock);
 	if (q->lr)
 		mutex_destroy(&q->lr->run_lock);

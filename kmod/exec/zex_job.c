@@ -457,7 +457,8 @@ int zex_job_execute(struct zex_job *job, bool quick)
  *	-ECANCELED for a job that did not run.
  *
  * A failure bans the queue (a fault banned it already); a job stopped by
- * a ban ends with the ban's error. The job is counted as completed.
+ * a ban ends with the ban's error. The job is counted as completed and
+ * its time added to its ring's and its file's (zex_usage.c).
  *
  * Return: the job's error, 0 when it ended well.
  */
@@ -473,6 +474,7 @@ int zex_job_end(struct zex_job *job, int ret)
 	if (ret)
 		drm_dbg(q->ring->xdev->drm, "%s: job %llu of queue %u ended with %d\n",
 			q->ring->name, job->seqno, q->id, ret);
+	zex_job_account(job);
 	atomic64_inc(&q->jobs_completed);
 	return ret;
 }
@@ -490,6 +492,7 @@ void zex_job_run(struct work_struct *work)
 	int ret = -ECANCELED;
 
 	if (!zex_exec_queue_is_banned(q)) {
+		zex_job_started(job);
 		old = set_active_memcg(job->memcg);
 		ret = zex_job_execute(job, false);
 		set_active_memcg(old);

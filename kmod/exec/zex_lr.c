@@ -94,8 +94,10 @@ static bool zex_lr_run(struct zex_lr *lr, bool quick, bool held)
 		int ret = -ECANCELED;
 
 		if (!zex_exec_queue_is_banned(q)) {
-			struct mem_cgroup *old = set_active_memcg(job->memcg);
+			struct mem_cgroup *old;
 
+			zex_job_started(job);
+			old = set_active_memcg(job->memcg);
 			ret = zex_job_execute(job, quick);
 			set_active_memcg(old);
 		}

@@ -217,6 +217,8 @@ static int zex_ring_init(struct zex_exec_device *xdev, struct zex_ring *ring, lo
 
 	ring->xdev = xdev;
 	ring->tile_mask = tile_mask;
+	ring->engine_class = strcmp(class, "ccs") ? DRM_ZEX_ENGINE_CLASS_COPY :
+						    DRM_ZEX_ENGINE_CLASS_COMPUTE;
 	spin_lock_init(&ring->fence_lock);
 	ring->fence_context = dma_fence_context_alloc(1);
 	snprintf(ring->name, sizeof(ring->name), "zex-%s-%s%u", device, class, instance);

@@ -210,6 +210,32 @@ out:
 	return ret;
 }
 
+/**
+ * zex_vm_host_usage - the host memory an address space imports
+ * @vm: the address space.
+ * @total: out: bytes of its userptr imports, pinned and mirrored.
+ * @pinned: out: bytes of those that are pinned (their pages held in
+ *	memory for the import's life); a mirror import's pages stay the
+ *	host's to move or reclaim, and count only in @total.
+ */
+void zex_vm_host_usage(struct zex_vm *vm, u64 *total, u64 *pinned)
+{
+	struct zex_mapping *map;
+	unsigned long id;
+
+	*total = 0;
+	*pinned = 0;
+	down_read(&vm->lock);
+	xa_for_each(&vm->mappings, id, map) {
+		if (map->bo)
+			continue;
+		*total += map->npages << PAGE_SHIFT;
+		if (!map->mirror)
+			*pinned += map->npages << PAGE_SHIFT;
+	}
+	up_read(&vm->lock);
+}
+
 static int zex_vm_show(struct seq_file *m, void *unused)
 {
 	struct zex_vm *vm = m->private;

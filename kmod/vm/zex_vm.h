@@ -134,6 +134,7 @@ int zex_vm_import_mirror(struct zex_vm *vm, u64 addr, u64 size, bool writable, u
 int zex_vm_bind_bo(struct zex_vm *vm, struct zex_bo *bo, u64 va, u64 offset, u64 range,
 		   bool writable, u32 *id);
 int zex_vm_unbind(struct zex_vm *vm, u32 id);
+void zex_vm_host_usage(struct zex_vm *vm, u64 *total, u64 *pinned);
 int zex_vm_walk_bos(struct zex_vm *vm, u64 va, u64 len, zex_vm_bo_fn fn, void *ctx);
 
 /* zex_copy.c */
