@@ -57,6 +57,7 @@ tools: libzex
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 \
 		-Ilibzex/include -Iuapi $$(pkg-config --cflags libdrm) \
 		tools/zex-info/zex-info.c tools/zex-info/zex-info-loader.c \
+		tools/zex-info/zex-info-top.c \
 		$(O)/lib/libzex.a -ldrm -o $(O)/bin/zex-info
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 \
 		-Ilibzex/include -Iuapi \

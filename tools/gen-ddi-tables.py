@@ -223,7 +223,7 @@ def generate(include):
         " * those of entries_after_1_4.txt up to libzex's API version. The entries\n"
         " * the 1.4 headers lack get a function pointer type here.\n */\n\n"
         "#ifndef ZEX_DDI_TABLES_H\n#define ZEX_DDI_TABLES_H\n\n"
-        "#include \"zex/zex_api.h\"\n#include \"zex/zex_ddi.h\"\n\n"
+        "#include \"zex/zex_api.h\"\n#include \"zex/zex_ddi.h\"\n#include \"zex/zex_zes_api.h\"\n\n"
         f"#define ZEX_DDI_API_MINOR {ZEX_API_MINOR}\n\n"
         + "\n".join(pfn_c) + "\n\n" + "\n".join(structs_h) + "\n#endif /* ZEX_DDI_TABLES_H */\n")
     source = (

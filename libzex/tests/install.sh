@@ -21,6 +21,7 @@ libdir=$(sed -n 's|^libdir=\${prefix}/||p' "$build/lib/pkgconfig/libzex.pc")
 for f in "$libdir/libzex.so.0" "$libdir/libzex.so" "$libdir/libzex.a" \
 	 "$libdir/pkgconfig/libzex.pc" include/zex/zex.h include/zex/zex_api.h \
 	 include/zex/zex_ddi.h include/zex/zex_hostrpc.h include/zex/zex_exec.h \
+	 include/zex/zex_zes_api.h \
 	 include/drm/zex_drm.h; do
 	[ -e "$stage/usr/$f" ] || { echo "not installed: /usr/$f"; exit 1; }
 done
@@ -31,6 +32,7 @@ cat > "$stage/app.c" <<'APP'
 #include <zex/zex_api.h>
 #include <zex/zex_hostrpc.h>
 #include <zex/zex_exec.h>
+#include <zex/zex_zes_api.h>
 
 int main(void)
 {

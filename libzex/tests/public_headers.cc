@@ -17,6 +17,7 @@
 #include "zex/zex_api.h"
 #include "zex/zex_ddi.h"
 #include "zex/zex_hostrpc.h"
+#include "zex/zex_zes_api.h"
 
 /* Some of every header, used from C++. */
 static_assert(sizeof(ze_handle_t) == 3 * sizeof(void *), "ze_handle_t: three pointers");

@@ -25,7 +25,9 @@
 #             level-zero-tests' conformance binaries (built once from the
 #             vendored archive, tools/check/l0-tests.sh) unchanged in the
 #             6.12 stock VM through loader 1.32.0, each reported as "N
-#             passed of M run, K excluded" (tools/check/conformance.py)
+#             passed of M run, K excluded" (tools/check/conformance.py);
+#             then its Sysman binaries (tools/check/l0-sysman.txt) the
+#             same way in a VM of their own
 # 6. debug    the debug kernels built from linux-source-6.1 and -6.12
 #             (KUnit, KASAN, lockdep, kmemleak, ...): the KUnit suites
 #             (zex_kunit.ko), the kselftests again under run_kselftest.sh
@@ -59,6 +61,7 @@ layer_start build
 	# sources.
 	tools/check/l0-loader.sh >/dev/null 2>"$logs/l0-loader.log"
 	tools/check/l0-tests.sh >/dev/null 2>"$logs/l0-tests.log"
+	tools/check/l0-tests.sh tools/check/l0-sysman.txt >/dev/null 2>"$logs/l0-sysman.log"
 	for line in 6.1 6.12; do
 		check_cmd build "linux-source-$line" tools/vm/linux-source.sh "$line"
 	done
@@ -206,6 +209,16 @@ if [[ " $layers " == *" conformance "* ]]; then
 		echo "RESULT l0-conformance passed=0 failed=1 skipped=0"
 	fi | tally
 	layer_end l0-conformance
+	# Its Sysman binaries, the same way (tools/check/l0-sysman.txt).
+	layer_start l0-sysman
+	if kdir=$(tools/kernel-dir.sh 6.12) &&
+	   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12" 2>"$logs/build-sysman.err"); then
+		KDIR=$kdir ZEX_KO=$ko tools/vm/vm.sh check-sysman 2>&1
+	else
+		echo "FAIL [l0-sysman] no 6.12 headers, or zex.ko does not build"
+		echo "RESULT l0-sysman passed=0 failed=1 skipped=0"
+	fi | tally
+	layer_end l0-sysman
 fi
 
 if [[ " $layers " == *" debug "* ]]; then

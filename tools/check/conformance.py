@@ -6,6 +6,8 @@ The list (tools/check/l0-conformance.txt) names the conformance binaries
 run (and those only built so far), the helper programs they start, and the gtest cases excluded from the run,
 each exclusion with its reason:
 
+    group GROUP     (the suite's test group of the binaries: l0-tests.sh's)
+    kernel PATH     (a kernel file of the suite the binaries load: l0-tests.sh's)
     binary NAME
     build NAME
     helper NAME FOLDER
@@ -60,6 +62,8 @@ def read_list(path):
             elif words[0] == "build" and len(words) == 2:
                 built.append(words[1])
             elif words[0] == "helper" and len(words) == 3:
+                pass
+            elif words[0] in ("group", "kernel") and len(words) == 2:
                 pass
             elif words[0] in ("exclude", "long"):
                 if len(words) < 4:

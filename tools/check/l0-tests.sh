@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 # DOC: l0-tests.sh - level-zero-tests' conformance binaries, built once from the vendored archive
 #
-# Usage: l0-tests.sh
+# Usage: l0-tests.sh [LIST]
 #
 # Prints the folder holding the conformance binaries zex runs (those
-# tools/check/l0-conformance.txt lists, with the helper programs they
+# LIST lists, default tools/check/l0-conformance.txt; a list's "group"
+# line names the suite's test group its binaries are in, default
+# /conformance_tests/core), with the helper programs they
 # start in the folders below it where they look), building them the first time into $ZEX_CACHE_DIR (default
 # ~/.cache/zex), offline, from level-zero-tests-4e778064.tar.gz in the
 # vendor folder against the vendored loader (tools/check/l0-loader.sh).
@@ -22,16 +24,21 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tools/check/vendored.sh"
 name=level-zero-tests-4e778064
 sha256=4f5db0c01985df44dd2947f2eff259c061b00a32f3e5bed384291096f72133a1
-list=$top/tools/check/l0-conformance.txt
+list=${1:-$top/tools/check/l0-conformance.txt}
 targets=$(awk '$1 == "binary" || $1 == "build" || $1 == "helper" { print $2 }' "$list" | tr '\n' ' ')
-key=$( (echo "$sha256"; echo "$targets") | sha256sum | cut -c1-12)
+group=$(awk '$1 == "group" { print $2 }' "$list")
+# The core group's key is what it was before lists named their group.
+key=$( (echo "$sha256"; echo "$targets"; [ -z "$group" ] || echo "$group") | sha256sum |
+	cut -c1-12)
+group=${group:-/conformance_tests/core}
 cache=${ZEX_CACHE_DIR:-$HOME/.cache/zex}/$name-$key
 # Where each program goes: binaries in bin/, a helper in the folder below
 # it that its binary looks in.
 layout=$(awk '$1 == "binary" || $1 == "build" || $1 == "helper" { print $1, $2, $3 }' "$list")
 # The binaries' kernels (SPIR-V, read from the working folder) go beside them.
+extra=$(awk '$1 == "kernel" { print $2 }' "$list" | tr '\n' ' ')
 layout="$layout
-kernels"
+kernels${extra:+ $extra}"
 
 if [ -f "$cache/bin/.complete" ] && [ "$(cat "$cache/bin/.complete")" = "$layout" ]; then
 	echo "$cache/bin"
@@ -56,7 +63,7 @@ fi
 	[ -f "$cache/build/build.ninja" ] ||
 		cmake -S "$cache/src" -B "$cache/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 			-DCMAKE_PREFIX_PATH="$loader" -DGTEST_ROOT="$cache/googletest" \
-			-DGROUP=/conformance_tests/core
+			-DGROUP="$group"
 	# shellcheck disable=SC2086
 	ninja -C "$cache/build" -j "$(nproc)" $targets
 } >>"$cache/build.log" 2>&1 ||
@@ -66,11 +73,16 @@ while read -r _ t folder; do
 	mkdir -p "$cache/bin/$folder"
 	find "$cache/build" -type f -name "$t" -perm -u+x -exec cp {} "$cache/bin/$folder/" \;
 	[ -x "$cache/bin/$folder/$t" ] || { echo "l0-tests: $t was not built" >&2; exit 1; }
-done < <(grep -v '^kernels$' <<<"$layout")
+done < <(grep -v '^kernels' <<<"$layout")
 for t in $(awk '$1 == "binary" || $1 == "build" { print $2 }' "$list"); do
-	for k in "$cache/src/conformance_tests/core/$t/kernels/"*.spv; do
+	for k in "$cache/src/conformance_tests/"*/"$t/kernels/"*.spv; do
 		[ ! -f "$k" ] || cp "$k" "$cache/bin/"
 	done
+done
+# Kernels a binary loads from another's folder (the suite installs them
+# all in one place): "kernel PATH", PATH in the suite's sources.
+for k in $(awk '$1 == "kernel" { print $2 }' "$list"); do
+	cp "$cache/src/$k" "$cache/bin/"
 done
 echo "$layout" > "$cache/bin/.complete"
 echo "$cache/bin"

@@ -14,6 +14,8 @@
 #              calls (ZEX_FUZZ_CALLS per process, two processes; ZEX_FUZZ_SEED)
 # check-stock  kselftests on the stock kernel, in one VM: each row of the
 #              parameter matrix in turn, judged by tools/check/results.py
+# check-sysman level-zero-tests' Sysman binaries (tools/check/l0-sysman.txt),
+#              as check-conformance runs the core ones
 # check-conformance
 #              level-zero-tests' conformance binaries (tools/check/l0-tests.sh)
 #              on the stock kernel through loader 1.32.0, the cases
@@ -34,7 +36,7 @@
 # debug modes take the line from KVER too (default 6.1).
 set -euo pipefail
 
-mode=${1:?usage: vm.sh run|shell|bench|stress|fuzz|check-stock|check-conformance|check-debug}
+mode=${1:?usage: vm.sh run|shell|bench|stress|fuzz|check-stock|check-conformance|check-sysman|check-debug}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 O=${O:-$top/build}
 vmdir=$top/tools/vm
@@ -148,7 +150,7 @@ stress)
 	python3 "$results" vm "$O/vm/stress.log" --layer stress \
 		--selftests zex_libzex_hostrpc_test zex_userptr_mirror_test
 	;;
-check-conformance)
+check-conformance | check-sysman)
 	# With ZEX_CONFORMANCE_LONG=1: the list's long cases alone (make stress).
 	layer=l0-conformance
 	long=
@@ -156,15 +158,21 @@ check-conformance)
 	# 45 minutes keeps a margin and the whole check inside CI's 90.
 	vm_limit=2700
 	log=$O/vm/conformance.log
-	if [ "${ZEX_CONFORMANCE_LONG:-0}" = 1 ]; then
+	list=$top/tools/check/l0-conformance.txt
+	if [ "$mode" = check-sysman ]; then
+		# The Sysman binaries: a few minutes.
+		layer=l0-sysman
+		vm_limit=1200
+		log=$O/vm/sysman.log
+		list=$top/tools/check/l0-sysman.txt
+	elif [ "${ZEX_CONFORMANCE_LONG:-0}" = 1 ]; then
 		layer=l0-conformance-long
 		long=--long
 		vm_limit=7200
 		log=$O/vm/conformance-long.log
 	fi
-	list=$top/tools/check/l0-conformance.txt
 	l0t_rc=0
-	l0_tests=$("$top/tools/check/l0-tests.sh") || l0t_rc=$?
+	l0_tests=$("$top/tools/check/l0-tests.sh" "$list") || l0t_rc=$?
 	if [ $l0t_rc = 4 ] || [ -z "${ZEX_L0_LOADER:-}" ]; then
 		echo "SKIP [$layer] level-zero-tests or the loader not vendored here"
 		echo "RESULT $layer passed=0 failed=0 skipped=1"
@@ -178,9 +186,9 @@ check-conformance)
 	# The binaries launch kernels: the compute engine's files go in, and
 	# 3 GiB holds them beside the tests' allocations.
 	ZEX_L0_TESTS=$l0_tests ZEX_CONFORMANCE_PLAN=$plan ZEX_VM_BAD_PARAMS=0 ZEX_VM_ABSENT=0 \
-		ZEX_VM_COMPUTE=1 "$vmdir/mkinitramfs.sh" "$O/vm/conformance.cpio.gz" "$zex_ko" \
+		ZEX_VM_COMPUTE=1 "$vmdir/mkinitramfs.sh" "$O/vm/$layer.cpio.gz" "$zex_ko" \
 		"$stock_moddir" "$O/bin" "$O/vm/no-selftests" conformance "$params"
-	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/conformance.cpio.gz" 3072 $vm_limit "$log"
+	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/$layer.cpio.gz" 3072 $vm_limit "$log"
 	rc=0
 	python3 "$results" vm "$log" --layer $layer --mode conformance --no-absent || rc=1
 	python3 "$top/tools/check/conformance.py" judge "$list" "$log" --layer $layer $long || rc=1

@@ -9,12 +9,15 @@
  * The device node, its tiles with memory size and use, the implicit-scaling
  * settings, the engine model of the root device and of each tile, straight
  * from the kernel, and what runs kernels (the compute engine: PoCL's device
- * and pool, or what is missing); with --loader, what a Level Zero application sees
+ * and pool, or what is missing); with --top, the engines' utilisation, the
+ * tiles' memory and the processes, live, through Sysman (zex-info-top.c);
+ * with --loader, what a Level Zero application sees
  * through the stock loader instead (zex-info-loader.c). Exit 0 on success,
  * 2 when there is no zex device, 1 on any other error.
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -70,13 +73,26 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: %s [--loader]\nPrints the zex device, its tiles and engine model;\n"
-		       "with --loader, the drivers and devices the Level Zero loader reports.\n",
+		printf("usage: %s [--loader | --top [SECONDS [COUNT]]]\n"
+		       "Prints the zex device, its tiles and engine model;\n"
+		       "with --loader, the drivers and devices the Level Zero loader reports;\n"
+		       "with --top, every SECONDS (default 1) COUNT times (default: until\n"
+		       "interrupted) each engine's utilisation, each tile's memory in use and\n"
+		       "the processes using the device, through Level Zero Sysman.\n",
 		       argv[0]);
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "--loader"))
 		return zex_info_loader();
+	if (argc > 1 && !strcmp(argv[1], "--top")) {
+		double interval = argc > 2 ? strtod(argv[2], NULL) : 1.0;
+
+		if (!(interval > 0 && interval < 3600)) {
+			fprintf(stderr, "zex-info: --top SECONDS: more than 0, less than 3600\n");
+			return 1;
+		}
+		return zex_info_top(interval, argc > 3 ? strtol(argv[3], NULL, 10) : 0);
+	}
 
 	ret = zex_device_open(&dev);
 	if (ret) {

@@ -12,5 +12,7 @@
 
 /* zex-info --loader: through the Level Zero loader. Exit status. */
 int zex_info_loader(void);
+/* zex-info --top: Sysman's engines, memory and processes every @interval s, @count times (0: on). */
+int zex_info_top(double interval, long count);
 
 #endif /* ZEX_INFO_H */

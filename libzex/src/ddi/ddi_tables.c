@@ -933,94 +933,10 @@ zex_unsupported_zesDriverEventListenEx(ze_driver_handle_t a0, uint64_t a1, uint3
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zesDriverGet(uint32_t* a0, zes_driver_handle_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDriverGet");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDriverGetExtensionProperties(zes_driver_handle_t a0, uint32_t* a1, void* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDriverGetExtensionProperties");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDriverGetExtensionFunctionAddress(zes_driver_handle_t a0, const char* a1, void** a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDriverGetExtensionFunctionAddress");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceGetProperties(zes_device_handle_t a0, zes_device_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceGetProperties");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceGetState(zes_device_handle_t a0, zes_device_state_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceGetState");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceReset(zes_device_handle_t a0, ze_bool_t a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceReset");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceProcessesGetState(zes_device_handle_t a0, uint32_t* a1, zes_process_state_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceProcessesGetState");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDevicePciGetProperties(zes_device_handle_t a0, zes_pci_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDevicePciGetProperties");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDevicePciGetState(zes_device_handle_t a0, zes_pci_state_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDevicePciGetState");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDevicePciGetBars(zes_device_handle_t a0, uint32_t* a1, zes_pci_bar_properties_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDevicePciGetBars");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDevicePciGetStats(zes_device_handle_t a0, zes_pci_stats_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDevicePciGetStats");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t a0, uint32_t* a1, zes_diag_handle_t* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zesDeviceEnumDiagnosticTestSuites");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumEngineGroups(zes_device_handle_t a0, uint32_t* a1, zes_engine_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumEngineGroups");
 }
 
 static ze_result_t ZE_APICALL
@@ -1066,13 +982,6 @@ zex_unsupported_zesDeviceEnumLeds(zes_device_handle_t a0, uint32_t* a1, zes_led_
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumMemoryModules(zes_device_handle_t a0, uint32_t* a1, zes_mem_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumMemoryModules");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t a0, uint32_t* a1, zes_perf_handle_t* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -1084,13 +993,6 @@ zex_unsupported_zesDeviceEnumPowerDomains(zes_device_handle_t a0, uint32_t* a1, 
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zesDeviceEnumPowerDomains");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceGetCardPowerDomain(zes_device_handle_t a0, zes_pwr_handle_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceGetCardPowerDomain");
 }
 
 static ze_result_t ZE_APICALL
@@ -1108,13 +1010,6 @@ zex_unsupported_zesDeviceEnumRasErrorSets(zes_device_handle_t a0, uint32_t* a1, 
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumSchedulers(zes_device_handle_t a0, uint32_t* a1, zes_sched_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumSchedulers");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumStandbyDomains(zes_device_handle_t a0, uint32_t* a1, zes_standby_handle_t* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -1129,20 +1024,6 @@ zex_unsupported_zesDeviceEnumTemperatureSensors(zes_device_handle_t a0, uint32_t
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEccAvailable(zes_device_handle_t a0, ze_bool_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEccAvailable");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEccConfigurable(zes_device_handle_t a0, ze_bool_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEccConfigurable");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceGetEccState(zes_device_handle_t a0, zes_device_ecc_properties_t* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -1154,13 +1035,6 @@ zex_unsupported_zesDeviceSetEccState(zes_device_handle_t a0, const zes_device_ec
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zesDeviceSetEccState");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceGet(zes_driver_handle_t a0, uint32_t* a1, zes_device_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceGet");
 }
 
 static ze_result_t ZE_APICALL
@@ -1210,62 +1084,6 @@ zex_unsupported_zesDeviceResetExt(zes_device_handle_t a0, void* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zesDeviceResetExt");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesSchedulerGetProperties(zes_sched_handle_t a0, zes_sched_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesSchedulerGetProperties");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesSchedulerGetCurrentMode(zes_sched_handle_t a0, zes_sched_mode_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesSchedulerGetCurrentMode");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t a0, ze_bool_t a1, zes_sched_timeout_properties_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesSchedulerGetTimeoutModeProperties");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t a0, ze_bool_t a1, zes_sched_timeslice_properties_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesSchedulerGetTimesliceModeProperties");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesSchedulerSetTimeoutMode(zes_sched_handle_t a0, zes_sched_timeout_properties_t* a1, ze_bool_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesSchedulerSetTimeoutMode");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesSchedulerSetTimesliceMode(zes_sched_handle_t a0, zes_sched_timeslice_properties_t* a1, ze_bool_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesSchedulerSetTimesliceMode");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesSchedulerSetExclusiveMode(zes_sched_handle_t a0, ze_bool_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesSchedulerSetExclusiveMode");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t a0, ze_bool_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesSchedulerSetComputeUnitDebugMode");
 }
 
 static ze_result_t ZE_APICALL
@@ -1465,20 +1283,6 @@ zex_unsupported_zesFrequencyOcSetTjMax(zes_freq_handle_t a0, double a1)
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zesEngineGetProperties(zes_engine_handle_t a0, zes_engine_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesEngineGetProperties");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesEngineGetActivity(zes_engine_handle_t a0, zes_engine_stats_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesEngineGetActivity");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zesEngineGetActivityExt(zes_engine_handle_t a0, uint32_t* a1, zes_engine_stats_t* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -1532,27 +1336,6 @@ zex_unsupported_zesFirmwareGetConsoleLogs(zes_firmware_handle_t a0, size_t* a1, 
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zesFirmwareGetConsoleLogs");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesMemoryGetProperties(zes_mem_handle_t a0, zes_mem_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesMemoryGetProperties");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesMemoryGetState(zes_mem_handle_t a0, zes_mem_state_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesMemoryGetState");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesMemoryGetBandwidth(zes_mem_handle_t a0, zes_mem_bandwidth_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesMemoryGetBandwidth");
 }
 
 static ze_result_t ZE_APICALL
@@ -1773,20 +1556,6 @@ zex_unsupported_zesDiagnosticsRunTests(zes_diag_handle_t a0, uint32_t a1, uint32
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zesInit(uint32_t a0)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesInit");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceGetSubDevicePropertiesExp(zes_device_handle_t a0, uint32_t* a1, void* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceGetSubDevicePropertiesExp");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEnumActiveVFExp(zes_device_handle_t a0, uint32_t* a1, void* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -1798,13 +1567,6 @@ zex_unsupported_zesDeviceEnumEnabledVFExp(zes_device_handle_t a0, uint32_t* a1, 
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zesDeviceEnumEnabledVFExp");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDriverGetDeviceByUuidExp(zes_driver_handle_t a0, uint64_t a1, uint64_t a2, zes_device_handle_t* a3, ze_bool_t* a4, uint32_t* a5)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDriverGetDeviceByUuidExp");
 }
 
 static ze_result_t ZE_APICALL
@@ -2439,44 +2201,44 @@ static const uint8_t zex_zet_metric_exp_dditable_since[] = { 9, 9 };
 static const struct zex_zes_driver_dditable zex_zes_driver_dditable = {
 	.pfnEventListen = zex_unsupported_zesDriverEventListen,
 	.pfnEventListenEx = zex_unsupported_zesDriverEventListenEx,
-	.pfnGet = zex_unsupported_zesDriverGet,
-	.pfnGetExtensionProperties = zex_unsupported_zesDriverGetExtensionProperties,
-	.pfnGetExtensionFunctionAddress = zex_unsupported_zesDriverGetExtensionFunctionAddress,
+	.pfnGet = zesDriverGet,
+	.pfnGetExtensionProperties = zesDriverGetExtensionProperties,
+	.pfnGetExtensionFunctionAddress = zesDriverGetExtensionFunctionAddress,
 };
 
 static const uint8_t zex_zes_driver_dditable_since[] = { 4, 4, 5, 8, 8 };
 
 static const struct zex_zes_device_dditable zex_zes_device_dditable = {
-	.pfnGetProperties = zex_unsupported_zesDeviceGetProperties,
-	.pfnGetState = zex_unsupported_zesDeviceGetState,
-	.pfnReset = zex_unsupported_zesDeviceReset,
-	.pfnProcessesGetState = zex_unsupported_zesDeviceProcessesGetState,
-	.pfnPciGetProperties = zex_unsupported_zesDevicePciGetProperties,
-	.pfnPciGetState = zex_unsupported_zesDevicePciGetState,
-	.pfnPciGetBars = zex_unsupported_zesDevicePciGetBars,
-	.pfnPciGetStats = zex_unsupported_zesDevicePciGetStats,
+	.pfnGetProperties = zesDeviceGetProperties,
+	.pfnGetState = zesDeviceGetState,
+	.pfnReset = zesDeviceReset,
+	.pfnProcessesGetState = zesDeviceProcessesGetState,
+	.pfnPciGetProperties = zesDevicePciGetProperties,
+	.pfnPciGetState = zesDevicePciGetState,
+	.pfnPciGetBars = zesDevicePciGetBars,
+	.pfnPciGetStats = zesDevicePciGetStats,
 	.pfnEnumDiagnosticTestSuites = zex_unsupported_zesDeviceEnumDiagnosticTestSuites,
-	.pfnEnumEngineGroups = zex_unsupported_zesDeviceEnumEngineGroups,
+	.pfnEnumEngineGroups = zesDeviceEnumEngineGroups,
 	.pfnEventRegister = zex_unsupported_zesDeviceEventRegister,
 	.pfnEnumFabricPorts = zex_unsupported_zesDeviceEnumFabricPorts,
 	.pfnEnumFans = zex_unsupported_zesDeviceEnumFans,
 	.pfnEnumFirmwares = zex_unsupported_zesDeviceEnumFirmwares,
 	.pfnEnumFrequencyDomains = zex_unsupported_zesDeviceEnumFrequencyDomains,
 	.pfnEnumLeds = zex_unsupported_zesDeviceEnumLeds,
-	.pfnEnumMemoryModules = zex_unsupported_zesDeviceEnumMemoryModules,
+	.pfnEnumMemoryModules = zesDeviceEnumMemoryModules,
 	.pfnEnumPerformanceFactorDomains = zex_unsupported_zesDeviceEnumPerformanceFactorDomains,
 	.pfnEnumPowerDomains = zex_unsupported_zesDeviceEnumPowerDomains,
-	.pfnGetCardPowerDomain = zex_unsupported_zesDeviceGetCardPowerDomain,
+	.pfnGetCardPowerDomain = zesDeviceGetCardPowerDomain,
 	.pfnEnumPsus = zex_unsupported_zesDeviceEnumPsus,
 	.pfnEnumRasErrorSets = zex_unsupported_zesDeviceEnumRasErrorSets,
-	.pfnEnumSchedulers = zex_unsupported_zesDeviceEnumSchedulers,
+	.pfnEnumSchedulers = zesDeviceEnumSchedulers,
 	.pfnEnumStandbyDomains = zex_unsupported_zesDeviceEnumStandbyDomains,
 	.pfnEnumTemperatureSensors = zex_unsupported_zesDeviceEnumTemperatureSensors,
-	.pfnEccAvailable = zex_unsupported_zesDeviceEccAvailable,
-	.pfnEccConfigurable = zex_unsupported_zesDeviceEccConfigurable,
+	.pfnEccAvailable = zesDeviceEccAvailable,
+	.pfnEccConfigurable = zesDeviceEccConfigurable,
 	.pfnGetEccState = zex_unsupported_zesDeviceGetEccState,
 	.pfnSetEccState = zex_unsupported_zesDeviceSetEccState,
-	.pfnGet = zex_unsupported_zesDeviceGet,
+	.pfnGet = zesDeviceGet,
 	.pfnSetOverclockWaiver = zex_unsupported_zesDeviceSetOverclockWaiver,
 	.pfnGetOverclockDomains = zex_unsupported_zesDeviceGetOverclockDomains,
 	.pfnGetOverclockControls = zex_unsupported_zesDeviceGetOverclockControls,
@@ -2489,14 +2251,14 @@ static const struct zex_zes_device_dditable zex_zes_device_dditable = {
 static const uint8_t zex_zes_device_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 7 };
 
 static const struct zex_zes_scheduler_dditable zex_zes_scheduler_dditable = {
-	.pfnGetProperties = zex_unsupported_zesSchedulerGetProperties,
-	.pfnGetCurrentMode = zex_unsupported_zesSchedulerGetCurrentMode,
-	.pfnGetTimeoutModeProperties = zex_unsupported_zesSchedulerGetTimeoutModeProperties,
-	.pfnGetTimesliceModeProperties = zex_unsupported_zesSchedulerGetTimesliceModeProperties,
-	.pfnSetTimeoutMode = zex_unsupported_zesSchedulerSetTimeoutMode,
-	.pfnSetTimesliceMode = zex_unsupported_zesSchedulerSetTimesliceMode,
-	.pfnSetExclusiveMode = zex_unsupported_zesSchedulerSetExclusiveMode,
-	.pfnSetComputeUnitDebugMode = zex_unsupported_zesSchedulerSetComputeUnitDebugMode,
+	.pfnGetProperties = zesSchedulerGetProperties,
+	.pfnGetCurrentMode = zesSchedulerGetCurrentMode,
+	.pfnGetTimeoutModeProperties = zesSchedulerGetTimeoutModeProperties,
+	.pfnGetTimesliceModeProperties = zesSchedulerGetTimesliceModeProperties,
+	.pfnSetTimeoutMode = zesSchedulerSetTimeoutMode,
+	.pfnSetTimesliceMode = zesSchedulerSetTimesliceMode,
+	.pfnSetExclusiveMode = zesSchedulerSetExclusiveMode,
+	.pfnSetComputeUnitDebugMode = zesSchedulerSetComputeUnitDebugMode,
 };
 
 static const uint8_t zex_zes_scheduler_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4 };
@@ -2545,8 +2307,8 @@ static const struct zex_zes_frequency_dditable zex_zes_frequency_dditable = {
 static const uint8_t zex_zes_frequency_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 };
 
 static const struct zex_zes_engine_dditable zex_zes_engine_dditable = {
-	.pfnGetProperties = zex_unsupported_zesEngineGetProperties,
-	.pfnGetActivity = zex_unsupported_zesEngineGetActivity,
+	.pfnGetProperties = zesEngineGetProperties,
+	.pfnGetActivity = zesEngineGetActivity,
 	.pfnGetActivityExt = zex_unsupported_zesEngineGetActivityExt,
 };
 
@@ -2570,9 +2332,9 @@ static const struct zex_zes_firmware_dditable zex_zes_firmware_dditable = {
 static const uint8_t zex_zes_firmware_dditable_since[] = { 4, 4, 8, 9 };
 
 static const struct zex_zes_memory_dditable zex_zes_memory_dditable = {
-	.pfnGetProperties = zex_unsupported_zesMemoryGetProperties,
-	.pfnGetState = zex_unsupported_zesMemoryGetState,
-	.pfnGetBandwidth = zex_unsupported_zesMemoryGetBandwidth,
+	.pfnGetProperties = zesMemoryGetProperties,
+	.pfnGetState = zesMemoryGetState,
+	.pfnGetBandwidth = zesMemoryGetBandwidth,
 };
 
 static const uint8_t zex_zes_memory_dditable_since[] = { 4, 4, 4 };
@@ -2644,13 +2406,13 @@ static const struct zex_zes_diagnostics_dditable zex_zes_diagnostics_dditable = 
 static const uint8_t zex_zes_diagnostics_dditable_since[] = { 4, 4, 4 };
 
 static const struct zex_zes_global_dditable zex_zes_global_dditable = {
-	.pfnInit = zex_unsupported_zesInit,
+	.pfnInit = zesInit,
 };
 
 static const uint8_t zex_zes_global_dditable_since[] = { 5 };
 
 static const struct zex_zes_device_exp_dditable zex_zes_device_exp_dditable = {
-	.pfnGetSubDevicePropertiesExp = zex_unsupported_zesDeviceGetSubDevicePropertiesExp,
+	.pfnGetSubDevicePropertiesExp = zesDeviceGetSubDevicePropertiesExp,
 	.pfnEnumActiveVFExp = zex_unsupported_zesDeviceEnumActiveVFExp,
 	.pfnEnumEnabledVFExp = zex_unsupported_zesDeviceEnumEnabledVFExp,
 };
@@ -2658,7 +2420,7 @@ static const struct zex_zes_device_exp_dditable zex_zes_device_exp_dditable = {
 static const uint8_t zex_zes_device_exp_dditable_since[] = { 9, 9, 10 };
 
 static const struct zex_zes_driver_exp_dditable zex_zes_driver_exp_dditable = {
-	.pfnGetDeviceByUuidExp = zex_unsupported_zesDriverGetDeviceByUuidExp,
+	.pfnGetDeviceByUuidExp = zesDriverGetDeviceByUuidExp,
 };
 
 static const uint8_t zex_zes_driver_exp_dditable_since[] = { 9 };

@@ -20,6 +20,7 @@
 
 #include "zex/zex_api.h"
 #include "zex/zex_ddi.h"
+#include "zex/zex_zes_api.h"
 
 #define ZEX_DDI_API_MINOR 10
 
@@ -93,7 +94,7 @@ typedef ze_result_t (ZE_APICALL *zex_pfn_zetDeviceCreateMetricGroupsFromMetricsE
 typedef ze_result_t (ZE_APICALL *zex_pfn_zetMetricCreateFromProgrammableExp_t)(void*, void*, uint32_t, const char*, const char*, uint32_t*, zet_metric_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zetMetricDestroyExp_t)(zet_metric_handle_t);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDriverGet_t)(uint32_t*, zes_driver_handle_t*);
-typedef ze_result_t (ZE_APICALL *zex_pfn_zesDriverGetExtensionProperties_t)(zes_driver_handle_t, uint32_t*, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zesDriverGetExtensionProperties_t)(zes_driver_handle_t, uint32_t*, zes_driver_extension_properties_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDriverGetExtensionFunctionAddress_t)(zes_driver_handle_t, const char*, void**);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDeviceGet_t)(zes_driver_handle_t, uint32_t*, zes_device_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDeviceSetOverclockWaiver_t)(zes_device_handle_t);
@@ -108,11 +109,11 @@ typedef ze_result_t (ZE_APICALL *zex_pfn_zesFirmwareGetFlashProgress_t)(zes_firm
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesFirmwareGetConsoleLogs_t)(zes_firmware_handle_t, size_t*, char*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesFabricPortGetFabricErrorCounters_t)(zes_fabric_port_handle_t, void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesFabricPortGetMultiPortThroughput_t)(zes_device_handle_t, uint32_t, zes_fabric_port_handle_t*, zes_fabric_port_throughput_t**);
-typedef ze_result_t (ZE_APICALL *zex_pfn_zesInit_t)(uint32_t);
-typedef ze_result_t (ZE_APICALL *zex_pfn_zesDeviceGetSubDevicePropertiesExp_t)(zes_device_handle_t, uint32_t*, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zesInit_t)(zes_init_flags_t);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zesDeviceGetSubDevicePropertiesExp_t)(zes_device_handle_t, uint32_t*, zes_subdevice_exp_properties_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDeviceEnumActiveVFExp_t)(zes_device_handle_t, uint32_t*, void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDeviceEnumEnabledVFExp_t)(zes_device_handle_t, uint32_t*, void*);
-typedef ze_result_t (ZE_APICALL *zex_pfn_zesDriverGetDeviceByUuidExp_t)(zes_driver_handle_t, uint64_t, uint64_t, zes_device_handle_t*, ze_bool_t*, uint32_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zesDriverGetDeviceByUuidExp_t)(zes_driver_handle_t, zes_uuid_t, zes_device_handle_t*, ze_bool_t*, uint32_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesOverclockGetDomainProperties_t)(void*, void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesOverclockGetDomainVFProperties_t)(void*, void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesOverclockGetDomainControlProperties_t)(void*, uint32_t, void*);

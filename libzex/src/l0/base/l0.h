@@ -415,6 +415,7 @@ void zex_l0_handles_register(struct zex_l0_driver *drv);
 struct zex_l0_driver *zex_l0_driver(ze_driver_handle_t h);
 struct zex_l0_context *zex_l0_context(ze_context_handle_t h);
 struct zex_l0_device *zex_l0_device(ze_device_handle_t h);
+ze_result_t zex_l0_device_properties(const struct zex_l0_device *dev, ze_device_properties_t *p);
 
 /* The tiles @dev's work spans: its own for a tile, every tile for the root device. */
 static inline uint32_t zex_l0_device_tiles(const struct zex_l0_device *dev)

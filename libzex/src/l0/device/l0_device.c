@@ -148,13 +148,25 @@ ZE_APIEXPORT ze_result_t ZE_APICALL
 zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *pDeviceProperties)
 {
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
-	ze_device_properties_t *p = pDeviceProperties;
+
+	if (!dev)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	return zex_l0_device_properties(dev, pDeviceProperties);
+}
+
+/**
+ * zex_l0_device_properties - zeDeviceGetProperties() of a device, seen or not
+ * @dev: the root device or a tile, whether or not the process sees it
+ *	(Sysman sees every device whatever ZE_FLAT_DEVICE_HIERARCHY and
+ *	ZE_AFFINITY_MASK say).
+ * @p: filled in.
+ */
+ze_result_t zex_l0_device_properties(const struct zex_l0_device *dev, ze_device_properties_t *p)
+{
 	ze_base_properties_t *ext;
 	uint32_t tiles;
 	bool sub;
 
-	if (!dev)
-		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!p)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	if (p->stype != ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES &&
