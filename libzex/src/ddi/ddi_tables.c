@@ -933,94 +933,10 @@ zex_unsupported_zesDriverEventListenEx(ze_driver_handle_t a0, uint64_t a1, uint3
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t a0, uint32_t* a1, zes_diag_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumDiagnosticTestSuites");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zesDeviceEventRegister(zes_device_handle_t a0, zes_event_type_flags_t a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zesDeviceEventRegister");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumFabricPorts(zes_device_handle_t a0, uint32_t* a1, zes_fabric_port_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumFabricPorts");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumFans(zes_device_handle_t a0, uint32_t* a1, zes_fan_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumFans");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumFirmwares(zes_device_handle_t a0, uint32_t* a1, zes_firmware_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumFirmwares");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumFrequencyDomains(zes_device_handle_t a0, uint32_t* a1, zes_freq_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumFrequencyDomains");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumLeds(zes_device_handle_t a0, uint32_t* a1, zes_led_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumLeds");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t a0, uint32_t* a1, zes_perf_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumPerformanceFactorDomains");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumPowerDomains(zes_device_handle_t a0, uint32_t* a1, zes_pwr_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumPowerDomains");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumPsus(zes_device_handle_t a0, uint32_t* a1, zes_psu_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumPsus");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumRasErrorSets(zes_device_handle_t a0, uint32_t* a1, zes_ras_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumRasErrorSets");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumStandbyDomains(zes_device_handle_t a0, uint32_t* a1, zes_standby_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumStandbyDomains");
-}
-
-static ze_result_t ZE_APICALL
-zex_unsupported_zesDeviceEnumTemperatureSensors(zes_device_handle_t a0, uint32_t* a1, zes_temp_handle_t* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zesDeviceEnumTemperatureSensors");
 }
 
 static ze_result_t ZE_APICALL
@@ -2217,23 +2133,23 @@ static const struct zex_zes_device_dditable zex_zes_device_dditable = {
 	.pfnPciGetState = zesDevicePciGetState,
 	.pfnPciGetBars = zesDevicePciGetBars,
 	.pfnPciGetStats = zesDevicePciGetStats,
-	.pfnEnumDiagnosticTestSuites = zex_unsupported_zesDeviceEnumDiagnosticTestSuites,
+	.pfnEnumDiagnosticTestSuites = zesDeviceEnumDiagnosticTestSuites,
 	.pfnEnumEngineGroups = zesDeviceEnumEngineGroups,
 	.pfnEventRegister = zex_unsupported_zesDeviceEventRegister,
-	.pfnEnumFabricPorts = zex_unsupported_zesDeviceEnumFabricPorts,
-	.pfnEnumFans = zex_unsupported_zesDeviceEnumFans,
-	.pfnEnumFirmwares = zex_unsupported_zesDeviceEnumFirmwares,
-	.pfnEnumFrequencyDomains = zex_unsupported_zesDeviceEnumFrequencyDomains,
-	.pfnEnumLeds = zex_unsupported_zesDeviceEnumLeds,
+	.pfnEnumFabricPorts = zesDeviceEnumFabricPorts,
+	.pfnEnumFans = zesDeviceEnumFans,
+	.pfnEnumFirmwares = zesDeviceEnumFirmwares,
+	.pfnEnumFrequencyDomains = zesDeviceEnumFrequencyDomains,
+	.pfnEnumLeds = zesDeviceEnumLeds,
 	.pfnEnumMemoryModules = zesDeviceEnumMemoryModules,
-	.pfnEnumPerformanceFactorDomains = zex_unsupported_zesDeviceEnumPerformanceFactorDomains,
-	.pfnEnumPowerDomains = zex_unsupported_zesDeviceEnumPowerDomains,
+	.pfnEnumPerformanceFactorDomains = zesDeviceEnumPerformanceFactorDomains,
+	.pfnEnumPowerDomains = zesDeviceEnumPowerDomains,
 	.pfnGetCardPowerDomain = zesDeviceGetCardPowerDomain,
-	.pfnEnumPsus = zex_unsupported_zesDeviceEnumPsus,
-	.pfnEnumRasErrorSets = zex_unsupported_zesDeviceEnumRasErrorSets,
+	.pfnEnumPsus = zesDeviceEnumPsus,
+	.pfnEnumRasErrorSets = zesDeviceEnumRasErrorSets,
 	.pfnEnumSchedulers = zesDeviceEnumSchedulers,
-	.pfnEnumStandbyDomains = zex_unsupported_zesDeviceEnumStandbyDomains,
-	.pfnEnumTemperatureSensors = zex_unsupported_zesDeviceEnumTemperatureSensors,
+	.pfnEnumStandbyDomains = zesDeviceEnumStandbyDomains,
+	.pfnEnumTemperatureSensors = zesDeviceEnumTemperatureSensors,
 	.pfnEccAvailable = zesDeviceEccAvailable,
 	.pfnEccConfigurable = zesDeviceEccConfigurable,
 	.pfnGetEccState = zex_unsupported_zesDeviceGetEccState,

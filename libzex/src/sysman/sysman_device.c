@@ -201,7 +201,9 @@ zesDriverGetDeviceByUuidExp(zes_driver_handle_t hDriver, zes_uuid_t uuid,
 
 /*
  * What zex has none of: zero domains. Each checks its device handle and
- * count pointer as every enumeration does.
+ * count pointer as every enumeration does. (Each entry is written out:
+ * tools/gen-ddi-tables.py finds the implemented entries by their
+ * definitions.)
  */
 static ze_result_t zex_sysman_none(zes_device_handle_t hDevice, uint32_t *pCount)
 {
@@ -213,26 +215,89 @@ static ze_result_t zex_sysman_none(zes_device_handle_t hDevice, uint32_t *pCount
 	return ZE_RESULT_SUCCESS;
 }
 
-#define ZEX_SYSMAN_NONE(fn, handle_t)							\
-	ZE_APIEXPORT ze_result_t ZE_APICALL fn(zes_device_handle_t hDevice,		\
-					       uint32_t *pCount, handle_t *phHandles)	\
-	{										\
-		(void)phHandles;							\
-		return zex_sysman_none(hDevice, pCount);				\
-	}
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint32_t *pCount,
+								      zes_diag_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
 
-ZEX_SYSMAN_NONE(zesDeviceEnumDiagnosticTestSuites, zes_diag_handle_t)
-ZEX_SYSMAN_NONE(zesDeviceEnumFabricPorts, zes_fabric_port_handle_t)
-ZEX_SYSMAN_NONE(zesDeviceEnumFans, zes_fan_handle_t)
-ZEX_SYSMAN_NONE(zesDeviceEnumFirmwares, zes_firmware_handle_t)
-ZEX_SYSMAN_NONE(zesDeviceEnumFrequencyDomains, zes_freq_handle_t)
-ZEX_SYSMAN_NONE(zesDeviceEnumLeds, zes_led_handle_t)
-ZEX_SYSMAN_NONE(zesDeviceEnumPerformanceFactorDomains, zes_perf_handle_t)
-ZEX_SYSMAN_NONE(zesDeviceEnumPowerDomains, zes_pwr_handle_t)
-ZEX_SYSMAN_NONE(zesDeviceEnumPsus, zes_psu_handle_t)
-ZEX_SYSMAN_NONE(zesDeviceEnumRasErrorSets, zes_ras_handle_t)
-ZEX_SYSMAN_NONE(zesDeviceEnumStandbyDomains, zes_standby_handle_t)
-ZEX_SYSMAN_NONE(zesDeviceEnumTemperatureSensors, zes_temp_handle_t)
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t *pCount,
+							     zes_fabric_port_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t *pCount,
+						      zes_fan_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t *pCount,
+							   zes_firmware_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumFrequencyDomains(zes_device_handle_t hDevice, uint32_t *pCount,
+								  zes_freq_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t *pCount,
+						      zes_led_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, uint32_t *pCount,
+									  zes_perf_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumPowerDomains(zes_device_handle_t hDevice, uint32_t *pCount,
+							      zes_pwr_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t *pCount,
+						      zes_psu_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t *pCount,
+							      zes_ras_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t *pCount,
+								zes_standby_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumTemperatureSensors(zes_device_handle_t hDevice, uint32_t *pCount,
+								    zes_temp_handle_t *phHandles)
+{
+	(void)phHandles;
+	return zex_sysman_none(hDevice, pCount);
+}
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEccAvailable(zes_device_handle_t hDevice,
 							  ze_bool_t *pAvailable)
