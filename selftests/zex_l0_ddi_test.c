@@ -328,14 +328,13 @@ TEST_F(ddi, unimplemented_entries_are_unsupported)
 {
 	ze_image_desc_t id = { .stype = ZE_STRUCTURE_TYPE_IMAGE_DESC };
 	ze_image_handle_t image;
-	zes_device_properties_t sp = { .stype = ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES };
 	uint32_t n = 0;
 
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 		  CORE(self->ctx, Image, pfnCreate, self->ctx, self->root, &id, &image));
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-		  DDI_CALL(self->root, pSysman, Device, pfnGetProperties, ZE_API_VERSION_1_0,
-			   self->root, &sp));
+		  DDI_CALL(self->root, pSysman, Device, pfnEventRegister, ZE_API_VERSION_1_0,
+			   self->root, ZES_EVENT_TYPE_FLAG_DEVICE_DETACH));
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 		  DDI_CALL(self->root, pTools, MetricGroup, pfnGet, ZE_API_VERSION_1_0,
 			   self->root, &n, NULL));

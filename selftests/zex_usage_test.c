@@ -419,4 +419,4 @@ TEST_F(usage, every_engine_has_sysfs_counters_any_user_reads)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
-TEST_HARNESS_MAIN
+ZEX_SELFTEST_MAIN

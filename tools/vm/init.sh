@@ -6,7 +6,7 @@
 # kselftest skips cleanly while zex is absent and that invalid parameters
 # are refused, then does what /etc/zex/vm.conf asks (MODE=check: for each
 # row of module parameters in /etc/zex/rows, load zex.ko, run every
-# kselftest, unload; run: zex-info; bench: the benchmarks; conformance:
+# kselftest, unload; run: zex-info (the device, the loader's view, two samples of --top); bench: the benchmarks; conformance:
 # level-zero-tests; shell: an interactive shell), scans
 # for leaks and dumps the kernel log. Every fact the host needs is one line starting with
 # "@@ZEX " on the console; the host parses them (tools/check/results.py).
@@ -175,7 +175,7 @@ check | stress | fuzz)
 	;;
 run)
 	load "$ZEX_PARAMS"
-	zex-info && zex-info --loader
+	zex-info && zex-info --loader && zex-info --top 0.5 2
 	mark "zex-info rc=$?"
 	unload
 	;;

@@ -108,8 +108,7 @@ zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_properties_t *pPr
 	res = zex_l0_device_properties(dev, &pProperties->core);
 	if (res)
 		return res;
-	pProperties->numSubdevices = dev->tile < 0 && dev->drv->topo.num_tiles > 1 ?
-				     dev->drv->topo.num_tiles : 0;
+	pProperties->numSubdevices = dev->tile < 0 ? dev->drv->topo.num_tiles : 0;
 	zex_sysman_string(pProperties->serialNumber, "unknown");
 	zex_sysman_string(pProperties->boardNumber, "unknown");
 	zex_sysman_string(pProperties->brandName, "zex");
@@ -156,7 +155,7 @@ zesDeviceGetSubDevicePropertiesExp(zes_device_handle_t hDevice, uint32_t *pCount
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pCount)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	n = dev->tile < 0 && dev->drv->topo.num_tiles > 1 ? dev->drv->topo.num_tiles : 0;
+	n = dev->tile < 0 ? dev->drv->topo.num_tiles : 0;
 	if (*pCount == 0 || *pCount > n) {
 		pSubdeviceProps = *pCount ? pSubdeviceProps : NULL;
 		*pCount = n;
@@ -192,7 +191,7 @@ zesDriverGetDeviceByUuidExp(zes_driver_handle_t hDriver, zes_uuid_t uuid,
 		    memcmp(core.uuid.id, uuid.id, sizeof(uuid.id)))
 			continue;
 		*phDevice = (zes_device_handle_t)&drv->root;
-		*onSubdevice = t >= 0 && drv->topo.num_tiles > 1;
+		*onSubdevice = t >= 0;
 		*subdeviceId = t >= 0 ? (uint32_t)t : 0;
 		return ZE_RESULT_SUCCESS;
 	}

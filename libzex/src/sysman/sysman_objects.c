@@ -9,8 +9,8 @@
  * The engines are the kernel's (each tile's compute and copy engines in
  * the topology, and root-ccs0 when the kernel has the root device's own
  * engine: its sysfs folder exists). A root device lists every tile's
- * modules, engines and schedulers, each on its sub-device when there are
- * several tiles, and its own engine; a tile's device handle lists its own.
+ * modules, engines and schedulers, each on its sub-device (its tile),
+ * and its own engine; a tile's device handle lists its own.
  */
 
 #include <pthread.h>
@@ -127,12 +127,14 @@ bool zex_sysman_on_device(const struct zex_l0_device *dev, int tile)
  * @drv: the driver.
  * @tile: a tile, or -1 for the root device's own engine.
  *
- * A tile is a sub-device when there are several (a one-tile device's
- * resources are the device's).
+ * Every tile is a sub-device, as the core API's root device has its
+ * tiles as sub-devices (one tile too); the root device's own engine is
+ * on none.
  */
 bool zex_sysman_on_subdevice(const struct zex_l0_driver *drv, int tile)
 {
-	return tile >= 0 && drv->topo.num_tiles > 1;
+	(void)drv;
+	return tile >= 0;
 }
 
 /**
