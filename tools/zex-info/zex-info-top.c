@@ -7,7 +7,9 @@
  * DOC: zex-info-top.c - zex-info --top: engines, memory and processes, live, through Sysman
  *
  * What a monitoring tool sees of a zex host, through the stock Level Zero
- * loader's Sysman (zesInit, loaded with dlopen like --loader): every
+ * loader's Sysman (zesInit, loaded with dlopen like --loader; with a
+ * loader older than zesInit, Debian 12's, the core's handles with
+ * ZES_ENABLE_SYSMAN=1): every
  * SAMPLE seconds, each engine's utilisation over the interval (the
  * difference of its activeTime over that of its timestamp, in percent;
  * the kernel counts a job's time when the job ends, so a job longer than
@@ -42,6 +44,10 @@ static struct {
 	__typeof__(zesMemoryGetProperties) *MemoryGetProperties;
 	__typeof__(zesMemoryGetState) *MemoryGetState;
 	__typeof__(zesDeviceProcessesGetState) *DeviceProcessesGetState;
+	/* Older loaders (Debian 12's 1.8) have no zesInit: the core's handles then. */
+	__typeof__(zeInit) *CoreInit;
+	__typeof__(zeDriverGet) *CoreDriverGet;
+	__typeof__(zeDeviceGet) *CoreDeviceGet;
 } zes;
 
 #define ZES_SYM(h, name) (zes.name = (__typeof__(zes.name))dlsym(h, "zes" #name))
@@ -54,13 +60,18 @@ static int load_sysman(void)
 		fprintf(stderr, "zex-info: %s\n", dlerror());
 		return -1;
 	}
-	if (!ZES_SYM(h, Init) || !ZES_SYM(h, DriverGet) || !ZES_SYM(h, DeviceGet) ||
+	ZES_SYM(h, Init);
+	ZES_SYM(h, DriverGet);
+	ZES_SYM(h, DeviceGet);
+	zes.CoreInit = (__typeof__(zes.CoreInit))dlsym(h, "zeInit");
+	zes.CoreDriverGet = (__typeof__(zes.CoreDriverGet))dlsym(h, "zeDriverGet");
+	zes.CoreDeviceGet = (__typeof__(zes.CoreDeviceGet))dlsym(h, "zeDeviceGet");
+	if (!zes.CoreInit || !zes.CoreDriverGet || !zes.CoreDeviceGet ||
 	    !ZES_SYM(h, DeviceGetProperties) || !ZES_SYM(h, DeviceEnumEngineGroups) ||
 	    !ZES_SYM(h, EngineGetProperties) || !ZES_SYM(h, EngineGetActivity) ||
 	    !ZES_SYM(h, DeviceEnumMemoryModules) || !ZES_SYM(h, MemoryGetProperties) ||
 	    !ZES_SYM(h, MemoryGetState) || !ZES_SYM(h, DeviceProcessesGetState)) {
-		fprintf(stderr, "zex-info: the loader lacks %s (Sysman of API 1.5 or later)\n",
-			dlerror());
+		fprintf(stderr, "zex-info: the loader lacks %s\n", dlerror());
 		return -1;
 	}
 	return 0;
@@ -151,9 +162,24 @@ int zex_info_top(double interval, long count)
 		setenv("ZE_ENABLE_ALT_DRIVERS", getenv("ZEX_LIBZEX"), 1);
 	if (load_sysman())
 		return 1;
-	if (zes.Init(0) || zes.DriverGet(&n, &drv) || !n || (n = 1, zes.DeviceGet(drv, &n, &dev))) {
-		fprintf(stderr, "zex-info: Sysman found no device\n");
-		return 2;
+	if (zes.Init && zes.DriverGet && zes.DeviceGet) {
+		if (zes.Init(0) || zes.DriverGet(&n, &drv) || !n ||
+		    (n = 1, zes.DeviceGet(drv, &n, &dev)) || !n) {
+			fprintf(stderr, "zex-info: Sysman found no device\n");
+			return 2;
+		}
+	} else {
+		ze_driver_handle_t core_drv;
+		ze_device_handle_t core_dev;
+
+		/* Sysman through the core's handles, as loaders before 1.5's zesInit did. */
+		setenv("ZES_ENABLE_SYSMAN", "1", 1);
+		if (zes.CoreInit(0) || zes.CoreDriverGet(&n, &core_drv) || !n ||
+		    (n = 1, zes.CoreDeviceGet(core_drv, &n, &core_dev)) || !n) {
+			fprintf(stderr, "zex-info: the loader found no device\n");
+			return 2;
+		}
+		dev = (zes_device_handle_t)core_dev;
 	}
 	if (zes.DeviceEnumEngineGroups(dev, &nengines, handles))
 		nengines = 0;
