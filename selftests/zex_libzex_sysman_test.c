@@ -11,7 +11,7 @@
  * is a memory module of its size whose free bytes fall by an allocation
  * made on it and come back when it is freed; every engine of the kernel
  * is an engine group whose activity grows when copies run on that class
- * of engine; each tile has one read-only scheduler per engine class in
+ * of engine, beside each tile's and the device's group of each class; each tile has one read-only scheduler per engine class in
  * timeout mode with the module's job timeout; this process is among the
  * device's processes with its device memory and the engines it used,
  * and a second process is seen too (a count too small for both is
@@ -169,21 +169,26 @@ TEST_F(sm, each_tile_is_a_memory_module_whose_free_bytes_follow_allocations)
 
 TEST_F(sm, engine_activity_grows_when_copies_run)
 {
-	zes_engine_handle_t engines[64];
+	zes_engine_handle_t engines[128];
 	uint64_t busy_before = 0, busy_after = 0, ts_before = 0, ts_after = 0;
-	uint32_t n = 0, i, copies = 0, root_own = 0;
+	uint32_t n = 0, i, copies = 0, root_own = 0, groups = 0, device_groups = 0;
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zesDeviceEnumEngineGroups(self->dev, &n, NULL));
-	ASSERT_LE(n, 64u);
+	ASSERT_LE(n, 128u);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zesDeviceEnumEngineGroups(self->dev, &n, engines));
 	for (i = 0; i < n; i++) {
 		zes_engine_properties_t ep = { .stype = ZES_STRUCTURE_TYPE_ENGINE_PROPERTIES };
 		zes_engine_stats_t st;
 
 		ASSERT_EQ(ZE_RESULT_SUCCESS, zesEngineGetProperties(engines[i], &ep));
-		EXPECT_TRUE(ep.type == ZES_ENGINE_GROUP_COPY_SINGLE ||
-			    ep.type == ZES_ENGINE_GROUP_COMPUTE_SINGLE);
-		root_own += !ep.onSubdevice;
+		if (ep.type == ZES_ENGINE_GROUP_COPY_ALL || ep.type == ZES_ENGINE_GROUP_COMPUTE_ALL) {
+			groups++;
+			device_groups += !ep.onSubdevice;
+		} else {
+			EXPECT_TRUE(ep.type == ZES_ENGINE_GROUP_COPY_SINGLE ||
+				    ep.type == ZES_ENGINE_GROUP_COMPUTE_SINGLE);
+			root_own += !ep.onSubdevice;
+		}
 		if (ep.type != ZES_ENGINE_GROUP_COPY_SINGLE)
 			continue;
 		copies++;
@@ -194,6 +199,9 @@ TEST_F(sm, engine_activity_grows_when_copies_run)
 	/* Two copy engines a tile; the root device's own compute engine. */
 	EXPECT_EQ(2 * self->tiles, copies);
 	EXPECT_EQ(zex_implicit_scaling() ? 1u : 0u, root_own);
+	/* Each tile's compute and copy groups, and the device's. */
+	EXPECT_EQ(2 * (self->tiles + 1), groups);
+	EXPECT_EQ(2u, device_groups);
 
 	copy_on_device(_metadata, self->ctx, (ze_device_handle_t)self->dev, 4 * MIB);
 	for (i = 0; i < n; i++) {

@@ -17,7 +17,9 @@
  * file and close, tile by tile, and a userptr import's; every engine the
  * query lists has its sysfs folder, whose busy_ns grows with the same
  * jobs and which another user, with no group and no file of the node
- * open, reads.
+ * open, reads; an engine group (a tile's copy engines, the device's)
+ * counts two overlapping jobs as at least the longer and never more than
+ * the time that passed.
  */
 
 #include <ctype.h>
@@ -417,6 +419,84 @@ TEST_F(usage, every_engine_has_sysfs_counters_any_user_reads)
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * Two jobs on tile 0's two copy engines, running at once: each writes a
+ * timestamp and stores that it started, waits for the host's go, and
+ * writes a timestamp at its end. The host lets them go once both have
+ * started, after holding them a while (so that they overlap for most of
+ * their time; nothing below depends on how long).
+ */
+TEST_F(usage, an_engine_group_counts_the_union_of_its_engines_jobs)
+{
+	uint64_t *mem = (uint64_t *)(self->mem + 32 * MIB);
+	uint64_t *go = &mem[0], *ts = &mem[8], *started = &mem[16], *fences = &mem[24];
+	long long g0, d0, e0, g1, d1, e1, durations = 0, longest = 0;
+	struct timespec hold = { 0, 20 * 1000 * 1000 };
+	uint32_t q[2] = { self->q };
+	int64_t begin, end;
+	int i;
+
+	ASSERT_EQ(0, queue_create(self->fd, DRM_ZEX_ENGINE_CLASS_COPY, 1, 0, &q[1]));
+	g0 = engine_attr("tile0-bcs-all", "busy_ns");
+	d0 = engine_attr("bcs-all", "busy_ns");
+	e0 = engine_attr("tile0-bcs0", "busy_ns") + engine_attr("tile0-bcs1", "busy_ns");
+	ASSERT_LE(0, g0);
+	ASSERT_LE(0, d0);
+	begin = zex_now_ns();
+	for (i = 0; i < 2; i++) {
+		struct drm_zex_command c[4] = {
+			cmd_timestamp(&ts[2 * i]),
+			cmd_store(&started[i], 1),
+			cmd_wait(go, DRM_ZEX_COMPARE_EQ, 1),
+			cmd_timestamp(&ts[2 * i + 1]),
+		};
+		struct drm_zex_sync s = sync_user_fence(&fences[i], 1);
+
+		ASSERT_EQ(0, exec(self->fd, q[i], c, 4, &s, 1));
+	}
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, wait_ufence(self->fd, &started[i], DRM_ZEX_COMPARE_EQ, 1, FOREVER,
+					 NULL));
+	nanosleep(&hold, NULL);
+	__atomic_store_n(go, 1, __ATOMIC_SEQ_CST);
+	for (i = 0; i < 2; i++) {
+		long long d;
+
+		ASSERT_EQ(0, wait_ufence(self->fd, &fences[i], DRM_ZEX_COMPARE_EQ, 1, FOREVER,
+					 NULL));
+		d = (long long)(ts[2 * i + 1] - ts[2 * i]);
+		durations += d;
+		longest = d > longest ? d : longest;
+	}
+	end = zex_now_ns();
+	g1 = engine_attr("tile0-bcs-all", "busy_ns");
+	d1 = engine_attr("bcs-all", "busy_ns");
+	e1 = engine_attr("tile0-bcs0", "busy_ns") + engine_attr("tile0-bcs1", "busy_ns");
+
+	/* Each engine counts its own job; the group at least the longer one... */
+	EXPECT_LE(e0 + durations, e1);
+	EXPECT_LE(g0 + longest, g1);
+	/* ...and never more than the time that passed: the union, not the sum. */
+	EXPECT_GE(end - begin, g1 - g0)
+		TH_LOG("group %lld ns in %lld ns; the engines %lld", g1 - g0, (long long)(end - begin),
+		       e1 - e0);
+	/* The device's group holds the tile's (no other tile ran a copy). */
+	EXPECT_LE(g1 - g0, d1 - d0);
+	EXPECT_GE(end - begin, d1 - d0);
+	EXPECT_EQ(0, queue_destroy(self->fd, q[1]));
+
+	/* A job on a compute engine counts in the compute groups, not the copy ones. */
+	ASSERT_EQ(0, queue_create(self->fd, DRM_ZEX_ENGINE_CLASS_COMPUTE, 0, 0, &q[1]));
+	g0 = engine_attr("tile0-ccs-all", "busy_ns");
+	d0 = engine_attr("ccs-all", "busy_ns");
+	e0 = engine_attr("tile0-bcs-all", "busy_ns");
+	durations = timed_copies(_metadata, self->fd, q[1], self->mem, 1);
+	EXPECT_LE(g0 + durations, engine_attr("tile0-ccs-all", "busy_ns"));
+	EXPECT_LE(d0 + durations, engine_attr("ccs-all", "busy_ns"));
+	EXPECT_EQ(e0, engine_attr("tile0-bcs-all", "busy_ns"));
+	EXPECT_EQ(0, queue_destroy(self->fd, q[1]));
 }
 
 ZEX_SELFTEST_MAIN

@@ -88,6 +88,21 @@ struct zex_ring {
 };
 
 /**
+ * struct zex_engine_group - when any engine of a group runs a job
+ * @state: the jobs running on the group's engines (the low
+ *	ZEX_GROUP_COUNT_BITS), and above them when the first of those
+ *	started (ktime_get_ns() in units of 2^ZEX_GROUP_UNIT_SHIFT ns): one
+ *	word, changed with one compare-and-exchange at a job's start and
+ *	end.
+ * @busy_ns: the time at least one of them ran a job, busy periods that
+ *	have ended (zex_usage.c).
+ */
+struct zex_engine_group {
+	atomic64_t state;
+	atomic64_t busy_ns;
+};
+
+/**
  * struct zex_exec_device - a device's execution state
  * @drm: the device.
  * @num_tiles: tiles of the device.
@@ -101,6 +116,10 @@ struct zex_ring {
  * @done_seq: counts those events, so a waiter sees one it slept through.
  * @unplugged: the device is gone: every queue is banned with -ENODEV and
  *	user fence waits end with it.
+ * @groups: the engine groups: each tile's engines of one class (tile *
+ *	ZEX_ENGINE_CLASSES + class; the root device's own engine counts in
+ *	each tile it spans), then the whole device's of one class
+ *	(num_tiles * ZEX_ENGINE_CLASSES + class).
  */
 struct zex_exec_device {
 	struct drm_device *drm;
@@ -112,6 +131,7 @@ struct zex_exec_device {
 	wait_queue_head_t done_wq;
 	atomic64_t done_seq;
 	bool unplugged;
+	struct zex_engine_group *groups;
 };
 
 /**
@@ -351,6 +371,7 @@ void zex_job_put(struct zex_job *job);
 void zex_job_put_held(struct zex_job *job);
 
 /* zex_usage.c */
+struct zex_engine_group *zex_exec_group(struct zex_exec_device *xdev, u32 tile, u16 engine_class);
 struct zex_exec_usage *zex_exec_usage_create(void);
 void zex_exec_usage_put(struct zex_exec_usage *usage);
 void zex_job_started(struct zex_job *job);

@@ -262,6 +262,7 @@ static void zex_exec_device_fini(struct drm_device *drm, void *data)
 		destroy_workqueue(xdev->tiles_wq);
 	kfree(xdev->root_ring);
 	kfree(xdev->tile_rings);
+	kfree(xdev->groups);
 	kfree(xdev);
 }
 
@@ -293,7 +294,9 @@ struct zex_exec_device *zex_exec_device_create(struct drm_device *drm,
 	xdev->tiles_wq = alloc_workqueue("zex-tiles", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	xdev->tile_rings = kcalloc(topo->num_tiles * ZEX_RINGS_PER_TILE,
 				   sizeof(*xdev->tile_rings), GFP_KERNEL);
-	if (!xdev->tiles_wq || !xdev->tile_rings)
+	xdev->groups = kcalloc((topo->num_tiles + 1) * ZEX_ENGINE_CLASSES, sizeof(*xdev->groups),
+			       GFP_KERNEL);
+	if (!xdev->tiles_wq || !xdev->tile_rings || !xdev->groups)
 		return ERR_PTR(-ENOMEM);
 	for (tile = 0; tile < topo->num_tiles; tile++) {
 		char device[12];

@@ -16,13 +16,87 @@
  * that the job's end did not take before. Both counters only grow; a
  * file's outlives its queues (each holds it), so destroying a queue takes
  * nothing away from what the file's fdinfo says.
+ *
+ * An engine group (each tile's engines of one class, and the device's)
+ * counts the time at least one of its engines ran a job: the union of its
+ * jobs' times, never more than the time that passed, where the sum of
+ * its engines' counters may be several times that. A group's one word of
+ * state holds its running jobs and when the first of them started; a
+ * job's start and end each change it with one compare-and-exchange, and
+ * the last job to end adds the busy period. The start time is kept in
+ * units of 16 us (a period may count up to that much more than it ran),
+ * which covers 8 years of uptime beside a count of 2^20 running jobs (a
+ * count the limits on queues keep far away; reaching it would only make
+ * the group's figure wrong).
  */
 
+#include <linux/bitops.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
 #include "../common/zex_gfp.h"
 #include "zex_exec.h"
+
+#define ZEX_GROUP_COUNT_BITS	20
+#define ZEX_GROUP_COUNT_MASK	((1ull << ZEX_GROUP_COUNT_BITS) - 1)
+#define ZEX_GROUP_UNIT_SHIFT	14
+
+/**
+ * zex_exec_group - one engine group of a device
+ * @xdev: the device's execution state.
+ * @tile: a tile, or the number of tiles for the whole device's group.
+ * @engine_class: &enum drm_zex_engine_class.
+ *
+ * Return: the group.
+ */
+struct zex_engine_group *zex_exec_group(struct zex_exec_device *xdev, u32 tile, u16 engine_class)
+{
+	return &xdev->groups[tile * ZEX_ENGINE_CLASSES + engine_class];
+}
+
+static void zex_group_start(struct zex_engine_group *g, u64 now)
+{
+	s64 old = atomic64_read(&g->state), new;
+
+	do {
+		new = (old & ZEX_GROUP_COUNT_MASK) ? old + 1 :
+		      (s64)(((now >> ZEX_GROUP_UNIT_SHIFT) << ZEX_GROUP_COUNT_BITS) | 1);
+	} while (!atomic64_try_cmpxchg(&g->state, &old, new));
+}
+
+static void zex_group_end(struct zex_engine_group *g, u64 now)
+{
+	s64 old = atomic64_read(&g->state), new;
+	u64 since;
+
+	do {
+		new = (old & ZEX_GROUP_COUNT_MASK) == 1 ? 0 : old - 1;
+	} while (!atomic64_try_cmpxchg(&g->state, &old, new));
+	if (new)
+		return;
+	since = ((u64)old >> ZEX_GROUP_COUNT_BITS) << ZEX_GROUP_UNIT_SHIFT;
+	if (now > since)
+		atomic64_add(now - since, &g->busy_ns);
+}
+
+/* Each group a job of @ring counts in: its tiles' of its class, and the device's. */
+static void zex_ring_groups(struct zex_ring *ring, u64 now, bool start)
+{
+	struct zex_exec_device *xdev = ring->xdev;
+	unsigned long mask = ring->tile_mask;
+	u32 tile;
+
+	for_each_set_bit(tile, &mask, xdev->num_tiles) {
+		if (start)
+			zex_group_start(zex_exec_group(xdev, tile, ring->engine_class), now);
+		else
+			zex_group_end(zex_exec_group(xdev, tile, ring->engine_class), now);
+	}
+	if (start)
+		zex_group_start(zex_exec_group(xdev, xdev->num_tiles, ring->engine_class), now);
+	else
+		zex_group_end(zex_exec_group(xdev, xdev->num_tiles, ring->engine_class), now);
+}
 
 /**
  * zex_exec_usage_create - a file's engine time, zero
@@ -56,27 +130,33 @@ void zex_exec_usage_put(struct zex_exec_usage *usage)
 /**
  * zex_job_started - note that a job starts to run, unless it ran before
  * @job: the job; a long-running one may stop and go on many times.
+ *
+ * Its engine groups count it as running from now.
  */
 void zex_job_started(struct zex_job *job)
 {
-	if (!job->start_ns)
-		job->start_ns = ktime_get_ns();
+	if (job->start_ns)
+		return;
+	job->start_ns = ktime_get_ns();
+	zex_ring_groups(job->queue->ring, job->start_ns, true);
 }
 
 /**
- * zex_job_account - add an ending job's time to its ring and its file
+ * zex_job_account - add an ending job's time to its ring, its file and its groups
  * @job: the job, ending (once).
  */
 void zex_job_account(struct zex_job *job)
 {
 	struct zex_exec_queue *q = job->queue;
-	u64 ns;
+	u64 ns, now;
 
 	if (!job->start_ns)
 		return;
-	ns = ktime_get_ns() - job->start_ns;
+	now = ktime_get_ns();
+	ns = now - job->start_ns;
 	atomic64_add(ns, &q->ring->busy_ns);
 	atomic64_add(ns, &q->usage->busy_ns[q->ring->engine_class]);
+	zex_ring_groups(q->ring, now, false);
 }
 
 /**

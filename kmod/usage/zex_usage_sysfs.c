@@ -14,7 +14,12 @@
  * tile's engines of the class), tile (its index, or "root"), busy_ns (the
  * time every file's jobs ran on it, counted as fdinfo counts a file's:
  * it only grows) and job_timeout_ms (how long one of its jobs may run;
- * long-running queues' jobs have no limit). Each tile's memory is its
+ * long-running queues' jobs have no limit). Beside them, each engine
+ * group's: engines/tile<N>-<ccs|bcs>-all/ for a tile's engines of a class
+ * (the root device's own engine counts in each tile it spans) and
+ * engines/<ccs|bcs>-all/ for the whole device's, with class, tile (its
+ * index, or "all") and busy_ns (the time at least one of its engines ran
+ * a job: never more than the time that passed). Each tile's memory is its
  * auxiliary device's (tiles/: mem_size, mem_used, num_bos).
  *
  * Busy time is in sysfs rather than behind the query ioctl because a
@@ -39,13 +44,18 @@
  * struct zex_usage_node - one folder of the device's usage files
  * @kobj: its kobject.
  * @ring: the engine of an engine's folder.
+ * @group: the engine group of a group's folder.
+ * @engine_class: the group's class.
  * @instance: the engine's instance among its device's engines of its class.
- * @tile: the engine's tile, or %DRM_ZEX_DEVICE_ROOT.
+ * @tile: the engine's or the group's tile, or %DRM_ZEX_DEVICE_ROOT (an
+ *	engine: the root device's own; a group: the whole device's).
  * @timeout_ms: the engine's job timeout.
  */
 struct zex_usage_node {
 	struct kobject kobj;
 	struct zex_ring *ring;
+	struct zex_engine_group *group;
+	u16 engine_class;
 	u32 instance;
 	u32 tile;
 	u32 timeout_ms;
@@ -63,7 +73,7 @@ static void zex_usage_node_release(struct kobject *kobj)
 
 static ssize_t class_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
-	bool copy = to_usage_node(kobj)->ring->engine_class == DRM_ZEX_ENGINE_CLASS_COPY;
+	bool copy = to_usage_node(kobj)->engine_class == DRM_ZEX_ENGINE_CLASS_COPY;
 
 	return sysfs_emit(buf, "%s\n", copy ? "copy" : "compute");
 }
@@ -78,13 +88,16 @@ static ssize_t tile_show(struct kobject *kobj, struct kobj_attribute *attr, char
 	u32 tile = to_usage_node(kobj)->tile;
 
 	if (tile == DRM_ZEX_DEVICE_ROOT)
-		return sysfs_emit(buf, "root\n");
+		return sysfs_emit(buf, to_usage_node(kobj)->group ? "all\n" : "root\n");
 	return sysfs_emit(buf, "%u\n", tile);
 }
 
 static ssize_t busy_ns_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%lld\n", atomic64_read(&to_usage_node(kobj)->ring->busy_ns));
+	struct zex_usage_node *node = to_usage_node(kobj);
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(node->group ? &node->group->busy_ns :
+							    &node->ring->busy_ns));
 }
 
 static ssize_t job_timeout_ms_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
@@ -108,6 +121,14 @@ static struct attribute *zex_engine_attrs[] = {
 };
 ATTRIBUTE_GROUPS(zex_engine);
 
+static struct attribute *zex_group_attrs[] = {
+	&zex_attr_class.attr,
+	&zex_attr_tile.attr,
+	&zex_attr_busy_ns.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(zex_group);
+
 static const struct kobj_type zex_dir_ktype = {
 	.release = zex_usage_node_release,
 	.sysfs_ops = &kobj_sysfs_ops,
@@ -117,6 +138,12 @@ static const struct kobj_type zex_engine_ktype = {
 	.release = zex_usage_node_release,
 	.sysfs_ops = &kobj_sysfs_ops,
 	.default_groups = zex_engine_groups,
+};
+
+static const struct kobj_type zex_group_ktype = {
+	.release = zex_usage_node_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = zex_group_groups,
 };
 
 /**
@@ -180,10 +207,39 @@ static int zex_usage_engines_add(struct zex_usage_sysfs *sys, struct zex_device 
 		if (IS_ERR(node))
 			return PTR_ERR(node);
 		node->ring = ring;
+		node->engine_class = ring->engine_class;
 		node->instance = instance;
 		node->tile = tile;
 		node->timeout_ms = zdev->exec_limits.job_timeout_ms;
 	}
+	return 0;
+}
+
+/* engines/<tile<N>-|><ccs|bcs>-all for each group: each tile's, then the device's. */
+static int zex_usage_groups_add(struct zex_usage_sysfs *sys, struct zex_device *zdev,
+				struct zex_usage_node *dir)
+{
+	struct zex_exec_device *xdev = zdev->exec;
+	struct zex_usage_node *node;
+	char name[32];
+	u32 tile;
+	u16 c;
+
+	for (tile = 0; tile <= zdev->topo.num_tiles; tile++)
+		for (c = 0; c < ZEX_ENGINE_CLASSES; c++) {
+			const char *class = c == DRM_ZEX_ENGINE_CLASS_COPY ? "bcs" : "ccs";
+
+			if (tile < zdev->topo.num_tiles)
+				snprintf(name, sizeof(name), "tile%u-%s-all", tile, class);
+			else
+				snprintf(name, sizeof(name), "%s-all", class);
+			node = zex_usage_node_add(sys, zdev->drm.dev, dir, &zex_group_ktype, name);
+			if (IS_ERR(node))
+				return PTR_ERR(node);
+			node->group = zex_exec_group(xdev, tile, c);
+			node->engine_class = c;
+			node->tile = tile < zdev->topo.num_tiles ? tile : DRM_ZEX_DEVICE_ROOT;
+		}
 	return 0;
 }
 
@@ -204,7 +260,8 @@ int zex_usage_sysfs_add(struct zex_device *zdev)
 	u32 tile;
 	int ret;
 
-	sys = kzalloc(struct_size(sys, nodes, 1 + xdev->num_rings + 1), GFP_KERNEL);
+	sys = kzalloc(struct_size(sys, nodes, 1 + xdev->num_rings + 1 +
+				  (zdev->topo.num_tiles + 1) * ZEX_ENGINE_CLASSES), GFP_KERNEL);
 	if (!sys)
 		return -ENOMEM;
 	dir = zex_usage_node_add(sys, zdev->drm.dev, NULL, &zex_dir_ktype, "engines");
@@ -215,6 +272,8 @@ int zex_usage_sysfs_add(struct zex_device *zdev)
 	if (!ret && xdev->root_ring)
 		ret = zex_usage_engines_add(sys, zdev, dir, xdev->root_ring, 1,
 					    DRM_ZEX_DEVICE_ROOT);
+	if (!ret)
+		ret = zex_usage_groups_add(sys, zdev, dir);
 	if (ret) {
 		zex_usage_sysfs_remove(sys);
 		return ret;

@@ -9,11 +9,12 @@
  * What a monitoring tool sees of a zex host, through the stock Level Zero
  * loader's Sysman (zesInit, loaded with dlopen like --loader; with a
  * loader older than zesInit, Debian 12's, the core's handles with
- * ZES_ENABLE_SYSMAN=1): every
- * SAMPLE seconds, each engine's utilisation over the interval (the
- * difference of its activeTime over that of its timestamp, in percent;
- * the kernel counts a job's time when the job ends, so a job longer than
- * the interval shows as one burst), each tile's memory in use, and each
+ * ZES_ENABLE_SYSMAN=1): every SAMPLE seconds, the utilisation over the
+ * interval of each engine and each engine group (a tile's or the
+ * device's engines of a class, busy while any of them is): the
+ * difference of its activeTime over that of its timestamp, in percent
+ * (the kernel counts a job's time when the job ends, so a job longer than
+ * the interval shows as one burst); each tile's memory in use; and each
  * process using the device with its device memory and the engine types
  * its jobs ran on. Processes of other users show only to root, as /proc
  * allows.
@@ -29,7 +30,7 @@
 #include "zex/zex.h"
 #include "zex-info.h"
 
-#define MAX_ENGINES	80
+#define MAX_ENGINES	96
 
 /* The loader's Sysman entry points, found with dlsym. */
 static struct {
@@ -91,7 +92,16 @@ static void engine_name(struct top_engine *e, uint32_t *counts)
 	uint32_t slot;
 
 	zes.EngineGetProperties(e->h, &p);
-	cls = p.type == ZES_ENGINE_GROUP_COPY_SINGLE ? "copy" : "compute";
+	cls = p.type == ZES_ENGINE_GROUP_COPY_SINGLE || p.type == ZES_ENGINE_GROUP_COPY_ALL ?
+	      "copy" : "compute";
+	if (p.type == ZES_ENGINE_GROUP_COPY_ALL || p.type == ZES_ENGINE_GROUP_COMPUTE_ALL) {
+		/* A group: busy while any of its engines is. */
+		if (p.onSubdevice)
+			snprintf(e->name, sizeof(e->name), "tile%u %s (any)", p.subdeviceId, cls);
+		else
+			snprintf(e->name, sizeof(e->name), "device %s (any)", cls);
+		return;
+	}
 	/* Numbered per (sub-device, class); the root device's own is "root". */
 	slot = (p.onSubdevice ? p.subdeviceId + 1 : 0) * 2 +
 	       (p.type == ZES_ENGINE_GROUP_COPY_SINGLE);

@@ -11,7 +11,8 @@
  * header so that the loader dispatches them, are made once per driver
  * and live as long as it: one memory module per tile, one engine handle
  * per engine (each tile's, and the root device's own compute engine with
- * implicit scaling), one scheduler per engine class of each tile. A
+ * implicit scaling) and per group of engines (each tile's of one class,
+ * the device's of one class), one scheduler per engine class of each tile. A
  * handle is libzex's when its address is one of these.
  */
 
@@ -25,8 +26,8 @@
 #include "zex/zex_zes_api.h"
 #include "l0/base/l0.h"
 
-/* The engines one tile can have: compute ones, then copy ones. */
-#define ZEX_SYSMAN_MAX_ENGINES	(ZEX_MAX_TILES * 8 + 1)
+/* Every tile's engines (8 at most), the root's own, and the groups. */
+#define ZEX_SYSMAN_MAX_ENGINES	(ZEX_MAX_TILES * 8 + 1 + (ZEX_MAX_TILES + 1) * 2)
 
 /** A tile's memory. */
 struct zex_sysman_mem {
@@ -35,11 +36,15 @@ struct zex_sysman_mem {
 	uint32_t tile;
 };
 
-/** One engine: @tile -1 for the root device's own. */
+/**
+ * One engine, or one group of engines of a class (@group): @tile -1 for
+ * the root device's own engine, or the whole device's group.
+ */
 struct zex_sysman_engine {
 	ze_handle_t ddi;
 	struct zex_l0_driver *drv;
 	int tile;
+	bool group;
 	uint16_t engine_class;		/* DRM_ZEX_ENGINE_CLASS_* */
 	uint32_t instance;
 	char name[24];			/* its sysfs folder */

@@ -9,10 +9,12 @@
  * Every engine of every tile is a group of its own (COMPUTE_SINGLE or
  * COPY_SINGLE on its sub-device), and the root device's own compute
  * engine, which runs a root queue's jobs across the tiles, is one more
- * COMPUTE_SINGLE on no sub-device. zex offers no *_ALL group: its
- * engines' counters give each engine's busy time, not the time any of a
- * group was busy. An engine's activity is the kernel's busy time of its
- * jobs (sysfs busy_ns: from a job's start to its end, every process's,
+ * COMPUTE_SINGLE on no sub-device. Each tile's engines of a class are a
+ * COMPUTE_ALL or COPY_ALL group on its sub-device, and the whole
+ * device's are one on none: a group is busy while any of its engines
+ * runs a job (the kernel counts the union of their jobs' times, never
+ * more than the time that passed). An activity is the kernel's busy time
+ * (sysfs busy_ns: from a job's start to its end, every process's,
  * counted when the job ends), in microseconds, with a CLOCK_MONOTONIC
  * timestamp in microseconds: the utilisation between two samples is the
  * difference of activeTime over that of timestamp, as the specification
@@ -66,8 +68,12 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zesEngineGetProperties(zes_engine_handle_t h
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pProperties)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	pProperties->type = e->engine_class == DRM_ZEX_ENGINE_CLASS_COPY ?
-			    ZES_ENGINE_GROUP_COPY_SINGLE : ZES_ENGINE_GROUP_COMPUTE_SINGLE;
+	if (e->group)
+		pProperties->type = e->engine_class == DRM_ZEX_ENGINE_CLASS_COPY ?
+				    ZES_ENGINE_GROUP_COPY_ALL : ZES_ENGINE_GROUP_COMPUTE_ALL;
+	else
+		pProperties->type = e->engine_class == DRM_ZEX_ENGINE_CLASS_COPY ?
+				    ZES_ENGINE_GROUP_COPY_SINGLE : ZES_ENGINE_GROUP_COMPUTE_SINGLE;
 	pProperties->onSubdevice = zex_sysman_on_subdevice(e->drv, e->tile);
 	pProperties->subdeviceId = e->tile >= 0 ? (uint32_t)e->tile : 0;
 	return ZE_RESULT_SUCCESS;

@@ -8,7 +8,8 @@
  *
  * The engines are the kernel's (each tile's compute and copy engines in
  * the topology, and root-ccs0 when the kernel has the root device's own
- * engine: its sysfs folder exists). A root device lists every tile's
+ * engine: its sysfs folder exists), and so are the groups (each tile's
+ * engines of a class, the device's of a class: <tile<N>->ccs-all...). A root device lists every tile's
  * modules, engines and schedulers, each on its sub-device (its tile),
  * and its own engine; a tile's device handle lists its own.
  */
@@ -75,6 +76,23 @@ static void zex_sysman_make(void)
 	}
 	if (!zex_usage_engine_read(drv->dev, "root-ccs0", "busy_ns", &busy))
 		zex_sysman_engine_add(s, drv, -1, DRM_ZEX_ENGINE_CLASS_COMPUTE, 0);
+	/* The groups: each tile's of a class, then the device's. */
+	for (t = 0; t <= drv->topo.num_tiles && t <= ZEX_MAX_TILES; t++)
+		for (c = 0; c < 2; c++) {
+			struct zex_sysman_engine *e;
+			int tile = t < drv->topo.num_tiles ? (int)t : -1;
+			const char *name = c == DRM_ZEX_ENGINE_CLASS_COPY ? "bcs" : "ccs";
+
+			if (s->num_engines == ZEX_SYSMAN_MAX_ENGINES)
+				return;
+			zex_sysman_engine_add(s, drv, tile, (uint16_t)c, 0);
+			e = &s->engines[s->num_engines - 1];
+			e->group = true;
+			if (tile < 0)
+				snprintf(e->name, sizeof(e->name), "%s-all", name);
+			else
+				snprintf(e->name, sizeof(e->name), "tile%d-%s-all", tile, name);
+		}
 }
 
 /**
