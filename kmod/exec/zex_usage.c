@@ -19,7 +19,8 @@
  *
  * An engine group (each tile's engines of one class, and the device's)
  * counts the time at least one of its engines ran a job: the union of its
- * jobs' times, never more than the time that passed, where the sum of
+ * jobs' times, never more than the time that passed (but for the 16 us
+ * below), where the sum of
  * its engines' counters may be several times that. A group's one word of
  * state holds its running jobs and when the first of them started; a
  * job's start and end each change it with one compare-and-exchange, and

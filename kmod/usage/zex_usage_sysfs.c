@@ -19,7 +19,8 @@
  * (the root device's own engine counts in each tile it spans) and
  * engines/<ccs|bcs>-all/ for the whole device's, with class, tile (its
  * index, or "all") and busy_ns (the time at least one of its engines ran
- * a job: never more than the time that passed). Each tile's memory is its
+ * a job: never more than the time that passed, to within 16 us a busy
+ * period). Each tile's memory is its
  * auxiliary device's (tiles/: mem_size, mem_used, num_bos).
  *
  * Busy time is in sysfs rather than behind the query ioctl because a
