@@ -84,19 +84,14 @@ static void zex_group_end(struct zex_engine_group *g, u64 now)
 static void zex_ring_groups(struct zex_ring *ring, u64 now, bool start)
 {
 	struct zex_exec_device *xdev = ring->xdev;
+	void (*update)(struct zex_engine_group *g, u64 now) = start ? zex_group_start :
+								       zex_group_end;
 	unsigned long mask = ring->tile_mask;
 	u32 tile;
 
-	for_each_set_bit(tile, &mask, xdev->num_tiles) {
-		if (start)
-			zex_group_start(zex_exec_group(xdev, tile, ring->engine_class), now);
-		else
-			zex_group_end(zex_exec_group(xdev, tile, ring->engine_class), now);
-	}
-	if (start)
-		zex_group_start(zex_exec_group(xdev, xdev->num_tiles, ring->engine_class), now);
-	else
-		zex_group_end(zex_exec_group(xdev, xdev->num_tiles, ring->engine_class), now);
+	for_each_set_bit(tile, &mask, xdev->num_tiles)
+		update(zex_exec_group(xdev, tile, ring->engine_class), now);
+	update(zex_exec_group(xdev, xdev->num_tiles, ring->engine_class), now);
 }
 
 /**

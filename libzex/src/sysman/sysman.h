@@ -73,6 +73,7 @@ struct zex_sysman *zex_sysman_get(struct zex_l0_driver *drv);
 struct zex_l0_device *zex_sysman_device(zes_device_handle_t h);
 bool zex_sysman_on_device(const struct zex_l0_device *dev, int tile);
 bool zex_sysman_on_subdevice(const struct zex_l0_driver *drv, int tile);
+void *zex_sysman_find(const void *h, void *objects, uint32_t count, size_t size);
 ze_result_t zex_sysman_list(uint32_t n, uint32_t *pCount, void **out, void *const *all);
 
 #endif /* ZEX_SYSMAN_H */

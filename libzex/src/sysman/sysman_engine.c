@@ -33,12 +33,8 @@ static struct zex_sysman_engine *zex_sysman_engine(zes_engine_handle_t h)
 {
 	struct zex_l0_driver *drv = zex_l0_driver_get();
 	struct zex_sysman *s = drv ? zex_sysman_get(drv) : NULL;
-	uint32_t i;
 
-	for (i = 0; s && i < s->num_engines; i++)
-		if ((void *)h == &s->engines[i])
-			return &s->engines[i];
-	return NULL;
+	return s ? zex_sysman_find(h, s->engines, s->num_engines, sizeof(s->engines[0])) : NULL;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumEngineGroups(zes_device_handle_t hDevice,

@@ -26,12 +26,8 @@ static struct zex_sysman_mem *zex_sysman_mem(zes_mem_handle_t h)
 {
 	struct zex_l0_driver *drv = zex_l0_driver_get();
 	struct zex_sysman *s = drv ? zex_sysman_get(drv) : NULL;
-	uint32_t i;
 
-	for (i = 0; s && i < s->num_mems; i++)
-		if ((void *)h == &s->mems[i])
-			return &s->mems[i];
-	return NULL;
+	return s ? zex_sysman_find(h, s->mems, s->num_mems, sizeof(s->mems[0])) : NULL;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumMemoryModules(zes_device_handle_t hDevice,

@@ -156,6 +156,25 @@ bool zex_sysman_on_subdevice(const struct zex_l0_driver *drv, int tile)
 }
 
 /**
+ * zex_sysman_find - the object a Sysman handle names, by its address alone
+ * @h: the handle.
+ * @objects: the objects of its type (an array).
+ * @count: how many are in use.
+ * @size: the size of one.
+ *
+ * Return: @h when it is the address of one of them, else NULL.
+ */
+void *zex_sysman_find(const void *h, void *objects, uint32_t count, size_t size)
+{
+	uint32_t i;
+
+	for (i = 0; i < count; i++)
+		if (h == (char *)objects + i * size)
+			return (void *)h;
+	return NULL;
+}
+
+/**
  * zex_sysman_list - the usual count-then-fill of an enumeration
  * @n: how many there are.
  * @pCount: in: room in @out (0: the count only); out: how many are given,

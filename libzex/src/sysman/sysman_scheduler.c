@@ -27,12 +27,8 @@ static struct zex_sysman_sched *zex_sysman_sched(zes_sched_handle_t h)
 {
 	struct zex_l0_driver *drv = zex_l0_driver_get();
 	struct zex_sysman *s = drv ? zex_sysman_get(drv) : NULL;
-	uint32_t i;
 
-	for (i = 0; s && i < s->num_scheds; i++)
-		if ((void *)h == &s->scheds[i])
-			return &s->scheds[i];
-	return NULL;
+	return s ? zex_sysman_find(h, s->scheds, s->num_scheds, sizeof(s->scheds[0])) : NULL;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zesDeviceEnumSchedulers(zes_device_handle_t hDevice,
