@@ -19,7 +19,8 @@
  * jobs and which another user, with no group and no file of the node
  * open, reads; an engine group (a tile's copy engines, the device's)
  * counts two overlapping jobs as at least the longer and never more than
- * the time that passed.
+ * the time that passed; each job, however short, has added to its file's
+ * time by the moment its user fence reads done.
  */
 
 #include <ctype.h>
@@ -285,6 +286,32 @@ TEST_F(usage, copy_time_grows_by_the_jobs_run_time_for_its_file_alone)
 	ASSERT_EQ(0, queue_destroy(self->fd, self->q));
 	EXPECT_LE(after, fdinfo_value(self->fd, "drm-engine-copy"));
 	close(other);
+}
+
+/*
+ * Short jobs (one store each), each waited for through its user fence:
+ * the file's copy time has grown when the fence reads done, by 1 ns at
+ * least however coarse the kernel's clock (a job that ran used the engine).
+ */
+TEST_F(usage, every_job_counts_before_its_user_fence_says_it_ended)
+{
+	uint64_t *fence = (uint64_t *)(self->mem + 40 * MIB), *slot = fence + 8;
+	long long before = fdinfo_value(self->fd, "drm-engine-copy"), after;
+	uint64_t i;
+
+	ASSERT_LE(0, before);
+	for (i = 1; i <= 32; i++) {
+		struct drm_zex_command c = cmd_store(slot, i);
+		struct drm_zex_sync s = sync_user_fence(fence, i);
+
+		ASSERT_EQ(0, exec(self->fd, self->q, &c, 1, &s, 1));
+		ASSERT_EQ(0, wait_ufence(self->fd, fence, DRM_ZEX_COMPARE_GTE, i, FOREVER, NULL));
+		after = fdinfo_value(self->fd, "drm-engine-copy");
+		ASSERT_LT(before, after)
+			TH_LOG("job %llu: its fence reads done, the file's copy time has not grown",
+			       (unsigned long long)i);
+		before = after;
+	}
 }
 
 /* @stat of tile @tile in @fd's fdinfo: drm-<stat>-tile<tile>. */

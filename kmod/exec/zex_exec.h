@@ -281,6 +281,7 @@ struct zex_user_fence {
  * @queue: its queue, held.
  * @seqno: its scheduler fence's number, for the log.
  * @start_ns: when it started to run (ktime_get_ns()), 0 before.
+ * @counted: its time is added to its ring's, file's and groups'.
  * @pc: the next command to run (a long-running job stops and resumes).
  * @lr_link: on &zex_lr.jobs.
  * @hw_fence: the fence the ring signals when the job has run; NULL
@@ -300,6 +301,7 @@ struct zex_job {
 	struct zex_exec_queue *queue;
 	u64 seqno;
 	u64 start_ns;
+	bool counted;
 	u32 pc;
 	struct list_head lr_link;
 	struct dma_fence *hw_fence;

@@ -444,6 +444,12 @@ int zex_job_execute(struct zex_job *job, bool quick)
 			break;
 		job->pc++;
 	}
+	/*
+	 * Its commands have run: its time is counted before a user fence says
+	 * so, as it is before its out-fences signal (zex_job_end()).
+	 */
+	if (!ret)
+		zex_job_account(job);
 	for (i = 0; i < job->num_user_fences && !ret; i++)
 		ret = zex_job_store(job, job->user_fences[i].addr, job->user_fences[i].value);
 	kvfree(runs.runs);
@@ -458,7 +464,8 @@ int zex_job_execute(struct zex_job *job, bool quick)
  *
  * A failure bans the queue (a fault banned it already); a job stopped by
  * a ban ends with the ban's error. The job is counted as completed and
- * its time added to its ring's and its file's (zex_usage.c).
+ * its time added to its ring's and its file's (zex_usage.c), unless
+ * zex_job_execute() added it already.
  *
  * Return: the job's error, 0 when it ended well.
  */

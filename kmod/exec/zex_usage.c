@@ -10,8 +10,10 @@
  * queue, its context) starts running it to its end, whatever ended it: a
  * long-running job that waits for a launch's reports or a WAIT's value is
  * busy meanwhile, as an engine that holds a context is. A job that never
- * started (its queue was banned first) ran for no time. The time is added
- * when the job ends, with one atomic add to its ring's counter and one to
+ * started (its queue was banned first) ran for no time; one that ran, for
+ * 1 ns at least (a clock coarser than the job reads none). The time is
+ * added when its commands have run (before its user fences are written)
+ * or when it ends otherwise, with one atomic add to its ring's counter and one to
  * its file's (&struct zex_exec_usage, per engine class): no lock is taken
  * that the job's end did not take before. Both counters only grow; a
  * file's outlives its queues (each holds it), so destroying a queue takes
@@ -139,17 +141,23 @@ void zex_job_started(struct zex_job *job)
 
 /**
  * zex_job_account - add an ending job's time to its ring, its file and its groups
- * @job: the job, ending (once).
+ * @job: the job, ending; the second call adds nothing.
  */
 void zex_job_account(struct zex_job *job)
 {
 	struct zex_exec_queue *q = job->queue;
 	u64 ns, now;
 
-	if (!job->start_ns)
+	if (!job->start_ns || job->counted)
 		return;
+	job->counted = true;
 	now = ktime_get_ns();
-	ns = now - job->start_ns;
+	/*
+	 * A clock coarser than the job (jiffies, where a VM has no better
+	 * clocksource) may read no time at all: a job that ran counts 1 ns at
+	 * least, so that its file shows it used the engine.
+	 */
+	ns = max_t(u64, now - job->start_ns, 1);
 	atomic64_add(ns, &q->ring->busy_ns);
 	atomic64_add(ns, &q->usage->busy_ns[q->ring->engine_class]);
 	zex_ring_groups(q->ring, now, false);
