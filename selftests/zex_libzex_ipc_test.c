@@ -10,7 +10,9 @@
  * seed 000's zexMemGetIpcHandles count rules, a cross-process round trip
  * with zexIpcHandlesSend/Recv and zexMemOpenIpcHandles in both directions,
  * handles copied as bytes opened through the exporter (pidfd_getfd),
- * single-handle IPC on one-piece allocations and its refusal otherwise,
+ * single-handle IPC, one standard handle naming a coloured allocation
+ * (opened in another process as UCX does, refused once put and for a
+ * user who may not ptrace the exporter),
  * host memory shared with another process through its memfd, a dma-buf
  * imported as device, host and physical memory,
  * zexMemPutIpcHandles, the debug keys (each in a fresh process, since
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "zex_selftest.h"
@@ -226,6 +229,112 @@ TEST(handles_copied_as_bytes_open_through_the_exporter)
 }
 
 /*
+ * What UCX's ze_ipc transport does with a coloured allocation on the root
+ * device: one standard handle, copied as bytes with the exporter's pid;
+ * the receiver takes the fd at byte 0 with pidfd_getfd(), writes its own
+ * number there and opens the handle. The whole allocation opens (the
+ * other pieces come from the exporter), both sides see each other's
+ * writes; once the exporter has put the handle the same bytes open
+ * nothing, though the receiver still holds piece 0; a receiver that may
+ * not ptrace the exporter (another user) gets
+ * ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS and no fd.
+ */
+/*
+ * The receiving process of the test below: @who 0 opens as UCX does, @who
+ * 1 is another user. Reads the handle from @in, answers on @out; its exit
+ * status says what failed.
+ */
+static int ucx_like_receiver(int who, int in, int out, size_t size)
+{
+	ze_ipc_mem_handle_t got;
+	int pidfd, fd, before, ok = 1;
+	struct l0 l;
+	void *q;
+	char c;
+
+	if (l0_open(&l))
+		return 10;
+	/* Another user, with no capability. */
+	if (who == 1 && (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534)))
+		return 11;
+	if (read(in, &got, sizeof(got)) != sizeof(got))
+		return 12;
+	before = zex_count_fds();
+	pidfd = (int)syscall(SYS_pidfd_open, getppid(), 0);
+	fd = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, *(int32_t *)got.data, 0);
+	if (who == 1) {
+		/* No ptrace permission: neither UCX's take nor libzex's. */
+		ok &= fd < 0 && errno == EPERM;
+		ok &= zeMemOpenIpcHandle(l.ctx, l.root, got, 0, &q) ==
+		      ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
+		ok &= zex_count_fds() == before + (pidfd >= 0);
+		return ok ? 0 : 13;
+	}
+	if (fd < 0)
+		return 14;
+	memcpy(got.data, &fd, sizeof(fd));
+	if (zeMemOpenIpcHandle(l.ctx, l.root, got, 0, &q))
+		return 15;
+	ok &= zex_same(q, size, 5);
+	zex_fill(q, size, 6);
+	ok &= zeMemCloseIpcHandle(l.ctx, q) == ZE_RESULT_SUCCESS;
+	/* The fds taken for the other pieces are closed. */
+	ok &= zex_count_fds() == before + 2;
+	ok &= write(out, "d", 1) == 1;
+	/* The exporter has put its handle: the same bytes open nothing. */
+	ok &= read(in, &c, 1) == 1;
+	ok &= zeMemOpenIpcHandle(l.ctx, l.root, got, 0, &q) == ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	ok &= zex_count_fds() == before + 2;
+	return ok ? 0 : 16;
+}
+
+TEST(one_standard_handle_opens_a_coloured_allocation_in_another_process)
+{
+	size_t size = 6 * K64 * (size_t)zex_param("tiles") + 8192;
+	int to_child[2][2], to_parent[2], status, who;
+	ze_ipc_mem_handle_t h;
+	struct l0 l;
+	pid_t pid[2];
+	char c;
+	void *p;
+
+	if (!zex_implicit_scaling())
+		SKIP(return, "root allocations are one piece without implicit scaling");
+	ASSERT_EQ(0, pipe(to_parent));
+	/* Before the allocation: the children inherit none of its fds. */
+	for (who = 0; who < 2; who++) {
+		ASSERT_EQ(0, pipe(to_child[who]));
+		pid[who] = fork();
+		ASSERT_LE(0, pid[who]);
+		if (!pid[who])
+			_exit(ucx_like_receiver(who, to_child[who][0], to_parent[1], size));
+	}
+	ASSERT_EQ(0, l0_open(&l));
+	p = alloc(&l, l.root, size);
+	ASSERT_NE(NULL, p);
+	zex_fill(p, size, 5);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(l.ctx, p, &h));
+	/* The other user answers by its exit. */
+	ASSERT_EQ(sizeof(h), write(to_child[1][1], &h, sizeof(h)));
+	ASSERT_EQ(pid[1], waitpid(pid[1], &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(sizeof(h), write(to_child[0][1], &h, sizeof(h)));
+	ASSERT_EQ(1, read(to_parent[0], &c, 1));
+	EXPECT_TRUE(zex_same(p, size, 6));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemPutIpcHandle(l.ctx, h));
+	ASSERT_EQ(1, write(to_child[0][1], "p", 1));
+	ASSERT_EQ(pid[0], waitpid(pid[0], &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
+	for (who = 0; who < 2; who++) {
+		close(to_child[who][0]);
+		close(to_child[who][1]);
+	}
+	close(to_parent[0]);
+	close(to_parent[1]);
+}
+
+/*
  * Host memory libzex allocated travels as its memfd: the other process
  * maps the same pages (host memory there too, and the device reaches it:
  * a fill through an immediate list lands where the exporter sees it);
@@ -405,22 +514,40 @@ TEST(single_handle_ipc)
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zexMemPutIpcHandles(l.ctx, 1, &one));
 
 	if (zex_implicit_scaling()) {
-		/* Several pieces need several handles. */
-		r = alloc(&l, l.root, 4 * K64 * l.num_tiles);
+		size_t size = 4 * K64 * l.num_tiles;
+		ze_ipc_mem_handle_t part;
+
+		/* Several pieces: the one standard handle names them all. */
+		r = alloc(&l, l.root, size);
 		ASSERT_NE(NULL, r);
-		EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeMemGetIpcHandle(l.ctx, r, &one));
+		zex_fill(r, size, 4);
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(l.ctx, r, &one));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemOpenIpcHandle(l.ctx, l.root, one, 0, &q));
+		EXPECT_TRUE(zex_same(q, size, 4));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemCloseIpcHandle(l.ctx, q));
+		/* The same export: its piece 0's handle is the one handle. */
 		ASSERT_EQ(ZE_RESULT_SUCCESS, zexMemGetIpcHandles(l.ctx, r, &n, many));
+		ASSERT_LT(1u, n);
+		EXPECT_EQ(0, memcmp(&one, &many[0], sizeof(one)));
+		/* Another piece alone, a subset past piece 0, or out of order: refused. */
 		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-			  zeMemOpenIpcHandle(l.ctx, l.root, many[0], 0, &q));
-		/* Out of order, or a subset: refused. */
+			  zeMemOpenIpcHandle(l.ctx, l.root, many[1], 0, &q));
 		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-			  zexMemOpenIpcHandles(l.ctx, l.root, n - 1, many, 0, &q));
-		one = many[0];
+			  zexMemOpenIpcHandles(l.ctx, l.root, n - 1, &many[1], 0, &q));
+		part = many[0];
 		many[0] = many[1];
-		many[1] = one;
+		many[1] = part;
 		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 			  zexMemOpenIpcHandles(l.ctx, l.root, n, many, 0, &q));
+		many[1] = many[0];
+		many[0] = part;
+		/* Two gets, two puts: one of each kind; a third is refused. */
 		EXPECT_EQ(ZE_RESULT_SUCCESS, zexMemPutIpcHandles(l.ctx, n, many));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemPutIpcHandle(l.ctx, one));
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemPutIpcHandle(l.ctx, one));
+		/* Put, the export's table is gone: the handle opens nothing. */
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+			  zeMemOpenIpcHandle(l.ctx, l.root, one, 0, &q));
 		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, r));
 	}
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemCloseIpcHandle(l.ctx, p));

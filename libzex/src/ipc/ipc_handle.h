@@ -23,10 +23,11 @@
 #include <level_zero/ze_api.h>
 
 /*
- * Four bytes, the same on every host (no NUL): "ZEXJ", the layout with the
- * dma-buf's identity ("ZEXI", the one before it, is refused).
+ * Four bytes, the same on every host (no NUL): "ZEXK", the layout with the
+ * address of the export's table of pieces ("ZEXJ" and "ZEXI", the ones
+ * before it, are refused).
  */
-#define ZEX_IPC_MAGIC	"ZEXJ"
+#define ZEX_IPC_MAGIC	"ZEXK"
 
 /* The most handles one allocation exports: the kernel's piece limit. */
 #define ZEX_IPC_MAX_HANDLES	1024
@@ -38,11 +39,13 @@ struct zex_ipc_handle_data {
 	uint64_t export_id;	/* which export of the exporter */
 	uint64_t base;		/* the allocation, in the exporter */
 	uint64_t size;		/* of the whole allocation */
-	uint64_t granularity;
-	uint32_t piece;
-	uint32_t num_pieces;
-	uint16_t memory_type;	/* ze_memory_type_t */
-	uint16_t interleaved;
+	uint64_t pieces_at;	/* the exporter's table of pieces (ipc_pieces.h); 0: one */
+	uint32_t granularity;
+	uint16_t piece;
+	uint16_t num_pieces;
+	uint8_t memory_type;	/* ze_memory_type_t */
+	uint8_t interleaved;
+	uint16_t reserved;	/* 0 */
 	uint32_t pid;		/* of the exporter */
 	uint64_t dmabuf_id;	/* the piece's dma-buf identity (ipc/ipc_fd.h) */
 };
@@ -66,7 +69,8 @@ static inline bool zex_ipc_handle_get(const ze_ipc_mem_handle_t *h,
 	return !memcmp(d->magic, ZEX_IPC_MAGIC, sizeof(d->magic)) && d->fd >= 0 &&
 	       d->num_pieces &&
 	       d->num_pieces <= ZEX_IPC_MAX_HANDLES && d->piece < d->num_pieces &&
-	       d->interleaved <= 1 && d->dmabuf_id;
+	       d->interleaved <= 1 && !d->reserved && d->dmabuf_id &&
+	       (d->num_pieces > 1 || !d->pieces_at);
 }
 
 /* An event pool's handle: "ZEXE" instead. */

@@ -28,6 +28,8 @@ struct zex_alloc;
 /** What releases an allocation's memory once nothing refers to it. */
 typedef void (*zex_alloc_release_fn)(struct zex_alloc *alloc);
 
+struct zex_ipc_pieces;
+
 /**
  * struct zex_alloc - one allocation
  * @base: its first byte.
@@ -38,8 +40,9 @@ typedef void (*zex_alloc_release_fn)(struct zex_alloc *alloc);
  * @kind: the caller's kind of memory, one bit (matched by removal).
  * @handle, @num_pieces, @interleaved, @granularity, @device, @bind_id: the
  *	caller's description of the memory, unused by the table.
- * @ipc_fds, @ipc_gets, @ipc_id, @ipc_exported_fd: the caller's exported
- *	fds (one per piece, or NULL), how many holders they have, the
+ * @ipc_fds, @ipc_pieces, @ipc_gets, @ipc_id, @ipc_exported_fd: the
+ *	caller's exported fds (one per piece, or NULL), their table for
+ *	importers (several pieces only), how many holders they have, the
  *	export's id, and whether the allocation's properties handed one out.
  * @atomics: the caller's atomic access attribute of the allocation.
  * @memfd: the memfd of host or shared memory libzex allocated (kinds
@@ -62,6 +65,7 @@ struct zex_alloc {
 	void *device;
 	uint32_t bind_id;
 	int *ipc_fds;
+	struct zex_ipc_pieces *ipc_pieces;
 	uint32_t ipc_gets;
 	uint64_t ipc_id;
 	bool ipc_exported_fd;

@@ -95,10 +95,10 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolOpenIpcHandle(ze_context_handle_t
 		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				   "zex: not an event pool's IPC handle");
 	fd = zex_ipc_fd_resolve(d.fd, d.pid, d.dmabuf_id, &owned);
+	if (fd == -EPERM)
+		return zex_l0_fail(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS, ZEX_IPC_PTRACE_REFUSED);
 	if (fd < 0)
 		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				   fd == -EPERM ?
-				   "zex: the exporter's fd may not be taken (pidfd_getfd: EPERM)" :
 				   "zex: neither this process nor the exporter holds the handle's fd");
 	ret = zex_bo_import(ctx->drv->dev, &fd, 1, false, 0, &handle, &size);
 	if (owned)

@@ -36,9 +36,13 @@
  * first byte exports the object: the handle's size is the object's, and
  * an open maps all of it.
  *
- * Single-handle zeMemGetIpcHandle()/zeMemOpenIpcHandle() work when the
- * allocation is one piece and refuse a larger one with
- * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE (use zexMemGetIpcHandles()).
+ * The standard zeMemGetIpcHandle() names the whole allocation with one
+ * handle, however many pieces: piece 0's, whose bytes carry the address
+ * of the export's table of pieces in the exporter (ipc/ipc_pieces.c).
+ * zeMemOpenIpcHandle() of it (or zexMemOpenIpcHandles() of that one
+ * handle) takes the other pieces from the exporter: the runtimes that
+ * pass one handle (UCX, MPI libraries) share coloured memory unchanged.
+ * zeMemPutIpcHandle() of it gives back that get.
  */
 
 #include <errno.h>
@@ -49,33 +53,40 @@
 #include "l0/base/l0.h"
 #include "ipc/ipc_fd.h"
 #include "ipc/ipc_handle.h"
+#include "ipc/ipc_pieces.h"
 #include "l0/memory/alloc_export.h"
 #include "ipc/ipc_received.h"
 #include "l0/ipc/l0_ipc.h"
+
+/* The handle of piece @i of @a's export. */
+static void fill_handle(const struct zex_alloc *a, uint32_t i, ze_ipc_mem_handle_t *h)
+{
+	struct zex_ipc_handle_data d = {
+		.fd = a->ipc_fds[i],
+		.magic = ZEX_IPC_MAGIC,
+		.export_id = a->ipc_id,
+		.base = a->base,
+		.size = a->object_size ? a->object_size : a->size,
+		.pieces_at = (uintptr_t)a->ipc_pieces,
+		.granularity = a->interleaved ? (uint32_t)a->granularity : 0,
+		.piece = (uint16_t)i,
+		.num_pieces = (uint16_t)a->num_pieces,
+		.memory_type = a->kind == ZEX_ALLOC_HOST ? ZE_MEMORY_TYPE_HOST :
+							  ZE_MEMORY_TYPE_DEVICE,
+		.interleaved = (uint8_t)a->interleaved,
+		.pid = (uint32_t)getpid(),
+		.dmabuf_id = zex_ipc_fd_id(a->ipc_fds[i]),
+	};
+
+	zex_ipc_handle_put(h, &d);
+}
 
 static void fill_handles(const struct zex_alloc *a, ze_ipc_mem_handle_t *h)
 {
 	uint32_t i;
 
-	for (i = 0; i < a->num_pieces; i++) {
-		struct zex_ipc_handle_data d = {
-			.fd = a->ipc_fds[i],
-			.magic = ZEX_IPC_MAGIC,
-			.export_id = a->ipc_id,
-			.base = a->base,
-			.size = a->object_size ? a->object_size : a->size,
-			.granularity = a->granularity,
-			.piece = i,
-			.num_pieces = a->num_pieces,
-			.memory_type = a->kind == ZEX_ALLOC_HOST ? ZE_MEMORY_TYPE_HOST :
-								  ZE_MEMORY_TYPE_DEVICE,
-			.interleaved = (uint16_t)a->interleaved,
-			.pid = (uint32_t)getpid(),
-			.dmabuf_id = zex_ipc_fd_id(a->ipc_fds[i]),
-		};
-
-		zex_ipc_handle_put(&h[i], &d);
-	}
+	for (i = 0; i < a->num_pieces; i++)
+		fill_handle(a, i, &h[i]);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -151,8 +162,11 @@ static bool put_exported(struct zex_l0_driver *drv, uint32_t n, ze_ipc_mem_handl
 	zex_ipc_handle_get(&h[0], &first);
 	pthread_mutex_lock(&drv->ipc_lock);
 	a = zex_l0_ipc_export_find_locked(drv, &first);
+	/* One handle of a get that named them all (zeMemGetIpcHandle()). */
+	if (a && n == 1 && first.num_pieces > 1)
+		ok = !first.piece && first.pieces_at == (uintptr_t)a->ipc_pieces;
 	/* Every piece of that export once, in any order, each with its fd. */
-	for (i = 0; a && ok && i < n; i++) {
+	for (i = 0; a && ok && n > 1 && i < n; i++) {
 		ok = zex_ipc_handle_get(&h[i], &d) && d.num_pieces == n &&
 		     d.export_id == first.export_id && d.base == first.base &&
 		     !(seen[d.piece / 8] & (1u << (d.piece % 8))) &&
@@ -198,12 +212,13 @@ zexMemPutIpcHandles(ze_context_handle_t hContext, uint32_t numIpcHandles,
 		return ZE_RESULT_SUCCESS;
 	if (!pIpcHandles)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	/* All the handles of one get or one receive: every piece. */
-	if (!zex_ipc_handle_get(&pIpcHandles[0], &first) || first.num_pieces != numIpcHandles)
+	/* All the handles of one get or one receive, or the one that names all. */
+	if (!zex_ipc_handle_get(&pIpcHandles[0], &first) ||
+	    (first.num_pieces != numIpcHandles && numIpcHandles != 1))
 		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				   "not every IPC handle of one allocation, in order");
 	if (!put_exported(ctx->drv, numIpcHandles, pIpcHandles) &&
-	    !put_received(numIpcHandles, pIpcHandles))
+	    (first.num_pieces != numIpcHandles || !put_received(numIpcHandles, pIpcHandles)))
 		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				   "IPC handles that name no export or receive libzex holds");
 	/* A released handle names nothing any more. */
@@ -223,8 +238,7 @@ static ze_result_t open_host(struct zex_l0_context *ctx, struct zex_l0_device *d
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	fd = zex_ipc_fd_resolve(d->fd, d->pid, d->dmabuf_id, &owned);
 	if (fd == -EPERM)
-		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				   "zex: the exporter's fd may not be taken (pidfd_getfd: EPERM)");
+		return zex_l0_fail(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS, ZEX_IPC_PTRACE_REFUSED);
 	if (fd < 0)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	ret = zex_l0_host_map_fd(ctx->drv, fd, d->size, dev, pptr);
@@ -245,7 +259,7 @@ zexMemOpenIpcHandles(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
 	struct zex_ipc_handle_data first, d;
 	int fds[ZEX_IPC_MAX_HANDLES];
-	bool owned[ZEX_IPC_MAX_HANDLES];
+	bool owned[ZEX_IPC_MAX_HANDLES], whole;
 	uint32_t handle, i, n;
 	uint64_t size;
 	int ret = 0;
@@ -259,7 +273,11 @@ zexMemOpenIpcHandles(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 					     ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED))
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
 	if (!numIpcHandles || numIpcHandles > ZEX_IPC_MAX_HANDLES ||
-	    !zex_ipc_handle_get(&pIpcHandles[0], &first) || first.num_pieces != numIpcHandles)
+	    !zex_ipc_handle_get(&pIpcHandles[0], &first))
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	/* Every piece's handle, or piece 0's alone when it names them all. */
+	whole = numIpcHandles == 1 && first.num_pieces > 1;
+	if (first.num_pieces != numIpcHandles && !(whole && !first.piece && first.pieces_at))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (first.memory_type == ZE_MEMORY_TYPE_HOST)
 		return open_host(ctx, dev, &first, pptr);
@@ -277,16 +295,22 @@ zexMemOpenIpcHandles(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 		ret = zex_ipc_fd_resolve(d.fd, d.pid, d.dmabuf_id, &owned[n]);
 		fds[n] = ret;
 	}
+	/* The other pieces, from the exporter's table. */
+	if (whole && ret >= 0) {
+		ret = zex_ipc_pieces_take(first.pid, first.pieces_at, first.export_id,
+					  first.num_pieces, 1, fds, owned);
+		if (!ret)
+			n = first.num_pieces;
+	}
 	if (ret >= 0)
-		ret = zex_bo_import(ctx->drv->dev, fds, numIpcHandles, first.interleaved,
+		ret = zex_bo_import(ctx->drv->dev, fds, n, first.interleaved,
 				    first.granularity, &handle, &size);
 	/* The import holds the dma-bufs; the fds taken here are closed. */
 	for (i = 0; i < n; i++)
 		if (fds[i] >= 0 && owned[i])
 			close(fds[i]);
 	if (ret == -EPERM)
-		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				   "zex: the exporter's fd may not be taken (pidfd_getfd: EPERM)");
+		return zex_l0_fail(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS, ZEX_IPC_PTRACE_REFUSED);
 	if (ret == -ENOMEM)
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	if (ret)
@@ -300,6 +324,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandle(ze_context_handle_t hConte
 						      ze_ipc_mem_handle_t *pIpcHandle)
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	struct zex_alloc *a;
 	uint32_t n = 0;
 	ze_result_t res;
 
@@ -308,12 +333,22 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandle(ze_context_handle_t hConte
 	if (!ptr || !pIpcHandle)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	res = zexMemGetIpcHandles(hContext, ptr, &n, NULL);
-	if (res)
-		return res;
-	/* Several pieces need several handles: zexMemGetIpcHandles(). */
-	if (n != 1)
-		return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-	return zexMemGetIpcHandles(hContext, ptr, &n, pIpcHandle);
+	if (res || n == 1)
+		return res ? res : zexMemGetIpcHandles(hContext, ptr, &n, pIpcHandle);
+	/* Several pieces: piece 0's handle names them all (its table's address). */
+	a = zex_alloc_table_find(&ctx->drv->allocs, ptr);
+	if (!a)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	pthread_mutex_lock(&ctx->drv->ipc_lock);
+	if (!zex_alloc_ipc_exportable(a) || a->num_pieces > ZEX_IPC_MAX_HANDLES)
+		res = ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	else if (zex_alloc_export_get_locked(ctx->drv, a))
+		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	else
+		fill_handle(a, 0, pIpcHandle);
+	pthread_mutex_unlock(&ctx->drv->ipc_lock);
+	zex_alloc_put(a);
+	return res;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemPutIpcHandle(ze_context_handle_t hContext,

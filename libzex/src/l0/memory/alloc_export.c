@@ -11,9 +11,11 @@
  * one dma-buf fd per piece; host memory libzex allocated exports a
  * duplicate of its memfd instead (IPC handles only: it is no dma-buf). The
  * fds stay on the allocation with a count of their holders and an export
- * id that names this export in handles. Later gets share them; the last
- * put, or zeMemFree(), closes them. Every field is under the driver's
- * ipc_lock.
+ * id that names this export in handles; an export of several pieces also
+ * keeps their table (ipc/ipc_pieces.c), whose address every handle
+ * carries, so that one handle names them all. Later gets share them; the
+ * last put, or zeMemFree(), closes them and ends the table. Every field
+ * is under the driver's ipc_lock.
  */
 
 #include <errno.h>
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "ipc/ipc_pieces.h"
 #include "l0/base/l0.h"
 #include "l0/memory/alloc_export.h"
 
@@ -63,6 +66,9 @@ void zex_alloc_export_release(struct zex_alloc *a)
 
 	if (!a->ipc_fds)
 		return;
+	/* The table first: an importer reading it now is refused. */
+	zex_ipc_pieces_free(a->ipc_pieces);
+	a->ipc_pieces = NULL;
 	for (i = 0; i < a->num_pieces; i++)
 		close(a->ipc_fds[i]);
 	free(a->ipc_fds);
@@ -97,8 +103,6 @@ int zex_alloc_export_get_locked(struct zex_l0_driver *drv, struct zex_alloc *a)
 		free(fds);
 		return -ENOMEM;
 	}
-	a->ipc_fds = fds;
-	a->ipc_gets = 1;
 	/* A random start: an id from another process is not one of ours. */
 	if (!zex_next_export_id) {
 		uint64_t seed = ((uint64_t)getpid() << 32) ^ (uintptr_t)&seed ^ a->base;
@@ -106,6 +110,17 @@ int zex_alloc_export_get_locked(struct zex_l0_driver *drv, struct zex_alloc *a)
 		zex_next_export_id = seed | 1;
 	}
 	a->ipc_id = zex_next_export_id++;
+	if (n > 1) {
+		a->ipc_pieces = zex_ipc_pieces_create(a->ipc_id, fds, n);
+		if (!a->ipc_pieces) {
+			while (n--)
+				close(fds[n]);
+			free(fds);
+			return -ENOMEM;
+		}
+	}
+	a->ipc_fds = fds;
+	a->ipc_gets = 1;
 	return 0;
 }
 
