@@ -15,7 +15,9 @@
  * mirrored (not charged to RLIMIT_MEMLOCK), libzex's own pinned (bounded
  * by it, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY past it);
  * zeMemAllocShared's and zeMemAllocDevice's memory entering the device's
- * address space (debugfs counts the mapping) and leaving it at zeMemFree.
+ * address space (debugfs counts the mapping) and leaving it at zeMemFree;
+ * compute-runtime's host pointer registration (zexDriverImportExternalPointer
+ * and its pair) as MPI libraries use it.
  */
 
 #include <errno.h>
@@ -276,6 +278,129 @@ TEST(device_memory_is_mapped_for_the_device)
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(ctx, d));
 	EXPECT_EQ(before, device_mappings());
 out:
+	zeContextDestroy(ctx);
+}
+
+typedef ze_result_t (*import_fn)(ze_driver_handle_t, void *, size_t);
+typedef ze_result_t (*release_fn)(ze_driver_handle_t, void *);
+typedef ze_result_t (*base_fn)(ze_driver_handle_t, void *, void **);
+
+/*
+ * compute-runtime's host pointer registration, found by name as MPICH
+ * finds it: any address and size; a range inside a registration is
+ * registered already, one overlapping it otherwise is refused; two
+ * buffers sharing a page both register; registered memory is no libzex
+ * allocation; the device copies into it with no import of its own (the
+ * mappings stay the registrations'); a release takes any address inside
+ * and ends it.
+ */
+TEST(host_pointers_register_for_the_device_as_mpi_libraries_do)
+{
+	ze_context_handle_t ctx = ctx_open();
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	uint8_t *heap = malloc(4 * PG), *p = heap + 24, *q, *dev_mem;
+	uint8_t *ro = mmap(NULL, 2 * PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *none = mmap(NULL, 2 * PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS };
+	ze_event_pool_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+				    .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = 1 };
+	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC,
+			       .signal = ZE_EVENT_SCOPE_FLAG_HOST };
+	size_t size = 2 * PG + 50, i;
+	ze_command_list_handle_t list;
+	ze_event_pool_handle_t pool;
+	ze_event_handle_t done;
+	ze_driver_handle_t drv;
+	ze_device_handle_t dev;
+	import_fn import;
+	release_fn release;
+	base_fn base_of;
+	uint32_t n = 1;
+	void *base;
+	int before;
+
+	ASSERT_NE(NULL, ctx);
+	ASSERT_NE(NULL, heap);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGet(&n, &drv));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGet(drv, &n, &dev));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetExtensionFunctionAddress(
+		drv, "zexDriverImportExternalPointer", (void **)&import));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetExtensionFunctionAddress(
+		drv, "zexDriverReleaseImportedPointer", (void **)&release));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetExtensionFunctionAddress(
+		drv, "zexDriverGetHostPointerBaseAddress", (void **)&base_of));
+	/* What the copy below uses, made first: the count is of the registrations. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(ctx, &pd, 0, NULL, &pool));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventCreate(pool, &ed, &done));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreateImmediate(ctx, dev, &qd, &list));
+	before = device_mappings();
+	if (before < 0)
+		SKIP(goto out, "no debugfs");
+
+	ASSERT_EQ(ZE_RESULT_SUCCESS, import(drv, p, size));
+	EXPECT_EQ(before + 1, device_mappings());
+	/* Inside: registered already. Across either end: refused. */
+	EXPECT_EQ(ZE_RESULT_SUCCESS, import(drv, p + 8, 16));
+	EXPECT_EQ(before + 1, device_mappings());
+	EXPECT_EQ(ZE_RESULT_ERROR_OVERLAPPING_REGIONS, import(drv, p + size - 8, 64));
+	EXPECT_EQ(ZE_RESULT_ERROR_OVERLAPPING_REGIONS, import(drv, p - 8, 16));
+	/* The next buffer, in the same page: registered too. */
+	q = p + size;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, import(drv, q, 100));
+	EXPECT_EQ(before + 2, device_mappings());
+	EXPECT_EQ(ZE_RESULT_SUCCESS, base_of(drv, p + 100, &base));
+	EXPECT_EQ(p, base);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, base_of(drv, q + 99, &base));
+	EXPECT_EQ(q, base);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, base_of(drv, p, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, base_of(drv, q + 100, &base));
+	/* No allocation of libzex. */
+	EXPECT_EQ(ZE_MEMORY_TYPE_UNKNOWN, type_of(ctx, p));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(ctx, p));
+
+	/* The device writes it with no import of its own. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(ctx, &dd, size, 0, dev, (void **)&dev_mem));
+	for (i = 0; i < size; i++)
+		dev_mem[i] = (uint8_t)(i * 7 + 1);
+	memset(p, 0, size);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(list, p, dev_mem, size, done,
+								   0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(done, UINT64_MAX));
+	EXPECT_EQ(0, memcmp(p, dev_mem, size));
+	/*
+	 * The registrations and the device memory: an import of the copy's
+	 * own would be held until the queue is next waited for.
+	 */
+	EXPECT_EQ(before + 3, device_mappings());
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(ctx, dev_mem));
+
+	/* Any address inside ends the registration; then it is unknown. */
+	EXPECT_EQ(ZE_RESULT_SUCCESS, release(drv, p + 10));
+	EXPECT_EQ(before + 1, device_mappings());
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, release(drv, p));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, base_of(drv, p, &base));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, release(drv, q));
+	EXPECT_EQ(before, device_mappings());
+
+	/* Bad arguments; memory that cannot be imported; read-only memory. */
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, import(drv, NULL, 8));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, import(drv, p, 0));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, import(NULL, p, 8));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, import(drv, none, 2 * PG));
+	EXPECT_EQ(before, device_mappings());
+	ASSERT_NE(MAP_FAILED, ro);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, import(drv, ro, 2 * PG));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, release(drv, ro));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeDriverGetExtensionFunctionAddress(drv, "zexDriverNoSuchThing", &base));
+out:
+	zeCommandListDestroy(list);
+	zeEventDestroy(done);
+	zeEventPoolDestroy(pool);
+	munmap(ro, 2 * PG);
+	munmap(none, 2 * PG);
+	free(heap);
 	zeContextDestroy(ctx);
 }
 

@@ -195,6 +195,31 @@ zeCommandListImmediateAppendCommandListsExp(ze_command_list_handle_t hCommandLis
 #define ZEX_MEM_IPC_HANDLES_NAME "ZEX_mem_ipc_handles"
 #endif
 
+/**
+ * zexDriverImportExternalPointer - register host memory for the device
+ *
+ * compute-runtime's extension (MPI libraries call it on their host
+ * buffers): [@ptr, @ptr + @size) stays the application's; the device
+ * reaches it without an import per submission until it is released. A
+ * range inside a registration is registered already; one overlapping a
+ * registration otherwise is ZE_RESULT_ERROR_OVERLAPPING_REGIONS.
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zexDriverImportExternalPointer(ze_driver_handle_t hDriver, void *ptr, size_t size);
+
+/** zexDriverReleaseImportedPointer - end the registration holding @ptr */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zexDriverReleaseImportedPointer(ze_driver_handle_t hDriver, void *ptr);
+
+/**
+ * zexDriverGetHostPointerBaseAddress - the first byte of the registration holding @ptr
+ *
+ * ZE_RESULT_ERROR_INVALID_ARGUMENT when @ptr is in none; @baseAddress may
+ * be NULL (the question alone).
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zexDriverGetHostPointerBaseAddress(ze_driver_handle_t hDriver, void *ptr, void **baseAddress);
+
 #ifndef ZEX_MEM_IPC_HANDLES_VERSION_DEFINED
 #define ZEX_MEM_IPC_HANDLES_VERSION_DEFINED
 /** Multiple IPC handles driver extension versions */

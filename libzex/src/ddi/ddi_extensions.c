@@ -8,7 +8,8 @@
  *
  * The functions of the extensions libzex lists (the multiple IPC handles:
  * zexMem*IpcHandles in src/l0/ipc, zexIpcHandlesSend/Recv, the socket
- * transport of src/ipc) are reached by name, not through a dispatch
+ * transport of src/ipc) and compute-runtime's host pointer registration
+ * (zexDriver*Pointer*, src/l0/memory) are reached by name, not through a dispatch
  * table; like the tables, this list sits at the top and points down at
  * the entry points.
  */
@@ -26,6 +27,9 @@ static const struct {
 	{ "zexMemPutIpcHandles", (void *)zexMemPutIpcHandles },
 	{ "zexIpcHandlesSend", (void *)zexIpcHandlesSend },
 	{ "zexIpcHandlesRecv", (void *)zexIpcHandlesRecv },
+	{ "zexDriverImportExternalPointer", (void *)zexDriverImportExternalPointer },
+	{ "zexDriverReleaseImportedPointer", (void *)zexDriverReleaseImportedPointer },
+	{ "zexDriverGetHostPointerBaseAddress", (void *)zexDriverGetHostPointerBaseAddress },
 };
 
 ZE_APIEXPORT ze_result_t ZE_APICALL

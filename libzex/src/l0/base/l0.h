@@ -324,6 +324,25 @@ struct zex_l0_virtual {
 	size_t num_maps, cap_maps;
 };
 
+/**
+ * struct zex_l0_host_imports - host memory the application registered (l0_host_import.c)
+ * @lock: guards the array.
+ * @ranges: each registration: the application's range and its import's
+ *	id, sorted by address, none overlapping.
+ * @num, @cap: registrations, and room for them.
+ */
+struct zex_l0_host_imports {
+	pthread_mutex_t lock;
+	struct zex_l0_host_import {
+		uintptr_t base;
+		uint64_t size;
+		uint32_t import_id;
+	} *ranges;
+	size_t num, cap;
+};
+
+bool zex_l0_host_import_covers(struct zex_l0_driver *drv, uintptr_t addr, uint64_t len);
+
 /* The pools of each object type (l0_handles.c). */
 extern struct zex_object_pool zex_l0_contexts;
 extern struct zex_object_pool zex_l0_cmdqueues;
@@ -349,6 +368,7 @@ struct zex_l0_driver {
 	pthread_mutex_t waker_lock;	/* @waker */
 	struct zex_l0_cmdqueue *waker;	/* runs the jobs that wake waiters */
 	struct zex_l0_virtual virt;	/* zeVirtualMem* (l0_virtual.c) */
+	struct zex_l0_host_imports host_imports;	/* zexDriverImportExternalPointer */
 	pthread_mutex_t engine_lock;	/* the four below */
 	bool engine_tried;		/* opened once, at the first need */
 	struct zex_compute_engine *engine;	/* the compute engine, or NULL */

@@ -79,6 +79,7 @@ static void zex_l0_init(void)
 	pthread_mutex_init(&drv->waker_lock, NULL);
 	pthread_mutex_init(&drv->engine_lock, NULL);
 	pthread_mutex_init(&drv->virt.lock, NULL);
+	pthread_mutex_init(&drv->host_imports.lock, NULL);
 	zex_l0_handles_register(drv);
 	zex_init_result = ZE_RESULT_SUCCESS;
 }

@@ -58,12 +58,14 @@ static void imports_release(struct zex_l0_driver *drv, struct imports *im)
 }
 
 /*
- * Whether [addr, addr + len) lies in the driver's allocations: one, or
- * mappings side by side in a reserved range.
+ * Whether [addr, addr + len) lies in the driver's allocations (one, or
+ * mappings side by side in a reserved range) or in host memory the
+ * application registered.
  */
 static bool mapped_by_libzex(struct zex_l0_driver *drv, uintptr_t addr, uint64_t len)
 {
-	return zex_alloc_table_covers(&drv->allocs, (const void *)addr, len);
+	return zex_alloc_table_covers(&drv->allocs, (const void *)addr, len) ||
+	       zex_l0_host_import_covers(drv, addr, len);
 }
 
 /* Make [addr, addr + len) reachable by the device for this submission. */
