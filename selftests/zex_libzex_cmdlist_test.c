@@ -15,7 +15,9 @@
  * kernel job keep their order; regular lists run through an immediate
  * one; queue priorities order a tile's engine (root-device queues under
  * implicit scaling stay normal); every refused call with its result code;
- * images refused, and the last error saying why.
+ * zero-initialised descriptors taken (compute-runtime's leniency, which
+ * UCX relies on), other types refused; images refused, and the last error
+ * saying why.
  */
 
 #include <stdint.h>
@@ -465,6 +467,75 @@ TEST_F(l0, refused_calls_say_why)
  * Regular lists run through an immediate list, twice: they stay closed
  * and reusable; what may not be appended is refused.
  */
+/*
+ * Descriptors left zero-initialised (stype 0, as UCX passes them and
+ * compute-runtime takes them) are taken for the type the call expects, and
+ * work; a descriptor of another type is refused.
+ */
+TEST_F(l0, zero_initialised_descriptors_work_and_other_types_are_refused)
+{
+	ze_command_queue_desc_t qd = {};
+	ze_command_list_desc_t ld = {};
+	ze_context_desc_t cd = {};
+	ze_fence_desc_t fd = {};
+	ze_device_mem_alloc_desc_t dd = {};
+	ze_host_mem_alloc_desc_t hd = {};
+	ze_memory_allocation_properties_t props = {};
+	ze_command_list_handle_t imm, regular;
+	ze_context_handle_t ctx, other;
+	ze_command_queue_handle_t q;
+	ze_driver_handle_t drv;
+	ze_fence_handle_t fence;
+	uint32_t n = 1;
+	void *d, *h;
+
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGet(&n, &drv));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeContextCreate(drv, &cd, &ctx));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(ctx, &dd, 4096, 0, self->dev, &d));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(ctx, &hd, 4096, 0, &h));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueCreate(ctx, self->dev, &qd, &q));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreate(ctx, self->dev, &ld, &regular));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeFenceCreate(q, &fd, &fence));
+	memset(h, 0x5a, 4096);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(regular, d, h, 4096, NULL, 0,
+								   NULL));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListClose(regular));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueExecuteCommandLists(q, 1, &regular, fence));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeFenceHostSynchronize(fence, UINT64_MAX));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreateImmediate(ctx, self->dev, &qd, &imm));
+	memset(h, 0, 4096);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(imm, h, d, 4096, NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(imm, UINT64_MAX));
+	EXPECT_EQ(0x5a, ((uint8_t *)h)[4095]);
+	/* A zero-initialised properties structure is filled in too (UCX's UCM passes one). */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(ctx, d, &props, NULL));
+	EXPECT_EQ(ZE_MEMORY_TYPE_DEVICE, props.type);
+
+	/* Another type: refused. */
+	cd.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+	qd.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+	ld.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
+	fd.stype = ZE_STRUCTURE_TYPE_EVENT_DESC;
+	dd.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeContextCreate(drv, &cd, &other));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandQueueCreate(ctx, self->dev, &qd, &q));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeCommandListCreate(ctx, self->dev, &ld, &regular));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeFenceCreate(q, &fd, &fence));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeMemAllocDevice(ctx, &dd, 4096, 0, self->dev, &d));
+	props.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemGetAllocProperties(ctx, d, &props, NULL));
+
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(imm));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeFenceDestroy(fence));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(regular));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandQueueDestroy(q));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(ctx, h));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(ctx, d));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(ctx));
+}
+
 TEST_F(l0, regular_lists_run_through_an_immediate_list)
 {
 	ze_command_list_handle_t imm = immediate(self, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);

@@ -28,13 +28,17 @@
 #             passed of M run, K excluded" (tools/check/conformance.py);
 #             then its Sysman binaries (tools/check/l0-sysman.txt) the
 #             same way in a VM of their own
-# 6. debug    the debug kernels built from linux-source-6.1 and -6.12
+# 6. runtimes UCX (built once from the vendored archive, tools/check/ucx.sh)
+#             unchanged in the 6.12 stock VM: its Level Zero transports
+#             listed, and pairs of processes moving device memory over
+#             ze_ipc (zex_ucx_test)
+# 7. debug    the debug kernels built from linux-source-6.1 and -6.12
 #             (KUnit, KASAN, lockdep, kmemleak, ...): the KUnit suites
 #             (zex_kunit.ko), the kselftests again under run_kselftest.sh
 #             (but those tools/vm/selftest-scope.txt keeps to the stock
 #             kernels), a kmemleak scan
 #
-# Layers 2 and 3 run, one after the other, beside layers 4 to 6 and
+# Layers 2 and 3 run, one after the other, beside layers 4 to 7 and
 # report after them.
 #
 # Each layer prints "RESULT <layer> passed=N failed=N skipped=N"; the last
@@ -46,7 +50,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 export O=${O:-$top/build}
 export KDIR=${KDIR:-$(tools/kernel-dir.sh "${KVER:-}")}
-layers=${ZEX_CHECK_LAYERS:-host kunit stock conformance debug}
+layers=${ZEX_CHECK_LAYERS:-host kunit stock conformance runtimes debug}
 logs=$O/check
 mkdir -p "$logs"
 # shellcheck source=tools/check/verdict.sh
@@ -56,12 +60,13 @@ layer_start build
 {
 	check_cmd build build make -s all
 	# The caches that layers running side by side share, filled before
-	# they start: Level Zero loader 1.32.0 and level-zero-tests (absent
-	# archives: the layers that need them say so) and both lines' kernel
-	# sources.
+	# they start: Level Zero loader 1.32.0, level-zero-tests and UCX
+	# (absent archives: the layers that need them say so) and both lines'
+	# kernel sources.
 	tools/check/l0-loader.sh >/dev/null 2>"$logs/l0-loader.log"
 	tools/check/l0-tests.sh >/dev/null 2>"$logs/l0-tests.log"
 	tools/check/l0-tests.sh tools/check/l0-sysman.txt >/dev/null 2>"$logs/l0-sysman.log"
+	tools/check/ucx.sh >/dev/null 2>"$logs/ucx.log"
 	for line in 6.1 6.12; do
 		check_cmd build "linux-source-$line" tools/vm/linux-source.sh "$line"
 	done
@@ -196,29 +201,35 @@ if [[ " $layers " == *" stock "* ]]; then
 	layer_end stock-kernel
 fi
 
+# vm_layer_612 LAYER MODE: tools/vm/vm.sh MODE on the 6.12 stock kernel,
+# with zex.ko built for it, reported as LAYER.
+vm_layer_612() {
+	local layer=$1 mode=$2 kdir ko
+
+	layer_start "$layer"
+	if kdir=$(tools/kernel-dir.sh 6.12) &&
+	   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12" 2>"$logs/build-$layer.err"); then
+		KDIR=$kdir ZEX_KO=$ko tools/vm/vm.sh "$mode" 2>&1
+	else
+		echo "FAIL [$layer] no 6.12 headers, or zex.ko does not build"
+		echo "RESULT $layer passed=0 failed=1 skipped=0"
+	fi | tally
+	layer_end "$layer"
+}
+
 if [[ " $layers " == *" conformance "* ]]; then
 	# level-zero-tests, unchanged, on the 6.12 stock kernel through loader
 	# 1.32.0 (tools/check/l0-conformance.txt: what runs, what is excluded
-	# and why).
-	layer_start l0-conformance
-	if kdir=$(tools/kernel-dir.sh 6.12) &&
-	   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12" 2>"$logs/build-conformance.err"); then
-		KDIR=$kdir ZEX_KO=$ko tools/vm/vm.sh check-conformance 2>&1
-	else
-		echo "FAIL [l0-conformance] no 6.12 headers, or zex.ko does not build"
-		echo "RESULT l0-conformance passed=0 failed=1 skipped=0"
-	fi | tally
-	layer_end l0-conformance
-	# Its Sysman binaries, the same way (tools/check/l0-sysman.txt).
-	layer_start l0-sysman
-	if kdir=$(tools/kernel-dir.sh 6.12) &&
-	   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12" 2>"$logs/build-sysman.err"); then
-		KDIR=$kdir ZEX_KO=$ko tools/vm/vm.sh check-sysman 2>&1
-	else
-		echo "FAIL [l0-sysman] no 6.12 headers, or zex.ko does not build"
-		echo "RESULT l0-sysman passed=0 failed=1 skipped=0"
-	fi | tally
-	layer_end l0-sysman
+	# and why); then its Sysman binaries the same way
+	# (tools/check/l0-sysman.txt).
+	vm_layer_612 l0-conformance check-conformance
+	vm_layer_612 l0-sysman check-sysman
+fi
+
+if [[ " $layers " == *" runtimes "* ]]; then
+	# UCX, unchanged, between processes on the 6.12 stock kernel
+	# (zex_ucx_test).
+	vm_layer_612 runtimes check-runtimes
 fi
 
 if [[ " $layers " == *" debug "* ]]; then

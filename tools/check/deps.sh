@@ -25,6 +25,8 @@ packages=(
 	# loader's link library for the benchmark's floor (PoCL called directly)
 	libpocl2 pocl-opencl-icd ocl-icd-libopencl1 opencl-c-headers llvm-spirv-15 clang-15
 	ocl-icd-opencl-dev
+	# UCX from its git tree (tools/check/ucx.sh): autogen.sh
+	autoconf automake libtool
 )
 
 missing=()

@@ -33,6 +33,9 @@ mount -t tmpfs tmpfs /tmp
 mkdir -p /dev/shm
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+# Loopback: the tests that run a server and a client (UCX's perftest) meet
+# on 127.0.0.1.
+ip link set lo up 2>/dev/null
 
 # The first memory cgroup turns memcg_kmem_online_key on (kmem_cache_free is
 # one of its sites), patching kernel text: under multi-threaded TCG that can

@@ -114,6 +114,16 @@ if [ -n "${ZEX_L0_LOADER:-}" ]; then
 		chmod 755 "$root/opt/zex/selftests/zex_l0_loader_test_1_32"
 	fi
 fi
+# With ZEX_UCX (an installed UCX with its Level Zero transports,
+# tools/check/ucx.sh) it goes to /opt/ucx for zex_ucx_test, with the
+# programs ZEX_UCX_PROGRAMS names (built against it) in its bin.
+if [ -n "${ZEX_UCX:-}" ]; then
+	mkdir -p "$root/opt/ucx"
+	cp -r "$ZEX_UCX"/bin "$ZEX_UCX"/lib "$root/opt/ucx/"
+	[ -z "${ZEX_UCX_PROGRAMS:-}" ] || cp $ZEX_UCX_PROGRAMS "$root/opt/ucx/bin/"
+	rm -rf "$root"/opt/ucx/lib/{pkgconfig,cmake} "$root"/opt/ucx/lib/*.a "$root"/opt/ucx/lib/*.la \
+		"$root"/opt/ucx/lib/ucx/*.a "$root"/opt/ucx/lib/ucx/*.la
+fi
 if [ -n "${ZEX_L0_TESTS:-}" ]; then
 	mkdir -p "$root/opt/zex/l0-tests"
 	cp -r "$ZEX_L0_TESTS"/* "$root/opt/zex/l0-tests/"
@@ -125,7 +135,8 @@ for t in ${ZEX_VM_LEAVE_OUT:-}; do
 	[ ! -f "$root/opt/zex/kselftest/kselftest-list.txt" ] ||
 		sed -i "\|^drivers/gpu/zex:$t\$|d" "$root/opt/zex/kselftest/kselftest-list.txt"
 done
-for elf in "$root"/opt/zex/{bin,selftests,lib,l0-tests,l0-tests/*}/* $layers; do
+for elf in "$root"/opt/zex/{bin,selftests,lib,l0-tests,l0-tests/*}/* "$root"/opt/ucx/{bin,lib,lib/ucx}/* \
+	$layers; do
 	ldd "$elf" >/dev/null 2>&1 || continue	# static, or not an ELF
 	for lib in $elf $(ldd "$elf" | grep -oE '/[^ ]+'); do
 		case $lib in "$root"/*) continue ;; esac

@@ -3,7 +3,7 @@
 # DOC: vm.sh - the test VM's front door
 #
 # Usage: vm.sh run | shell | bench | stress | fuzz | check-stock | check-conformance |
-#        check-debug
+#        check-sysman | check-runtimes | check-debug
 #
 # run          boot the stock Debian kernel with zex loaded, run zex-info
 # shell        the same VM, interactive (exit the shell to power off)
@@ -22,6 +22,9 @@
 #              tools/check/l0-conformance.txt excludes (and its long cases)
 #              left out, judged by tools/check/conformance.py; with
 #              ZEX_CONFORMANCE_LONG=1 the long cases alone (make stress)
+# check-runtimes
+#              UCX (tools/check/ucx.sh) and zex_ucp_pingpong built against
+#              it, zex_ucx_test in a VM of its own on the stock kernel
 # check-debug  build (or reuse) the debug kernel, build zex.ko and its KUnit
 #              suites (zex_kunit.ko) against it, run the suites and the
 #              kselftests, scan for leaks
@@ -36,7 +39,7 @@
 # debug modes take the line from KVER too (default 6.1).
 set -euo pipefail
 
-mode=${1:?usage: vm.sh run|shell|bench|stress|fuzz|check-stock|check-conformance|check-sysman|check-debug}
+mode=${1:?usage: vm.sh run|shell|bench|stress|fuzz|check-stock|check-conformance|check-sysman|check-runtimes|check-debug}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 O=${O:-$top/build}
 vmdir=$top/tools/vm
@@ -65,6 +68,12 @@ line=$(cut -d. -f1-2 <<<"$release")
 # The kselftests as tools/kselftest-install.sh installed them.
 stdir=$O/kselftest-install/drivers/gpu/zex
 selftests=$(sed -n 's|^drivers/gpu/zex:||p' "$O/kselftest-install/kselftest-list.txt")
+
+# The kselftests of the runtimes VM alone (selftest-scope.txt): every
+# other VM leaves them out.
+runtimes_only=$("$vmdir/selftest-scope.sh" runtimes)
+selftests=$(tr ' ' '\n' <<<"$selftests" | grep -vxF "$runtimes_only" | tr '\n' ' ')
+export ZEX_VM_LEAVE_OUT="$runtimes_only ${ZEX_VM_LEAVE_OUT:-}"
 
 # Level Zero loader 1.32.0 beside Debian's: the Level Zero tests run under
 # both (mkinitramfs.sh adds zex_l0_loader_test_1_32). Without the vendored
@@ -194,6 +203,38 @@ check-conformance | check-sysman)
 	python3 "$top/tools/check/conformance.py" judge "$list" "$log" --layer $layer $long || rc=1
 	exit $rc
 	;;
+check-runtimes)
+	# UCX built from the vendored tree (tools/check/ucx.sh) and
+	# zex_ucp_pingpong built against it: zex_ucx_test, alone, in one VM.
+	layer=runtimes
+	ucx_rc=0
+	ucx=$("$top/tools/check/ucx.sh") || ucx_rc=$?
+	if [ $ucx_rc = 4 ] || [ -z "${ZEX_L0_LOADER:-}" ]; then
+		echo "SKIP [$layer] UCX or the loader not vendored here"
+		echo "RESULT $layer passed=0 failed=0 skipped=1"
+		exit 0
+	fi
+	[ $ucx_rc = 0 ] || { echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
+	rt=$O/vm/runtimes
+	rm -rf "$rt"
+	mkdir -p "$rt/selftests"
+	cp "$stdir/zex_ucx_test" "$rt/selftests/"
+	# UCX's headers warn under -Wextra: they are system headers here.
+	cc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror \
+		-isystem "$ucx/include" -I"$ZEX_L0_LOADER/include" \
+		"$top/selftests/runtimes/zex_ucp_pingpong.c" -o "$rt/zex_ucp_pingpong" \
+		-L"$ucx/lib" -L"$ZEX_L0_LOADER/lib" -lucp -lucs -lze_loader ||
+		{ echo "FAIL [$layer] zex_ucp_pingpong does not build"
+		  echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
+	[ -n "${ZEX_PARAMS:-}" ] || params=$slow_vm_params
+	ZEX_UCX=$ucx ZEX_UCX_PROGRAMS=$rt/zex_ucp_pingpong ZEX_VM_LEAVE_OUT= ZEX_VM_BAD_PARAMS=0 \
+		ZEX_VM_ABSENT=0 "$vmdir/mkinitramfs.sh" "$O/vm/runtimes.cpio.gz" "$zex_ko" \
+		"$stock_moddir" "$O/bin" "$rt/selftests" check "$params"
+	# 3 GiB: two processes of UCX with their buffers and staging.
+	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/runtimes.cpio.gz" 3072 1200 "$O/vm/runtimes.log"
+	python3 "$results" vm "$O/vm/runtimes.log" --layer $layer --no-absent \
+		--selftests zex_ucx_test
+	;;
 check-debug | fuzz)
 	dline=${KVER:-6.1}
 	dbg=$("$vmdir/debug-kernel.sh" "$dline")
@@ -232,7 +273,7 @@ check-debug | fuzz)
 	# makes 5000 calls per process here (20000 on the stock kernels;
 	# make fuzz runs 10^6 on this kernel).
 	ZEX_VM_BAD_PARAMS=0 ZEX_VM_ABSENT=0 ZEX_FUZZ_CALLS=${ZEX_FUZZ_CALLS:-5000} \
-		ZEX_VM_LEAVE_OUT="$stock_only" "$vmdir/mkinitramfs.sh" "$O/vm/$dlayer.cpio.gz" \
+		ZEX_VM_LEAVE_OUT="$stock_only $runtimes_only" "$vmdir/mkinitramfs.sh" "$O/vm/$dlayer.cpio.gz" \
 		"$ko" - "$O/bin" "$stdir" check "$params"
 	"$vmdir/run-vm.sh" "$dbg/arch/x86/boot/bzImage" "$O/vm/$dlayer.cpio.gz" 1024 900 \
 		"$O/vm/$dlayer.log"

@@ -388,6 +388,20 @@ enum zex_alloc_kind {
 	ZEX_ALLOC_IPC_HOST = 256,	/* zeMemOpenIpcHandle of host memory */
 };
 
+/**
+ * zex_l0_stype_ok - whether a descriptor's or properties' stype says what the call takes
+ * @stype: the structure's.
+ * @expected: what the call takes.
+ *
+ * A structure that is the type, or whose stype was left 0 (no type has
+ * that value: a zero-initialised structure, which compute-runtime takes
+ * and runtimes such as UCX pass); any other type is refused.
+ */
+static inline bool zex_l0_stype_ok(ze_structure_type_t stype, ze_structure_type_t expected)
+{
+	return stype == expected || stype == (ze_structure_type_t)0;
+}
+
 struct zex_l0_driver *zex_l0_driver_get(void);
 
 /** zex_l0_visible_count - how many tiles the process sees (ZE_AFFINITY_MASK) */

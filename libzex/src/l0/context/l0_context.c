@@ -29,7 +29,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreate(ze_driver_handle_t hDriver,
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!desc || !phContext)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (desc->stype != ZE_STRUCTURE_TYPE_CONTEXT_DESC)
+	if (!zex_l0_stype_ok(desc->stype, ZE_STRUCTURE_TYPE_CONTEXT_DESC))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (desc->flags & ~(ze_context_flags_t)ZE_CONTEXT_FLAG_TBD)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;

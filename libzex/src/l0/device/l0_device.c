@@ -236,7 +236,7 @@ zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pCount,
 	}
 	if (!pMemProperties)
 		return ZE_RESULT_SUCCESS;
-	if (pMemProperties->stype != ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES)
+	if (!zex_l0_stype_ok(pMemProperties->stype, ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	e = effective_device(dev);
 	pMemProperties->flags = 0;
@@ -349,7 +349,7 @@ zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!p)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (p->stype != ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES)
+	if (!zex_l0_stype_ok(p->stype, ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	p->hostAllocCapabilities = concurrent;
 	p->deviceAllocCapabilities = rw;
@@ -388,7 +388,7 @@ zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!p)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (p->stype != ZE_STRUCTURE_TYPE_DEVICE_EXTERNAL_MEMORY_PROPERTIES)
+	if (!zex_l0_stype_ok(p->stype, ZE_STRUCTURE_TYPE_DEVICE_EXTERNAL_MEMORY_PROPERTIES))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	p->memoryAllocationImportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
 	p->memoryAllocationExportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
@@ -437,7 +437,7 @@ zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handle_t hPeerDev
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pP2PProperties)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (pP2PProperties->stype != ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES)
+	if (!zex_l0_stype_ok(pP2PProperties->stype, ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	pP2PProperties->flags = dev->drv == peer->drv ? ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS : 0;
 	return ZE_RESULT_SUCCESS;

@@ -161,7 +161,7 @@ zeDriverGetProperties(ze_driver_handle_t hDriver, ze_driver_properties_t *pDrive
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pDriverProperties)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (pDriverProperties->stype != ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES)
+	if (!zex_l0_stype_ok(pDriverProperties->stype, ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	memset(&pDriverProperties->uuid, 0, sizeof(pDriverProperties->uuid));
 	memcpy(pDriverProperties->uuid.id, "zex-libzex", 10);
@@ -181,7 +181,7 @@ zeDriverGetIpcProperties(ze_driver_handle_t hDriver, ze_driver_ipc_properties_t 
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!pIpcProperties)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (pIpcProperties->stype != ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES)
+	if (!zex_l0_stype_ok(pIpcProperties->stype, ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	/* Memory by fd (dma-buf); no event pools. */
 	pIpcProperties->flags = ZE_IPC_PROPERTY_FLAG_MEMORY;

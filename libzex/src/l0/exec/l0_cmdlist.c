@@ -65,7 +65,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListCreate(ze_context_handle_t hCon
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!desc || !phCommandList)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (desc->stype != ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC)
+	if (!zex_l0_stype_ok(desc->stype, ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (desc->flags & ~(ze_command_list_flags_t)ZEX_LIST_FLAGS)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;

@@ -26,7 +26,7 @@
 /** zex_l0_check_queue_desc - the checks every queue description passes */
 ze_result_t zex_l0_check_queue_desc(const ze_command_queue_desc_t *desc)
 {
-	if (desc->stype != ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC)
+	if (!zex_l0_stype_ok(desc->stype, ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (desc->flags & ~(ze_command_queue_flags_t)ZEX_QUEUE_FLAGS ||
 	    desc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||

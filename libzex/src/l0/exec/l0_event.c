@@ -99,7 +99,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
 	for (i = 0; i < numDevices; i++)
 		if (!zex_l0_device(phDevices[i]))
 			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-	if (desc->stype != ZE_STRUCTURE_TYPE_EVENT_POOL_DESC)
+	if (!zex_l0_stype_ok(desc->stype, ZE_STRUCTURE_TYPE_EVENT_POOL_DESC))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (desc->flags & ~(ze_event_pool_flags_t)ZEX_POOL_FLAGS)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
@@ -146,7 +146,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventP
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!desc || !phEvent)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (desc->stype != ZE_STRUCTURE_TYPE_EVENT_DESC)
+	if (!zex_l0_stype_ok(desc->stype, ZE_STRUCTURE_TYPE_EVENT_DESC))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if ((desc->signal | desc->wait) & ~(ze_event_scope_flags_t)ZEX_SCOPE_FLAGS)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;

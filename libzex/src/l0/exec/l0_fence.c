@@ -26,7 +26,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeFenceCreate(ze_command_queue_handle_t hCom
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!desc || !phFence)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (desc->stype != ZE_STRUCTURE_TYPE_FENCE_DESC)
+	if (!zex_l0_stype_ok(desc->stype, ZE_STRUCTURE_TYPE_FENCE_DESC))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (desc->flags & ~(ze_fence_flags_t)ZE_FENCE_FLAG_SIGNALED)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;

@@ -157,7 +157,7 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 	int ret, memfd = -1;
 	void *mem;
 
-	if (host_desc->stype != ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC)
+	if (!zex_l0_stype_ok(host_desc->stype, ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (host_desc->flags & ~(ze_host_mem_alloc_flags_t)ZEX_HOST_FLAGS)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
@@ -311,7 +311,7 @@ zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t 
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!device_desc || !host_desc || !pptr)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (device_desc->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC)
+	if (!zex_l0_stype_ok(device_desc->stype, ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (device_desc->flags & ~(ze_device_mem_alloc_flags_t)0x7)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
@@ -362,7 +362,7 @@ zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!ptr || !pMemAllocProperties)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (pMemAllocProperties->stype != ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES)
+	if (!zex_l0_stype_ok(pMemAllocProperties->stype, ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	a = zex_alloc_table_find(&ctx->drv->allocs, ptr);
 	pMemAllocProperties->type = ZE_MEMORY_TYPE_UNKNOWN;

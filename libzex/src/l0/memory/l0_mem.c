@@ -225,7 +225,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocDevice(ze_context_handle_t hContex
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!device_desc || !pptr)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (device_desc->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC)
+	if (!zex_l0_stype_ok(device_desc->stype, ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (device_desc->flags & ~(ze_device_mem_alloc_flags_t)0x7)
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;

@@ -520,7 +520,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemCreate(ze_context_handle_t hCon
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!desc || !phPhysicalMemory)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (desc->stype != ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC)
+	if (!zex_l0_stype_ok(desc->stype, ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC))
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	if (desc->flags & ~(ze_physical_mem_flags_t)(PHYSICAL_ON_DEVICE | PHYSICAL_ON_HOST))
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
