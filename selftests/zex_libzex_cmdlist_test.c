@@ -481,6 +481,7 @@ TEST_F(l0, zero_initialised_descriptors_work_and_other_types_are_refused)
 	ze_device_mem_alloc_desc_t dd = {};
 	ze_host_mem_alloc_desc_t hd = {};
 	ze_memory_allocation_properties_t props = {};
+	ze_device_properties_t dp = {};
 	ze_command_list_handle_t imm, regular;
 	ze_context_handle_t ctx, other;
 	ze_command_queue_handle_t q;
@@ -507,9 +508,14 @@ TEST_F(l0, zero_initialised_descriptors_work_and_other_types_are_refused)
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(imm, h, d, 4096, NULL, 0, NULL));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(imm, UINT64_MAX));
 	EXPECT_EQ(0x5a, ((uint8_t *)h)[4095]);
-	/* A zero-initialised properties structure is filled in too (UCX's UCM passes one). */
+	/*
+	 * Zero-initialised properties structures are filled in too (UCX's UCM
+	 * and compute-benchmarks pass them).
+	 */
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(ctx, d, &props, NULL));
 	EXPECT_EQ(ZE_MEMORY_TYPE_DEVICE, props.type);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(self->dev, &dp));
+	EXPECT_EQ(ZE_DEVICE_TYPE_GPU, dp.type);
 
 	/* Another type: refused. */
 	cd.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
@@ -526,6 +532,8 @@ TEST_F(l0, zero_initialised_descriptors_work_and_other_types_are_refused)
 		  zeMemAllocDevice(ctx, &dd, 4096, 0, self->dev, &d));
 	props.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemGetAllocProperties(ctx, d, &props, NULL));
+	dp.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeDeviceGetProperties(self->dev, &dp));
 
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(imm));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeFenceDestroy(fence));

@@ -21,7 +21,9 @@ queue against the smallest job (goal: at most 1.5 x), and Level Zero
 kernels against PoCL called directly (an empty launch's round trip, goal
 at most 1.5 x; a compute-bound kernel, goal at least 0.9 x PoCL's speed,
 and the same loop in C printed; the root device's launch split between
-the tiles against one tile, goal at least 1.7 x with a CPU per tile).
+the tiles against one tile, goal at least 1.7 x with a CPU per tile), and,
+where the VM carries them, compute-benchmarks' API overhead cases with libzex
+alone and beside the loader's null driver (goal: at most 1.05 x).
 Prints each with its
 floor and goal. Figures, not a test: it exits 1 only when a run is
 missing.
@@ -31,7 +33,7 @@ import sys
 
 GOAL = 1.1
 
-rows, userptr, ptmem, rpc, l0 = [], [], [], [], {}
+rows, userptr, ptmem, rpc, l0, cb = [], [], [], [], {}, {}
 exec_copy, exec_lat, exec_split, exec_launch = None, None, None, None
 l0x_copy, l0x_rt = None, None
 kern_launch, kern_spin, kern_scale = None, None, None
@@ -84,6 +86,9 @@ with open(sys.argv[1], errors="replace") as f:
                      r"core_job_us=([\d.]+)", line)
         if m:
             l0x_rt = tuple(float(g) for g in m.groups())
+        m = re.match(r"BENCH cb cfg=(\w+) median_us=(\S+) case=(.*)", line)
+        if m:
+            cb.setdefault(m.group(3).strip(), {})[m.group(1)] = m.group(2)
         m = re.match(r"BENCH l0 call=(\w+) path=(\w+) ns=([\d.]+)", line)
         if m:
             l0.setdefault(m.group(1), {})[m.group(2)] = float(m.group(3))
@@ -227,5 +232,29 @@ if l0:
         rh, rl = (h / d, ld / d) if d else (float("inf"), float("inf"))
         verdict = ("met" if rh <= 1.05 else "MISSED") + " / " + ("met" if rl <= 1.2 else "MISSED")
         print(f"{call:<26} {d:>8.1f} {h:>8.1f} {ld:>8.1f} {rh:>8.2f} {rl:>8.2f}  {verdict}")
+if cb:
+    print()
+    print("compute-benchmarks api_overhead_benchmark through loader 1.32.0 (median us of 30):")
+    print("  libzex alone; beside the null driver (two drivers, the DDI handles' path, goal")
+    print("  <= 1.05 x alone); beside it with ZE_ENABLE_LOADER_INTERCEPT=1 (the loader's maps)")
+    print(f"{'case':<62} {'alone':>8} {'2 drivers':>9} {'x':>5} {'intercept':>9} {'x':>5}")
+
+    def us(v):
+        """A median as a number, or None for a case that did not run."""
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            return None
+
+    def cell(v, width, digits):
+        return f"{v:>{width}.{digits}f}" if v is not None else f"{'-':>{width}}"
+
+    for case, c in cb.items():
+        a, n, i = us(c.get("alone")), us(c.get("null")), us(c.get("intercept"))
+        rn = n / a if a and n is not None else None
+        ri = i / a if a and i is not None else None
+        verdict = "" if rn is None else ("met" if rn <= 1.05 else "MISSED")
+        print(f"{case[:62]:<62} {cell(a, 8, 3)} {cell(n, 9, 3)} {cell(rn, 5, 2)} "
+              f"{cell(i, 9, 3)} {cell(ri, 5, 2)}  {verdict}")
 sys.exit(0 if len(rows) == 4 and userptr and ptmem and rpc and l0 and l0x_copy and l0x_rt
          and kern_launch and kern_spin and kern_scale else 1)

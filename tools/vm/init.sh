@@ -206,6 +206,30 @@ bench)
 	mark "bench l0-exec rc=$?"
 	zex-bench-kernel 200
 	mark "bench kernel rc=$?"
+	# compute-benchmarks' api_overhead cases (/etc/zex/cb-tests), where the
+	# VM carries them: libzex alone, beside the null driver (DDI handles),
+	# and beside it with the loader's interception.
+	if [ -x /opt/zex/cb/api_overhead_benchmark_l0 ]; then
+		cd /opt/zex/cb
+		grep -v '^#' /etc/zex/cb-tests | while read -r args; do
+			[ -n "$args" ] || continue
+			for cfg in alone null intercept; do
+				case $cfg in
+				alone) env=; driver=0 ;;
+				null) env=ZE_ENABLE_NULL_DRIVER=1; driver=1 ;;
+				intercept) env="ZE_ENABLE_NULL_DRIVER=1 ZE_ENABLE_LOADER_INTERCEPT=1"; driver=1 ;;
+				esac
+				# shellcheck disable=SC2086
+				median=$(env LD_LIBRARY_PATH=/opt/level-zero-1.32.0/lib:$LD_LIBRARY_PATH \
+					ZE_ENABLE_ALT_DRIVERS=$ZEX_LIBZEX $env ./api_overhead_benchmark_l0 $args \
+					--l0DriverIndex=$driver --iterations=30 --warmupIterations=3 \
+					--noProgressBar --csv --noHeaders </dev/null 2>/dev/null |
+					awk -F, '$1 ~ /\(api=l0/ { print $3 }')
+				echo "BENCH cb cfg=$cfg median_us=${median:-none} case=${args#--test=}"
+			done
+		done
+		cd /
+	fi
 	unload
 	;;
 conformance)

@@ -124,6 +124,15 @@ if [ -n "${ZEX_UCX:-}" ]; then
 	rm -rf "$root"/opt/ucx/lib/{pkgconfig,cmake} "$root"/opt/ucx/lib/*.a "$root"/opt/ucx/lib/*.la \
 		"$root"/opt/ucx/lib/ucx/*.a "$root"/opt/ucx/lib/ucx/*.la
 fi
+# With ZEX_COMPUTE_BENCHMARKS (tools/check/compute-benchmarks.sh's folder)
+# its api_overhead_benchmark and kernels go to /opt/zex/cb, and the cases
+# of tools/bench/compute-benchmarks.txt to /etc/zex/cb-tests (make bench).
+if [ -n "${ZEX_COMPUTE_BENCHMARKS:-}" ]; then
+	mkdir -p "$root/opt/zex/cb"
+	cp "$ZEX_COMPUTE_BENCHMARKS"/api_overhead_benchmark_l0 "$ZEX_COMPUTE_BENCHMARKS"/*.spv \
+		"$root/opt/zex/cb/"
+	cp "$here/../bench/compute-benchmarks.txt" "$root/etc/zex/cb-tests"
+fi
 if [ -n "${ZEX_L0_TESTS:-}" ]; then
 	mkdir -p "$root/opt/zex/l0-tests"
 	cp -r "$ZEX_L0_TESTS"/* "$root/opt/zex/l0-tests/"
@@ -135,7 +144,7 @@ for t in ${ZEX_VM_LEAVE_OUT:-}; do
 	[ ! -f "$root/opt/zex/kselftest/kselftest-list.txt" ] ||
 		sed -i "\|^drivers/gpu/zex:$t\$|d" "$root/opt/zex/kselftest/kselftest-list.txt"
 done
-for elf in "$root"/opt/zex/{bin,selftests,lib,l0-tests,l0-tests/*}/* "$root"/opt/ucx/{bin,lib,lib/ucx}/* \
+for elf in "$root"/opt/zex/{bin,selftests,lib,cb,l0-tests,l0-tests/*}/* "$root"/opt/ucx/{bin,lib,lib/ucx}/* \
 	$layers; do
 	ldd "$elf" >/dev/null 2>&1 || continue	# static, or not an ELF
 	for lib in $elf $(ldd "$elf" | grep -oE '/[^ ]+'); do

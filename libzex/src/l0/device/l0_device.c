@@ -169,7 +169,8 @@ ze_result_t zex_l0_device_properties(const struct zex_l0_device *dev, ze_device_
 
 	if (!p)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	if (p->stype != ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES &&
+	/* Left 0: taken for the first (what compute-benchmarks passes). */
+	if (!zex_l0_stype_ok(p->stype, ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES) &&
 	    p->stype != ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	tiles = effective_device(dev) == ZEX_DEVICE_ROOT ? dev->drv->topo.num_tiles : 1;
