@@ -11,7 +11,8 @@
  * exporter keeps a table of its pieces' fd numbers and dma-buf identities
  * in its own memory, and every handle of the export carries the table's
  * address. An importer given one handle reads the table with
- * process_vm_readv() and takes each piece's fd with pidfd_getfd(): the
+ * process_vm_readv() (or /proc/<pid>/mem where the kernel has no
+ * CONFIG_CROSS_MEMORY_ATTACH) and takes each piece's fd with pidfd_getfd(): the
  * kernel allows both where it allows ptrace (the same user, or
  * CAP_SYS_PTRACE; Yama's ptrace_scope may narrow it), the rule that
  * already applies to a handle copied as bytes (ipc_fd.c). Nothing is
@@ -21,6 +22,8 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -79,6 +82,29 @@ void zex_ipc_pieces_free(struct zex_ipc_pieces *t)
 	free(t);
 }
 
+/*
+ * Read @size bytes at @addr of process @pid through /proc/<pid>/mem: the
+ * same permission as process_vm_readv(), for kernels built without it
+ * (CONFIG_CROSS_MEMORY_ATTACH).
+ */
+static ssize_t zex_ipc_proc_mem_read(uint32_t pid, uint64_t addr, void *buf, size_t size)
+{
+	char path[32];
+	ssize_t got;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%u/mem", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	got = pread(fd, buf, size, (off_t)addr);
+	close(fd);
+	/* An address the exporter does not map reads as EIO there. */
+	if (got < 0 && errno == EIO)
+		errno = EFAULT;
+	return got;
+}
+
 /* Read @n pieces' table at @addr of process @pid into @t. */
 static int zex_ipc_pieces_read(uint32_t pid, uint64_t addr, struct zex_ipc_pieces *t, uint32_t n)
 {
@@ -87,11 +113,13 @@ static int zex_ipc_pieces_read(uint32_t pid, uint64_t addr, struct zex_ipc_piece
 	struct iovec remote = { .iov_base = (void *)(uintptr_t)addr, .iov_len = size };
 	ssize_t got;
 
-	if (!addr)
+	if (!addr || addr > INT64_MAX)
 		return -EBADF;
 	got = process_vm_readv((pid_t)pid, &local, 1, &remote, 1, 0);
+	if (got < 0 && errno == ENOSYS)
+		got = zex_ipc_proc_mem_read(pid, addr, t, size);
 	if (got < 0)
-		return errno == EFAULT ? -EBADF : -errno;
+		return errno == EFAULT ? -EBADF : errno == EACCES ? -EPERM : -errno;
 	return (size_t)got == size ? 0 : -EBADF;
 }
 
