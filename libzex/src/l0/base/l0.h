@@ -329,7 +329,8 @@ struct zex_l0_virtual {
  * @lock: guards the array.
  * @ranges: each registration: the application's range and its import's
  *	id, sorted by address, none overlapping.
- * @num, @cap: registrations, and room for them.
+ * @num, @cap: registrations (stored atomically: zex_l0_host_import_covers()
+ *	reads @num without the lock, to skip it while none exist), and room.
  */
 struct zex_l0_host_imports {
 	pthread_mutex_t lock;

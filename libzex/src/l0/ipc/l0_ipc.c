@@ -324,18 +324,14 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandle(ze_context_handle_t hConte
 						      ze_ipc_mem_handle_t *pIpcHandle)
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	ze_result_t res = ZE_RESULT_SUCCESS;
 	struct zex_alloc *a;
-	uint32_t n = 0;
-	ze_result_t res;
 
 	if (!ctx)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	if (!ptr || !pIpcHandle)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	res = zexMemGetIpcHandles(hContext, ptr, &n, NULL);
-	if (res || n == 1)
-		return res ? res : zexMemGetIpcHandles(hContext, ptr, &n, pIpcHandle);
-	/* Several pieces: piece 0's handle names them all (its table's address). */
+	/* Piece 0's handle: of several pieces, it names them all (its table's address). */
 	a = zex_alloc_table_find(&ctx->drv->allocs, ptr);
 	if (!a)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;

@@ -76,8 +76,11 @@ bool zex_l0_host_import_covers(struct zex_l0_driver *drv, uintptr_t addr, uint64
 	const struct zex_l0_host_import *r;
 	bool covers;
 
+	/* Every command's check: no lock while nothing is registered. */
+	if (!__atomic_load_n(&imports->num, __ATOMIC_ACQUIRE))
+		return false;
 	pthread_mutex_lock(&imports->lock);
-	r = imports->num ? find(imports, addr) : NULL;
+	r = find(imports, addr);
 	covers = r && len <= r->base + r->size - addr;
 	pthread_mutex_unlock(&imports->lock);
 	return covers;
@@ -143,7 +146,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zexDriverImportExternalPointer(ze_driver_han
 	}
 	memmove(&imports->ranges[i + 1], &imports->ranges[i], (imports->num - i) * sizeof(imports->ranges[0]));
 	imports->ranges[i] = (struct zex_l0_host_import){ .base = base, .size = size, .import_id = id };
-	imports->num++;
+	__atomic_store_n(&imports->num, imports->num + 1, __ATOMIC_RELEASE);
 out:
 	pthread_mutex_unlock(&imports->lock);
 	return res;
@@ -166,7 +169,7 @@ static bool lookup(struct zex_l0_driver *drv, const void *ptr, bool remove,
 		if (remove) {
 			memmove(r, r + 1, (size_t)(&imports->ranges[imports->num] - (r + 1)) *
 				sizeof(*r));
-			imports->num--;
+			__atomic_store_n(&imports->num, imports->num - 1, __ATOMIC_RELEASE);
 		}
 	}
 	pthread_mutex_unlock(&imports->lock);
