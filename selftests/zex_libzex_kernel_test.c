@@ -13,7 +13,8 @@
  * groups at once, also beside another; a synchronous append of several
  * launches runs them all; launches are ordered with copies and
  * events in one list; a build that fails says why in its log; a kernel
- * that touches memory the process does not map loses its queue alone; a
+ * that touches memory the process does not map loses its queue alone,
+ * one that runs a little past small allocations stays in their pages; a
  * process killed mid-launch leaves the device working; modules that
  * import from each other run once zeModuleDynamicLink links them; every
  * work-item of a launch calls the host through a hostrpc channel, and a
@@ -776,6 +777,95 @@ TEST_F(kernel, a_kernel_that_faults_loses_its_queue_alone)
 	/* The tile's other queues go on. */
 	scale_add_on(_metadata, self, self->tile, 256);
 	zeMemFree(self->ctx, dst);
+}
+
+/*
+ * Make every page of [@from, @to) that nothing maps read-only, so that a
+ * write there faults; record them in @pages (up to @max). Return: how many.
+ */
+static unsigned int read_only_where_free(char *from, char *to, void **pages, unsigned int max)
+{
+	unsigned int n = 0;
+	char *q;
+
+	for (q = from; q < to && n < max; q += 4096) {
+		void *p = mmap(q, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
+			       MAP_FIXED_NOREPLACE, -1, 0);
+
+		if (p == q)
+			pages[n++] = p;
+		else if (p != MAP_FAILED)
+			munmap(p, 4096);
+	}
+	return n;
+}
+
+/*
+ * A kernel that runs past the end of small allocations stays in their
+ * 64 KiB device pages, as on a GPU: level-zero-tests' add_two_arrays
+ * indexes ints by a byte count, so it reads and writes 32 KiB of 8 KiB
+ * buffers. Here the test makes every free page of those 32 KiB read-only
+ * first (where the process's own memory could lie); the launch still
+ * ends, each allocation holds what the kernel wrote, and each still
+ * reports the size it was given. Shared, host and device memory, on the
+ * root device (split between the tiles).
+ */
+TEST_F(kernel, a_kernel_past_the_end_of_small_allocations_stays_in_their_pages)
+{
+	enum { BYTES = 8192, ITEMS = BYTES };
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
+	ze_kernel_handle_t k = kernel(self, "scale_add");
+	ze_command_list_handle_t l = immediate(self, self->root);
+	ze_group_count_t groups = { ITEMS / 8, 1, 1 };
+	int scale = 2, add = 1, *mem[3] = { NULL, NULL, NULL };
+	void *guards[3 * 8];
+	unsigned int i, n, guarded = 0;
+
+	ASSERT_NE(NULL, k);
+	ASSERT_NE(NULL, l);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocShared(self->ctx, &dd, &hd, BYTES, 0, self->root,
+						       (void **)&mem[0]));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(self->ctx, &hd, BYTES, 0, (void **)&mem[1]));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocDevice(self->ctx, &dd, BYTES, 0, self->root,
+						       (void **)&mem[2]));
+	for (i = 0; i < BYTES / sizeof(int); i++)
+		mem[1][i] = (int)i;
+	for (i = 0; i < 3; i++)
+		guarded += read_only_where_free((char *)mem[i] + BYTES, (char *)mem[i] + 4 * BYTES,
+						guards + guarded, 8);
+	TH_LOG("%u free pages within 24 KiB past the allocations made read-only", guarded);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 8, 1, 1));
+	/* Host memory into shared memory, then shared into device memory. */
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(int *),
+								     &mem[i ? 2 : 0]));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(int *),
+								     &mem[i ? 0 : 1]));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 3, sizeof(add), &add));
+		ASSERT_EQ(ZE_RESULT_SUCCESS,
+			  zeCommandListAppendLaunchKernel(l, k, &groups, NULL, 0, NULL));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(l, UINT64_MAX));
+	}
+	for (i = 0; i < BYTES / sizeof(int); i++) {
+		ASSERT_EQ(2 * (int)i + 1, mem[0][i]) TH_LOG("shared memory, int %u", i);
+		ASSERT_EQ(4 * (int)i + 3, mem[2][i]) TH_LOG("device memory, int %u", i);
+	}
+	for (i = 0; i < 3; i++) {
+		void *base = NULL;
+		size_t size = 0;
+
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemGetAddressRange(self->ctx, mem[i], &base, &size));
+		EXPECT_EQ((void *)mem[i], base);
+		EXPECT_EQ((size_t)BYTES, size) TH_LOG("allocation %u", i);
+	}
+	for (n = 0; n < guarded; n++)
+		munmap(guards[n], 4096);
+	zeCommandListDestroy(l);
+	zeKernelDestroy(k);
+	for (i = 0; i < 3; i++)
+		zeMemFree(self->ctx, mem[i]);
 }
 
 /*

@@ -9,8 +9,8 @@
  * Host memory is imported into the device address space (a userptr
  * import), so host and device use the same address; shared memory
  * (zeMemAllocShared) is the same, reported as ZE_MEMORY_TYPE_SHARED with
- * its device. Any power-of-two alignment is honoured (larger than a page:
- * over-mapped and trimmed). With
+ * its device. Any power-of-two alignment is honoured; each allocation
+ * has a slot of its own (alloc_slot.c). With
  * ze_external_memmap_sysmem_ext_desc_t in pNext the application's own
  * memory is imported and returned unchanged (ZE_MEMORY_TYPE_HOST_IMPORTED;
  * the application keeps ownership, zeMemFree only unmaps it from the
@@ -43,6 +43,7 @@
 
 #include "l0/base/l0.h"
 #include "l0/memory/alloc_export.h"
+#include "l0/memory/alloc_slot.h"
 
 #define ZEX_HOST_FLAGS	(ZE_HOST_MEM_ALLOC_FLAG_BIAS_CACHED | \
 			 ZE_HOST_MEM_ALLOC_FLAG_BIAS_UNCACHED | \
@@ -57,7 +58,7 @@ static void zex_host_release(struct zex_alloc *a)
 	zex_userptr_release(drv->dev, a->handle);
 	/* The application's memory stays the application's. */
 	if (a->kind != ZEX_ALLOC_HOST_IMPORTED) {
-		munmap((void *)a->base, a->size);
+		zex_alloc_slot_unmap((void *)a->base, a->size);
 		if (a->memfd >= 0)
 			close(a->memfd);
 	}
@@ -102,43 +103,6 @@ static ze_result_t import_result(int ret)
 	default:
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	}
-}
-
-/*
- * @size bytes of memfd @fd mapped shared at a multiple of @alignment (a
- * power of two): reserve more by the alignment, map over its aligned part
- * and trim both ends. NULL on failure.
- */
-static void *map_aligned(int fd, size_t size, size_t alignment)
-{
-	uintptr_t base, aligned;
-	size_t span;
-	void *p;
-
-	if (alignment <= (size_t)sysconf(_SC_PAGESIZE))
-		alignment = 0;
-	if (size > SIZE_MAX - alignment)
-		return NULL;
-	if (!alignment) {
-		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		return p == MAP_FAILED ? NULL : p;
-	}
-	span = size + alignment;
-	p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	base = (uintptr_t)p;
-	aligned = (base + alignment - 1) & ~(uintptr_t)(alignment - 1);
-	if (mmap((void *)aligned, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
-		 0) == MAP_FAILED) {
-		munmap(p, span);
-		return NULL;
-	}
-	if (aligned > base)
-		munmap(p, aligned - base);
-	if (base + span > aligned + size)
-		munmap((void *)(aligned + size), base + span - (aligned + size));
-	return (void *)aligned;
 }
 
 /*
@@ -195,7 +159,7 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 		memfd = memfd_create("zex-host-memory", MFD_CLOEXEC);
 		if (memfd < 0)
 			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		mem = ftruncate(memfd, (off_t)size) ? NULL : map_aligned(memfd, size, alignment);
+		mem = ftruncate(memfd, (off_t)size) ? NULL : zex_alloc_slot_map_fd(memfd, size, alignment);
 		if (!mem) {
 			close(memfd);
 			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -230,7 +194,7 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 err:
 	free(a);
 	if (!map) {
-		munmap(mem, size);
+		zex_alloc_slot_unmap(mem, size);
 		close(memfd);
 	}
 	return import_result(ret);
@@ -262,8 +226,8 @@ int zex_l0_host_map_fd(struct zex_l0_driver *drv, int fd, uint64_t size,
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
-	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (mem == MAP_FAILED) {
+	mem = zex_alloc_slot_map_fd(fd, size, 0);
+	if (!mem) {
 		free(a);
 		return -ENOMEM;
 	}
@@ -281,7 +245,7 @@ int zex_l0_host_map_fd(struct zex_l0_driver *drv, int fd, uint64_t size,
 	*pptr = mem;
 	return 0;
 err:
-	munmap(mem, size);
+	zex_alloc_slot_unmap(mem, size);
 	free(a);
 	return ret;
 }

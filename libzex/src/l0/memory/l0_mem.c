@@ -26,6 +26,7 @@
 #include "zex/zex_exec.h"
 #include "l0/base/l0.h"
 #include "l0/memory/alloc_export.h"
+#include "l0/memory/alloc_slot.h"
 
 static void zex_l0_release(struct zex_alloc *a)
 {
@@ -33,7 +34,7 @@ static void zex_l0_release(struct zex_alloc *a)
 
 	zex_alloc_export_release(a);
 	zex_bo_unbind(drv->dev, a->bind_id);
-	munmap((void *)a->base, a->size);
+	zex_alloc_slot_unmap((void *)a->base, a->size);
 	zex_bo_close(drv->dev, a->handle);
 	free(a);
 }
@@ -60,15 +61,20 @@ int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 	}
 	ret = zex_bo_layout(drv->dev, handle, &a->num_pieces, &interleaved,
 			    &a->granularity);
-	if (!ret)
-		ret = zex_bo_map(drv->dev, handle, size, alignment, &p);
+	if (!ret) {
+		p = zex_alloc_slot_reserve(size, alignment);
+		ret = p ? zex_bo_map_at(drv->dev, handle, p, 0, size, PROT_READ | PROT_WRITE) :
+			  -errno;
+		if (ret && p)
+			zex_alloc_slot_unmap(p, size);
+	}
 	if (ret)
 		goto err_free;
 	ret = zex_bo_bind(drv->dev, handle, (uintptr_t)p, false, &a->bind_id);
 	if (ret == -EACCES)
 		ret = zex_bo_bind(drv->dev, handle, (uintptr_t)p, true, &a->bind_id);
 	if (ret) {
-		munmap(p, size);
+		zex_alloc_slot_unmap(p, size);
 		goto err_free;
 	}
 	a->interleaved = interleaved;
@@ -83,7 +89,7 @@ int zex_l0_map_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 	ret = zex_alloc_table_insert(&drv->allocs, a);
 	if (ret) {
 		zex_bo_unbind(drv->dev, a->bind_id);
-		munmap(p, size);
+		zex_alloc_slot_unmap(p, size);
 		goto err_free;
 	}
 	*pptr = p;
