@@ -51,6 +51,14 @@ if [ "$accel" = kvm ]; then
 	accel_args=(-accel kvm -cpu host)
 else
 	accel_args=(-accel tcg -cpu max)
+	# TCG's TSC reads the host's clock, the same on every vCPU, but the
+	# kernel's check that CPUs agree at bring-up can measure a warp when a
+	# vCPU's thread is descheduled mid-check; it then drops the TSC, and a
+	# kernel without ACPI (the debug kernels: no HPET, no ACPI PM timer)
+	# is left with jiffies: every time it measures moves in 4 ms steps
+	# (a short job's engine time read 0). The kernel's parameter for a
+	# virtual machine whose TSC is known good keeps it.
+	cmdline="$cmdline tsc=reliable"
 fi
 
 if [ "${4:-}" = --interactive ]; then
