@@ -23,7 +23,9 @@ at most 1.5 x; a compute-bound kernel, goal at least 0.9 x PoCL's speed,
 and the same loop in C printed; the root device's launch split between
 the tiles against one tile, goal at least 1.7 x with a CPU per tile), and,
 where the VM carries them, compute-benchmarks' API overhead cases with libzex
-alone and beside the loader's null driver (goal: at most 1.05 x).
+alone and beside the loader's null driver (goal: at most 1.05 x), and UCX's
+perftest moving a tile's memory between two processes over ze_ipc against
+the same test in host memory.
 Prints each with its
 floor and goal. Figures, not a test: it exits 1 only when a run is
 missing.
@@ -33,7 +35,7 @@ import sys
 
 GOAL = 1.1
 
-rows, userptr, ptmem, rpc, l0, cb = [], [], [], [], {}, {}
+rows, userptr, ptmem, rpc, l0, cb, ucx = [], [], [], [], {}, {}, {}
 exec_copy, exec_lat, exec_split, exec_launch = None, None, None, None
 l0x_copy, l0x_rt = None, None
 kern_launch, kern_spin, kern_scale = None, None, None
@@ -89,6 +91,11 @@ with open(sys.argv[1], errors="replace") as f:
         m = re.match(r"BENCH cb cfg=(\w+) median_us=(\S+) case=(.*)", line)
         if m:
             cb.setdefault(m.group(3).strip(), {})[m.group(1)] = m.group(2)
+        m = re.match(r"BENCH ucx test=(\w+) memory=([\w-]+) size_mib=(\d+) mbps=(\S+) via=(\w+)",
+                     line)
+        if m:
+            ucx.setdefault((m.group(1), int(m.group(3))), {})[m.group(2)] = (m.group(4),
+                                                                             m.group(5))
         m = re.match(r"BENCH l0 call=(\w+) path=(\w+) ns=([\d.]+)", line)
         if m:
             l0.setdefault(m.group(1), {})[m.group(2)] = float(m.group(3))
@@ -256,5 +263,20 @@ if cb:
         verdict = "" if rn is None else ("met" if rn <= 1.05 else "MISSED")
         print(f"{case[:62]:<62} {cell(a, 8, 3)} {cell(n, 9, 3)} {cell(rn, 5, 2)} "
               f"{cell(i, 9, 3)} {cell(ri, 5, 2)}  {verdict}")
+if ucx:
+    print()
+    print("UCX ucx_perftest between two processes on a tile (FLAT), MB/s overall: device")
+    print("memory (ze_ipc: a copy through the other's IPC handle) against the floor, the same")
+    print("test in host memory (UCX's shared-memory transports; not like for like: one copy")
+    print("each, by different paths)")
+    print(f"{'test':<12} {'MiB':>4} {'ze-device':>10} {'host':>10} {'x host':>7}  via")
+    for (test, mib), r in ucx.items():
+        dev, via = r.get("ze-device", ("none", "-"))
+        host = r.get("host", ("none", "-"))[0]
+        try:
+            ratio = f"{float(dev) / float(host):>7.2f}"
+        except (ValueError, ZeroDivisionError):
+            ratio = f"{'-':>7}"
+        print(f"{test:<12} {mib:>4} {dev:>10} {host:>10} {ratio}  {via}")
 sys.exit(0 if len(rows) == 4 and userptr and ptmem and rpc and l0 and l0x_copy and l0x_rt
          and kern_launch and kern_spin and kern_scale else 1)

@@ -230,6 +230,39 @@ bench)
 		done
 		cd /
 	fi
+	# UCX's perftest between two processes on a tile (FLAT: the tiles are
+	# the devices), where the VM carries UCX (tools/check/ucx.sh): 4 MiB
+	# messages of device memory (ze_ipc: the client's copy engine reads or
+	# writes the server's buffer through its IPC handle), and as the floor
+	# the same test over host memory (UCX's shared-memory transports). Not
+	# like for like: both move the bytes with one copy, but through
+	# different paths. "via" says whether ze_ipc carried the device test.
+	if [ -x /opt/ucx/bin/ucx_perftest ]; then
+		port=14000
+		for test in tag_bw ucp_put_bw; do
+			for mem in ze-device host; do
+				port=$((port + 1))
+				listen=$(printf ':%04X ' $port)
+				# shellcheck disable=SC2086
+				set -- env LD_LIBRARY_PATH=/opt/ucx/lib:/opt/level-zero-1.32.0/lib:$LD_LIBRARY_PATH \
+					ZE_ENABLE_ALT_DRIVERS=$ZEX_LIBZEX ZE_FLAT_DEVICE_HIERARCHY=FLAT \
+					UCX_TLS=sm,ze_copy,ze_ipc,tcp UCX_PROTO_INFO=y \
+					UCX_WARN_UNUSED_ENV_VARS=n /opt/ucx/bin/ucx_perftest
+				"$@" -p $port >/tmp/ucx-server.out 2>&1 &
+				spid=$!
+				while ! grep -q "$listen.* 0A " /proc/net/tcp && kill -0 $spid 2>/dev/null; do
+					sleep 1
+				done
+				"$@" 127.0.0.1 -p $port -t $test -m $mem -s 4194304 -n 50 -w 5 \
+					>/tmp/ucx-client.out 2>&1
+				wait $spid
+				mbps=$(awk '$1 == "Final:" { print $7 }' /tmp/ucx-client.out)
+				via=other
+				grep -q '| ze_ipc/' /tmp/ucx-client.out && via=ze_ipc
+				echo "BENCH ucx test=$test memory=$mem size_mib=4 mbps=${mbps:-none} via=$via"
+			done
+		done
+	fi
 	unload
 	;;
 conformance)

@@ -117,6 +117,10 @@ bench)
 	cb_rc=0
 	cb=$("$top/tools/check/compute-benchmarks.sh") || cb_rc=$?
 	[ $cb_rc = 0 ] && [ -n "${ZEX_L0_LOADER:-}" ] && export ZEX_COMPUTE_BENCHMARKS=$cb
+	# UCX's perftest on a tile too, where UCX is vendored (tools/check/ucx.sh).
+	ucx_rc=0
+	ucx=$("$top/tools/check/ucx.sh") || ucx_rc=$?
+	[ $ucx_rc = 0 ] && [ -n "${ZEX_L0_LOADER:-}" ] && export ZEX_UCX=$ucx
 	initrd=$(stock_initrd bench)
 	# Room for a pinned 1 GiB import beside everything else.
 	"$vmdir/run-vm.sh" "$stock_kernel" "$initrd" 3072 600 "$O/vm/bench.log"
