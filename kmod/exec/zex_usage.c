@@ -24,9 +24,11 @@
  * jobs' times, never more than the time that passed (but for the 16 us
  * below), where the sum of
  * its engines' counters may be several times that. A group's one word of
- * state holds its running jobs and when the first of them started; a
- * job's start and end each change it with one compare-and-exchange, and
- * the last job to end adds the busy period. The start time is kept in
+ * state holds its running jobs and when the first of them started (with
+ * none, when the last period ended: a start read on another CPU before that
+ * end begins at the end, not before it); a job's start and end each change
+ * it with one compare-and-exchange, and the last job to end adds the busy
+ * period. The start time is kept in
  * units of 16 us (a period may count up to that much more than it ran),
  * which covers 8 years of uptime beside a count of 2^20 running jobs (a
  * count the limits on queues keep far away; reaching it would only make
@@ -57,13 +59,25 @@ struct zex_engine_group *zex_exec_group(struct zex_exec_device *xdev, u32 tile, 
 	return &xdev->groups[tile * ZEX_ENGINE_CLASSES + engine_class];
 }
 
+/*
+ * With no job running, the word keeps when the last period ended (rounded
+ * up to the next unit): a job whose clock was read before that end (on
+ * another CPU) starts its period there, so no time is counted twice.
+ */
+static u64 zex_group_unit_up(u64 ns)
+{
+	return (ns >> ZEX_GROUP_UNIT_SHIFT) + !!(ns & ((1ull << ZEX_GROUP_UNIT_SHIFT) - 1));
+}
+
 static void zex_group_start(struct zex_engine_group *g, u64 now)
 {
 	s64 old = atomic64_read(&g->state), new;
+	u64 units = now >> ZEX_GROUP_UNIT_SHIFT;
 
 	do {
 		new = (old & ZEX_GROUP_COUNT_MASK) ? old + 1 :
-		      (s64)(((now >> ZEX_GROUP_UNIT_SHIFT) << ZEX_GROUP_COUNT_BITS) | 1);
+		      (s64)((max_t(u64, units, (u64)old >> ZEX_GROUP_COUNT_BITS) <<
+			     ZEX_GROUP_COUNT_BITS) | 1);
 	} while (!atomic64_try_cmpxchg(&g->state, &old, new));
 }
 
@@ -73,9 +87,11 @@ static void zex_group_end(struct zex_engine_group *g, u64 now)
 	u64 since;
 
 	do {
-		new = (old & ZEX_GROUP_COUNT_MASK) == 1 ? 0 : old - 1;
+		new = (old & ZEX_GROUP_COUNT_MASK) != 1 ? old - 1 :
+		      (s64)(max_t(u64, zex_group_unit_up(now),
+				  (u64)old >> ZEX_GROUP_COUNT_BITS) << ZEX_GROUP_COUNT_BITS);
 	} while (!atomic64_try_cmpxchg(&g->state, &old, new));
-	if (new)
+	if (new & ZEX_GROUP_COUNT_MASK)
 		return;
 	since = ((u64)old >> ZEX_GROUP_COUNT_BITS) << ZEX_GROUP_UNIT_SHIFT;
 	if (now > since)
