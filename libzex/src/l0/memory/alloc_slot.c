@@ -42,29 +42,39 @@ static size_t slot_size(size_t size)
  */
 void *zex_alloc_slot_reserve(size_t size, size_t alignment)
 {
-	size_t slot, span;
-	uintptr_t base, start;
-	void *p;
-
 	if (alignment < ZEX_ALLOC_SLOT_PAGE)
 		alignment = ZEX_ALLOC_SLOT_PAGE;
 	if (!size || size > SIZE_MAX - 2 * alignment) {
 		errno = EINVAL;
 		return NULL;
 	}
-	slot = slot_size(size);
-	/* Room for a slot at the alignment wherever the kernel puts the span. */
-	span = slot + alignment;
-	p = mmap(NULL, span, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return zex_map_anon_aligned(slot_size(size), alignment, PROT_READ | PROT_WRITE);
+}
+
+/**
+ * zex_map_anon_aligned - private anonymous memory at a multiple of @alignment
+ * @size: bytes, page-aligned; @size + @alignment must not overflow.
+ * @alignment: a power of two, at least a page.
+ * @prot: the pages' protection (PROT_NONE for a reservation).
+ *
+ * Over-maps by the alignment and trims both ends; nothing is reserved
+ * against overcommit (MAP_NORESERVE). Return: the address, or NULL with
+ * errno set.
+ */
+void *zex_map_anon_aligned(size_t size, size_t alignment, int prot)
+{
+	size_t span = size + alignment;
+	uintptr_t base, start;
+	void *p = mmap(NULL, span, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
 	if (p == MAP_FAILED)
 		return NULL;
 	base = (uintptr_t)p;
 	start = (base + alignment - 1) & ~(uintptr_t)(alignment - 1);
 	if (start > base)
 		munmap(p, start - base);
-	if (base + span > start + slot)
-		munmap((void *)(start + slot), base + span - (start + slot));
+	if (base + span > start + size)
+		munmap((void *)(start + size), base + span - (start + size));
 	return (void *)start;
 }
 

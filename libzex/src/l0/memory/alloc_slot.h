@@ -13,5 +13,6 @@
 void *zex_alloc_slot_reserve(size_t size, size_t alignment);
 void *zex_alloc_slot_map_fd(int fd, size_t size, size_t alignment);
 void zex_alloc_slot_unmap(void *p, size_t size);
+void *zex_map_anon_aligned(size_t size, size_t alignment, int prot);
 
 #endif

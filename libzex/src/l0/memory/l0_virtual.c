@@ -46,6 +46,7 @@
 
 #include "l0/base/l0.h"
 #include "l0/memory/alloc_export.h"
+#include "l0/memory/alloc_slot.h"
 
 #define PAGE		4096ull
 #define SZ_64K		(64ull << 10)
@@ -420,7 +421,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemQueryPageSize(ze_context_handle_
 static void *reserve(const void *hint, uint64_t size, uint64_t align)
 {
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-	uintptr_t base, aligned;
+	uintptr_t aligned;
 	void *p;
 
 	if (hint) {
@@ -432,15 +433,10 @@ static void *reserve(const void *hint, uint64_t size, uint64_t align)
 	}
 	if (size > UINT64_MAX - align)
 		return NULL;
-	p = mmap(NULL, size + align, PROT_NONE, flags, -1, 0);
-	if (p == MAP_FAILED)
+	p = zex_map_anon_aligned(size, align, PROT_NONE);
+	if (!p)
 		return NULL;
-	base = (uintptr_t)p;
-	aligned = (base + align - 1) & ~(uintptr_t)(align - 1);
-	if (aligned > base)
-		munmap(p, aligned - base);
-	if (base + align > aligned)
-		munmap((void *)(aligned + size), base + align - aligned);
+	aligned = (uintptr_t)p;
 	if (aligned + size > DEVICE_VA_END) {
 		munmap((void *)aligned, size);
 		return NULL;
