@@ -16,7 +16,8 @@
  * that touches memory the process does not map loses its queue alone,
  * one that runs a little past small allocations stays in their pages; a
  * process killed mid-launch leaves the device working; modules that
- * import from each other run once zeModuleDynamicLink links them; every
+ * import from each other run once zeModuleDynamicLink links them; launches
+ * of every group size and offset share one compiled kernel; every
  * work-item of a launch calls the host through a hostrpc channel, and a
  * server that dies mid-launch fails the calls left, not the launch; and a process
  * without the engine (no OpenCL platform) is told why kernels
@@ -24,6 +25,7 @@
  * fails, not skips, without them.
  */
 
+#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <malloc.h>
@@ -1238,6 +1240,115 @@ TEST_F(kernel, a_process_killed_mid_launch_leaves_the_device_working)
 	close(fds[0]);
 	scale_add_on(_metadata, self, self->tile, 256);
 	scale_add_on(_metadata, self, self->root, 256);
+}
+
+/* What walk_cache() counts: @kernel_name's work-group functions in PoCL's cache. */
+static struct {
+	const char *kernel_name;
+	int count;
+	char names[512];
+} wg_functions;
+
+/* <cache>/<2 letters>/<program hash>/<kernel>/<specialization>/: level 4. */
+static int count_wg_function(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	size_t len = strlen(wg_functions.kernel_name);
+	const char *name = path + ftw->base;
+
+	if (type == FTW_D && ftw->level == 4 && ftw->base > len + 1 &&
+	    !strncmp(name - len - 1, wg_functions.kernel_name, len) && name[-len - 2] == '/') {
+		wg_functions.count++;
+		if (strlen(wg_functions.names) + strlen(name) + 2 < sizeof(wg_functions.names)) {
+			strcat(wg_functions.names, " ");
+			strcat(wg_functions.names, name);
+		}
+	}
+	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/*
+ * A launch never compiles: launches of one kernel with group sizes 1 to 64
+ * and a global offset all run one work-group function, compiled once (by
+ * default PoCL compiles one for each group size and offset it sees); what
+ * each launch computed is right. Counted in a PoCL cache of the test's own.
+ */
+TEST(launches_of_every_group_size_share_one_compiled_kernel)
+{
+	FIXTURE_DATA(kernel) data = { 0 }, *self = &data;
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	char cache[] = "/tmp/zex-pocl-cache-XXXXXX";
+	const uint32_t n = 128, sizes[] = { 1, 2, 4, 8, 16, 32, 64 };
+	ze_command_list_handle_t l;
+	ze_kernel_handle_t k;
+	int add = 5, *src, *dst, *host;
+	uint32_t i, s, count = 1;
+	ze_result_t res;
+
+	ASSERT_NE(NULL, mkdtemp(cache));
+	unsetenv("POCL_WORK_GROUP_SPECIALIZATION");
+	ASSERT_EQ(0, setenv("POCL_CACHE_DIR", cache, 1));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeInit(0));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGet(&count, &self->drv));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGet(self->drv, &count, &self->root));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeContextCreate(self->drv, &cd, &self->ctx));
+	count = 1;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetSubDevices(self->root, &count, &self->tile));
+	self->module = build(self, self->tile, NULL, &res, NULL, 0);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, res);
+	k = kernel(self, "scale_add");
+	l = immediate(self, self->tile);
+	src = device_mem(self, self->tile, n * sizeof(int));
+	dst = device_mem(self, self->tile, n * sizeof(int));
+	host = host_mem(self, n * sizeof(int));
+	ASSERT_NE(NULL, k);
+	ASSERT_NE(NULL, l);
+	ASSERT_NE(NULL, src);
+	ASSERT_NE(NULL, dst);
+	ASSERT_NE(NULL, host);
+	for (i = 0; i < n; i++)
+		host[i] = (int)i;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, src, host, n * sizeof(int),
+								   NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(dst), &dst));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(src), &src));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 3, sizeof(add), &add));
+	/* One launch per group size, then one at an offset of 64 items. */
+	for (s = 0; s <= sizeof(sizes) / sizeof(sizes[0]); s++) {
+		bool offset = s == sizeof(sizes) / sizeof(sizes[0]);
+		uint32_t size = offset ? 16 : sizes[s], first = offset ? 64 : 0;
+		ze_group_count_t groups = { (n - first) / size, 1, 1 };
+		int scale = (int)s + 2;
+
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, size, 1, 1));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGlobalOffsetExp(k, first, 0, 0));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
+		ASSERT_EQ(ZE_RESULT_SUCCESS,
+			  zeCommandListAppendLaunchKernel(l, k, &groups, NULL, 0, NULL));
+		memset(host, 0, n * sizeof(int));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, host, dst,
+									   n * sizeof(int),
+									   NULL, 0, NULL));
+		for (i = first; i < n; i++)
+			ASSERT_EQ((int)i * scale + add, host[i])
+				TH_LOG("group size %u, element %u", size, i);
+	}
+	wg_functions.kernel_name = "scale_add";
+	ASSERT_EQ(0, nftw(cache, count_wg_function, 16, FTW_PHYS));
+	EXPECT_EQ(1, wg_functions.count)
+		TH_LOG("work-group functions compiled:%s", wg_functions.names);
+	zeMemFree(self->ctx, host);
+	zeMemFree(self->ctx, dst);
+	zeMemFree(self->ctx, src);
+	zeCommandListDestroy(l);
+	zeKernelDestroy(k);
+	zeModuleDestroy(self->module);
+	zeContextDestroy(self->ctx);
+	EXPECT_EQ(0, nftw(cache, remove_entry, 16, FTW_DEPTH | FTW_PHYS));
 }
 
 TEST(without_the_engine_kernels_are_unsupported_saying_why)

@@ -29,6 +29,7 @@
 #include "compute/kernel_faults.h"
 #include "compute/link_resolve.h"
 #include "compute/module_link.h"
+#include "compute/translation_cache.h"
 #include "compute/translator.h"
 #include "zex/zex.h"
 
@@ -103,6 +104,8 @@ struct zex_compute_engine {
 	pthread_mutex_t libraries_lock;
 	bool libraries_tried;
 	struct zex_program *libraries[ZEX_DEVICE_LIBRARIES];
+	/* What the translator wrote for the modules built so far (may be NULL). */
+	struct zex_translation_cache *translations;
 };
 
 /*
@@ -146,10 +149,22 @@ struct zex_engine_queue {
 	bool stuck;	/* a part of it will never end: it takes no more */
 };
 
+/*
+ * PoCL compiles a kernel's work-group function again for each new group
+ * size and offset of its launches (a compiler run, and a link, each time);
+ * a GPU's kernel is compiled once, at its module's build. One function per
+ * kernel, taking any group size, keeps a launch from compiling: level-zero-
+ * tests' 128 offset launches took 2.7 s each under TCG, then 0.1 s. Set
+ * before PoCL is loaded (it reads its environment), never over a value the
+ * environment already gives.
+ */
+#define POCL_SPECIALIZATION	"POCL_WORK_GROUP_SPECIALIZATION"
+
 static void *load_symbols(struct zex_compute_engine *e, char *why, size_t why_size)
 {
 	size_t i;
 
+	setenv(POCL_SPECIALIZATION, "0", 0);
 	e->lib = zex_dlopen(OPENCL_LIBRARY);
 	if (!e->lib) {
 		const char *err = dlerror();
@@ -308,6 +323,7 @@ struct zex_compute_engine *zex_engine_open(uint32_t tiles, char *why, size_t why
 		goto fail;
 	read_info(e);
 	split_pools(e, tiles);
+	e->translations = zex_translation_cache_new(ZEX_TRANSLATION_CACHE_BYTES);
 	e->context = e->cl.clCreateContext(NULL, 1 + e->num_pools, e->devices, NULL, NULL, &err);
 	if (!e->context) {
 		snprintf(why, why_size, "the OpenCL CPU device has no context (%d)", err);
@@ -315,6 +331,7 @@ struct zex_compute_engine *zex_engine_open(uint32_t tiles, char *why, size_t why
 	}
 	return e;
 fail:
+	zex_translation_cache_free(e->translations);
 	zex_llvm_unload(e->llvm);
 	if (e->lib)
 		dlclose(e->lib);
@@ -334,6 +351,7 @@ static void engine_put(struct zex_compute_engine *e)
 		if (e->libraries[i])
 			program_free(e->libraries[i]);
 	pthread_mutex_destroy(&e->libraries_lock);
+	zex_translation_cache_free(e->translations);
 	if (e->context)
 		e->cl.clReleaseContext(e->context);
 	zex_llvm_unload(e->llvm);
@@ -411,6 +429,38 @@ static int build_cl(struct zex_compute_engine *e, const void *bitcode, size_t si
 	return ret;
 }
 
+/* The translator's messages, as lines of the build log. */
+static void log_messages(char **log, char *messages)
+{
+	size_t n = messages ? strlen(messages) : 0;
+
+	while (n && messages[n - 1] == '\n')
+		n--;
+	if (n)
+		zex_llvm_log(log, "%.*s", (int)n, messages);
+	free(messages);
+}
+
+/* The translator's bitcode for @spirv: the cache's, or a new translation kept there. */
+static int translate(struct zex_compute_engine *e, const void *spirv, size_t size,
+		     void **bitcode, size_t *bitcode_size, char **log)
+{
+	char *messages = NULL;
+	int ret;
+
+	if (e->translations && !zex_translation_cache_lookup(e->translations, spirv, size, bitcode,
+							     bitcode_size, &messages)) {
+		log_messages(log, messages);
+		return 0;
+	}
+	ret = zex_spirv_translate(spirv, size, bitcode, bitcode_size, &messages);
+	if (!ret && e->translations)
+		zex_translation_cache_insert(e->translations, spirv, size, *bitcode, *bitcode_size,
+					     messages);
+	log_messages(log, messages);
+	return ret;
+}
+
 /* The module translated, its linkage read: a program not yet built. */
 static int program_new(struct zex_compute_engine *e, const void *spirv, size_t size,
 		       const char *options, struct zex_program **out, char **log)
@@ -433,7 +483,7 @@ static int program_new(struct zex_compute_engine *e, const void *spirv, size_t s
 		goto err;
 	}
 	p->num_links = n;
-	ret = zex_spirv_translate(spirv, size, &p->bitcode, &p->bitcode_size, log);
+	ret = translate(e, spirv, size, &p->bitcode, &p->bitcode_size, log);
 	if (ret)
 		goto err;
 	p->spirv = malloc(size);
