@@ -20,6 +20,10 @@
  * - spin() on the root device, split between the tiles, against tile 0
  *   alone (goal: at least 1.7 x where the machine has a CPU per tile for
  *   the engine; printed with the CPU count).
+ * libzex has PoCL compile one work-group function per kernel, for any group
+ * size (POCL_WORK_GROUP_SPECIALIZATION=0, set in this process when the
+ * first module is built): the floor, PoCL in the same process, builds its
+ * kernels after that, the same way.
  * Prints "BENCH kernel ..." lines that tools/bench/table.py reads.
  */
 
