@@ -273,15 +273,51 @@ TEST_F(kernel, a_kernel_checks_its_arguments_and_group_size)
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeKernelDestroy(k));
 }
 
+/* What a run of scale_add takes: its kernel, a list, and @n ints each way. */
+struct scale_add_run {
+	ze_kernel_handle_t k;
+	ze_command_list_handle_t l;
+	int *src, *dst, *host;
+};
+
+/* scale_add, an immediate list on @dev, and device memory whose src holds 0 to @n - 1. */
+static void scale_add_prepare(struct __test_metadata *_metadata, FIXTURE_DATA(kernel) *self,
+			      ze_device_handle_t dev, uint32_t n, struct scale_add_run *r)
+{
+	uint32_t i;
+
+	r->k = kernel(self, "scale_add");
+	r->l = immediate(self, dev);
+	r->src = device_mem(self, dev, n * sizeof(int));
+	r->dst = device_mem(self, dev, n * sizeof(int));
+	r->host = host_mem(self, n * sizeof(int));
+	ASSERT_NE(NULL, r->k);
+	ASSERT_NE(NULL, r->l);
+	ASSERT_NE(NULL, r->src);
+	ASSERT_NE(NULL, r->dst);
+	ASSERT_NE(NULL, r->host);
+	for (i = 0; i < n; i++)
+		r->host[i] = (int)i;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(r->l, r->src, r->host,
+								   n * sizeof(int), NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(r->k, 0, sizeof(r->dst), &r->dst));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(r->k, 1, sizeof(r->src), &r->src));
+}
+
+static void scale_add_release(FIXTURE_DATA(kernel) *self, struct scale_add_run *r)
+{
+	zeMemFree(self->ctx, r->host);
+	zeMemFree(self->ctx, r->dst);
+	zeMemFree(self->ctx, r->src);
+	zeCommandListDestroy(r->l);
+	zeKernelDestroy(r->k);
+}
+
 /* scale_add over @n ints of device memory on @dev, through an immediate list. */
 static void scale_add_on(struct __test_metadata *_metadata, FIXTURE_DATA(kernel) *self,
 			 ze_device_handle_t dev, uint32_t n)
 {
-	ze_kernel_handle_t k = kernel(self, "scale_add");
-	ze_command_list_handle_t l = immediate(self, dev);
-	int *src = device_mem(self, dev, n * sizeof(int));
-	int *dst = device_mem(self, dev, n * sizeof(int));
-	int *host = host_mem(self, n * sizeof(int));
+	struct scale_add_run r = { 0 };
 	ze_group_count_t groups = { n / 8, 1, 1 };
 	/*
 	 * A value given wider than the argument is cut to it (its low bytes):
@@ -294,32 +330,19 @@ static void scale_add_on(struct __test_metadata *_metadata, FIXTURE_DATA(kernel)
 	int add = -7;
 	uint32_t i;
 
-	ASSERT_NE(NULL, k);
-	ASSERT_NE(NULL, l);
-	ASSERT_NE(NULL, src);
-	ASSERT_NE(NULL, dst);
-	ASSERT_NE(NULL, host);
-	for (i = 0; i < n; i++)
-		host[i] = (int)i;
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, src, host, n * sizeof(int),
-								   NULL, 0, NULL));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 8, 1, 1));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(dst), &dst));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(src), &src));
+	scale_add_prepare(_metadata, self, dev, n, &r);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(r.k, 8, 1, 1));
 	/* add first: a wide scale not cut to its int would run into it. */
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 3, sizeof(add), &add));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(l, k, &groups, NULL, 0, NULL));
-	memset(host, 0, n * sizeof(int));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, host, dst, n * sizeof(int),
-								   NULL, 0, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(r.k, 3, sizeof(add), &add));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(r.k, 2, sizeof(scale), &scale));
+	ASSERT_EQ(ZE_RESULT_SUCCESS,
+		  zeCommandListAppendLaunchKernel(r.l, r.k, &groups, NULL, 0, NULL));
+	memset(r.host, 0, n * sizeof(int));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(r.l, r.host, r.dst,
+								   n * sizeof(int), NULL, 0, NULL));
 	for (i = 0; i < n; i++)
-		ASSERT_EQ((int)i * 3 - 7, host[i]) TH_LOG("element %u", i);
-	zeMemFree(self->ctx, host);
-	zeMemFree(self->ctx, dst);
-	zeMemFree(self->ctx, src);
-	zeCommandListDestroy(l);
-	zeKernelDestroy(k);
+		ASSERT_EQ((int)i * 3 - 7, r.host[i]) TH_LOG("element %u", i);
+	scale_add_release(self, &r);
 }
 
 /* zex's native binary is taken back as such, and its kernels run. */
@@ -1283,9 +1306,8 @@ TEST(launches_of_every_group_size_share_one_compiled_kernel)
 	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
 	char cache[] = "/tmp/zex-pocl-cache-XXXXXX";
 	const uint32_t n = 128, sizes[] = { 1, 2, 4, 8, 16, 32, 64 };
-	ze_command_list_handle_t l;
-	ze_kernel_handle_t k;
-	int add = 5, *src, *dst, *host;
+	struct scale_add_run r = { 0 };
+	int add = 5;
 	uint32_t i, s, count = 1;
 	ze_result_t res;
 
@@ -1300,23 +1322,8 @@ TEST(launches_of_every_group_size_share_one_compiled_kernel)
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetSubDevices(self->root, &count, &self->tile));
 	self->module = build(self, self->tile, NULL, &res, NULL, 0);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, res);
-	k = kernel(self, "scale_add");
-	l = immediate(self, self->tile);
-	src = device_mem(self, self->tile, n * sizeof(int));
-	dst = device_mem(self, self->tile, n * sizeof(int));
-	host = host_mem(self, n * sizeof(int));
-	ASSERT_NE(NULL, k);
-	ASSERT_NE(NULL, l);
-	ASSERT_NE(NULL, src);
-	ASSERT_NE(NULL, dst);
-	ASSERT_NE(NULL, host);
-	for (i = 0; i < n; i++)
-		host[i] = (int)i;
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, src, host, n * sizeof(int),
-								   NULL, 0, NULL));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 0, sizeof(dst), &dst));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 1, sizeof(src), &src));
-	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 3, sizeof(add), &add));
+	scale_add_prepare(_metadata, self, self->tile, n, &r);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(r.k, 3, sizeof(add), &add));
 	/* One launch per group size, then one at an offset of 64 items. */
 	for (s = 0; s <= sizeof(sizes) / sizeof(sizes[0]); s++) {
 		bool offset = s == sizeof(sizes) / sizeof(sizes[0]);
@@ -1324,28 +1331,24 @@ TEST(launches_of_every_group_size_share_one_compiled_kernel)
 		ze_group_count_t groups = { (n - first) / size, 1, 1 };
 		int scale = (int)s + 2;
 
-		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, size, 1, 1));
-		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGlobalOffsetExp(k, first, 0, 0));
-		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 2, sizeof(scale), &scale));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(r.k, size, 1, 1));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGlobalOffsetExp(r.k, first, 0, 0));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(r.k, 2, sizeof(scale), &scale));
 		ASSERT_EQ(ZE_RESULT_SUCCESS,
-			  zeCommandListAppendLaunchKernel(l, k, &groups, NULL, 0, NULL));
-		memset(host, 0, n * sizeof(int));
-		ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(l, host, dst,
+			  zeCommandListAppendLaunchKernel(r.l, r.k, &groups, NULL, 0, NULL));
+		memset(r.host, 0, n * sizeof(int));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryCopy(r.l, r.host, r.dst,
 									   n * sizeof(int),
 									   NULL, 0, NULL));
 		for (i = first; i < n; i++)
-			ASSERT_EQ((int)i * scale + add, host[i])
+			ASSERT_EQ((int)i * scale + add, r.host[i])
 				TH_LOG("group size %u, element %u", size, i);
 	}
 	wg_functions.kernel_name = "scale_add";
 	ASSERT_EQ(0, nftw(cache, count_wg_function, 16, FTW_PHYS));
 	EXPECT_EQ(1, wg_functions.count)
 		TH_LOG("work-group functions compiled:%s", wg_functions.names);
-	zeMemFree(self->ctx, host);
-	zeMemFree(self->ctx, dst);
-	zeMemFree(self->ctx, src);
-	zeCommandListDestroy(l);
-	zeKernelDestroy(k);
+	scale_add_release(self, &r);
 	zeModuleDestroy(self->module);
 	zeContextDestroy(self->ctx);
 	EXPECT_EQ(0, nftw(cache, remove_entry, 16, FTW_DEPTH | FTW_PHYS));

@@ -156,7 +156,9 @@ struct zex_engine_queue {
  * kernel, taking any group size, keeps a launch from compiling: level-zero-
  * tests' 128 offset launches took 2.7 s each under TCG, then 0.1 s. Set
  * before PoCL is loaded (it reads its environment), never over a value the
- * environment already gives.
+ * environment already gives (once, at the engine's opening: setenv() is
+ * not safe against another thread's getenv(), a window libzex keeps to
+ * that one call).
  */
 #define POCL_SPECIALIZATION	"POCL_WORK_GROUP_SPECIALIZATION"
 
@@ -164,7 +166,6 @@ static void *load_symbols(struct zex_compute_engine *e, char *why, size_t why_si
 {
 	size_t i;
 
-	setenv(POCL_SPECIALIZATION, "0", 0);
 	e->lib = zex_dlopen(OPENCL_LIBRARY);
 	if (!e->lib) {
 		const char *err = dlerror();
@@ -315,6 +316,7 @@ struct zex_compute_engine *zex_engine_open(uint32_t tiles, char *why, size_t why
 	pthread_mutex_init(&e->coop_lock, NULL);
 	pthread_cond_init(&e->coop_free, NULL);
 	pthread_mutex_init(&e->libraries_lock, NULL);
+	setenv(POCL_SPECIALIZATION, "0", 0);
 	if (zex_translator_available(why, why_size) || !load_symbols(e, why, why_size) ||
 	    find_device(e, why, why_size))
 		goto fail;

@@ -32,7 +32,6 @@ struct zex_translation_cache {
 	pthread_mutex_t lock;
 	struct entry *first, *last;
 	size_t capacity, bytes;
-	unsigned int entries;
 };
 
 /* FNV-1a: a filter before the byte comparison, not a proof of equality. */
@@ -223,12 +222,10 @@ void zex_translation_cache_insert(struct zex_translation_cache *c, const void *s
 		old = c->last;
 		unlink_entry(c, old);
 		c->bytes -= old->bytes;
-		c->entries--;
 		entry_free(old);
 	}
 	push_front(c, e);
 	c->bytes += bytes;
-	c->entries++;
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -241,12 +238,16 @@ void zex_translation_cache_insert(struct zex_translation_cache *c, const void *s
  */
 size_t zex_translation_cache_bytes(struct zex_translation_cache *c, unsigned int *entries)
 {
+	unsigned int n = 0;
+	struct entry *e;
 	size_t bytes;
 
 	pthread_mutex_lock(&c->lock);
 	bytes = c->bytes;
-	if (entries)
-		*entries = c->entries;
+	for (e = c->first; e; e = e->next)
+		n++;
 	pthread_mutex_unlock(&c->lock);
+	if (entries)
+		*entries = n;
 	return bytes;
 }
