@@ -499,7 +499,6 @@ TEST_F(loader, result_codes_for_bad_arguments)
 	ze_memory_allocation_properties_t bad_ap = { .stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES };
 	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
 	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
-	ze_device_image_properties_t ip = { .stype = ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES };
 	ze_context_handle_t ctx;
 	uint32_t n = 0;
 	void *p = NULL;
@@ -544,7 +543,7 @@ TEST_F(loader, result_codes_for_bad_arguments)
 	dd.flags = 0;
 	/* What libzex does not implement is unsupported, never a crash. */
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-		  zeDeviceGetImageProperties(self->root, &ip));
+		  zeDeviceReserveCacheExt(self->root, 0, 4096));
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
 		  zeMemAllocShared(self->ctx, &dd, &hd, K64, 3, self->root, &p));
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,

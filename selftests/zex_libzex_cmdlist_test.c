@@ -16,10 +16,11 @@
  * one; queue priorities order a tile's engine (root-device queues under
  * implicit scaling stay normal); every refused call with its result code;
  * zero-initialised descriptors taken (compute-runtime's leniency, which
- * UCX relies on), other types refused; images refused, and the last error
- * saying why.
+ * UCX relies on), other types refused; image limits all 0, images
+ * refused, and the last error saying why.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -596,15 +597,35 @@ TEST_F(l0, regular_lists_run_through_an_immediate_list)
 	zeCommandListDestroy(imm);
 }
 
-/* Images are not zex's: the entries say so, and the last error says why. */
+/*
+ * Images are not zex's: the device's image limits are all 0 (the
+ * specification's "unsupported"), the entries that make them say so, and
+ * the last error says why.
+ */
 TEST_F(l0, images_are_not_supported_and_say_why)
 {
+	ze_device_image_properties_t ip = { .stype = ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES };
 	ze_image_desc_t id = { .stype = ZE_STRUCTURE_TYPE_IMAGE_DESC };
 	ze_image_dditable_t it;
 	ze_driver_handle_t drv;
 	ze_image_handle_t img;
 	const char *why = NULL;
 	uint32_t n = 1;
+
+	memset(&ip.maxImageDims1D, 0xff, sizeof(ip) - offsetof(ze_device_image_properties_t, maxImageDims1D));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetImageProperties(self->dev, &ip));
+	EXPECT_EQ(0, ip.maxImageDims1D);
+	EXPECT_EQ(0, ip.maxImageDims2D);
+	EXPECT_EQ(0, ip.maxImageDims3D);
+	EXPECT_EQ(0, ip.maxImageBufferSize);
+	EXPECT_EQ(0, ip.maxImageArraySlices);
+	EXPECT_EQ(0, ip.maxSamplers);
+	EXPECT_EQ(0, ip.maxReadImageArgs);
+	EXPECT_EQ(0, ip.maxWriteImageArgs);
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeDeviceGetImageProperties(self->dev, NULL));
+	ip.stype = ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeDeviceGetImageProperties(self->dev, &ip));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeDeviceGetImageProperties(NULL, &ip));
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGet(&n, &drv));
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeGetImageProcAddrTable(ZE_API_VERSION_CURRENT, &it));

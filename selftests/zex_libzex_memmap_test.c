@@ -17,7 +17,8 @@
  * zeMemAllocShared's and zeMemAllocDevice's memory entering the device's
  * address space (debugfs counts the mapping) and leaving it at zeMemFree;
  * compute-runtime's host pointer registration (zexDriverImportExternalPointer
- * and its pair) as MPI libraries use it.
+ * and its pair) as MPI libraries use it; more host and shared allocations
+ * live at once than the soft RLIMIT_NOFILE allows descriptors.
  */
 
 #include <errno.h>
@@ -193,6 +194,77 @@ TEST(rlimit_memlock_bounds_pinned_host_memory_only)
 		_exit(bad);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * Each host or shared allocation libzex makes holds a memfd: eleven
+ * hundred live at once past a soft RLIMIT_NOFILE of 256 (libzex raises
+ * the soft limit to the hard one when it runs out); at the hard limit the
+ * next one is refused with ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, and the
+ * last error names the limit.
+ */
+TEST(host_allocations_outnumber_the_soft_descriptor_limit)
+{
+	enum { N = 1100 };
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+		ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
+		ze_context_handle_t ctx = ctx_open();
+		ze_driver_handle_t drv;
+		ze_device_handle_t dev;
+		static void *mem[N];
+		const char *why = "";
+		struct rlimit lim;
+		ze_result_t res = ZE_RESULT_SUCCESS;
+		uint32_t n = 1;
+		int i, made = 0, bad = 0;
+
+		if (!ctx || zeDriverGet(&n, &drv) || zeDeviceGet(drv, &n, &dev) ||
+		    getrlimit(RLIMIT_NOFILE, &lim))
+			_exit(100);
+		if (lim.rlim_max < N + 200)
+			_exit(101);
+		lim.rlim_cur = 256;
+		if (setrlimit(RLIMIT_NOFILE, &lim))
+			_exit(102);
+		for (i = 0; i < N; i++) {
+			res = i & 1 ? zeMemAllocShared(ctx, &dd, &hd, PG, 0, dev, &mem[i]) :
+				      zeMemAllocHost(ctx, &hd, PG, 0, &mem[i]);
+			if (res)
+				break;
+			memset(mem[i], i, PG);
+			made++;
+		}
+		bad |= (made != N) << 0;
+		for (i = 0; i < made; i++)
+			bad |= (zeMemFree(ctx, mem[i]) != ZE_RESULT_SUCCESS) << 1;
+
+		/* Now the hard limit: a few descriptors left, then none. */
+		lim.rlim_max = lim.rlim_cur = (rlim_t)(dup(0)) + 4;
+		close((int)lim.rlim_cur - 4);
+		if (setrlimit(RLIMIT_NOFILE, &lim))
+			_exit(103);
+		for (made = 0; made < 16; made++) {
+			res = zeMemAllocHost(ctx, &hd, PG, 0, &mem[made]);
+			if (res)
+				break;
+		}
+		bad |= (res != ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY) << 2;
+		bad |= (made == 16) << 3;
+		zeDriverGetLastErrorDescription(drv, &why);
+		bad |= !strstr(why, "RLIMIT_NOFILE") << 4;
+		for (i = 0; i < made; i++)
+			bad |= (zeMemFree(ctx, mem[i]) != ZE_RESULT_SUCCESS) << 5;
+		zeContextDestroy(ctx);
+		_exit(bad);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 

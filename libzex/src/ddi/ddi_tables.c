@@ -30,13 +30,6 @@ _Static_assert(ZEX_API_VERSION == ZE_MAKE_VERSION(1, ZEX_DDI_API_MINOR),
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeDeviceGetImageProperties(ze_device_handle_t a0, ze_device_image_properties_t* a1)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeDeviceGetImageProperties: the compute engine takes no images or samplers");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceReserveCacheExt(ze_device_handle_t a0, size_t a1, size_t a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -1661,7 +1654,7 @@ static const struct zex_ze_device_dditable zex_ze_device_dditable = {
 	.pfnGetMemoryProperties = zeDeviceGetMemoryProperties,
 	.pfnGetMemoryAccessProperties = zeDeviceGetMemoryAccessProperties,
 	.pfnGetCacheProperties = zeDeviceGetCacheProperties,
-	.pfnGetImageProperties = zex_unsupported_zeDeviceGetImageProperties,
+	.pfnGetImageProperties = zeDeviceGetImageProperties,
 	.pfnGetExternalMemoryProperties = zeDeviceGetExternalMemoryProperties,
 	.pfnGetP2PProperties = zeDeviceGetP2PProperties,
 	.pfnCanAccessPeer = zeDeviceCanAccessPeer,

@@ -375,6 +375,35 @@ zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCount,
 }
 
 /*
+ * The compute engine takes no images and no samplers: every limit is 0,
+ * which the specification defines as "images of that kind unsupported"
+ * (a program asks here before it makes one; zeImageCreate stays
+ * unsupported).
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetImageProperties(ze_device_handle_t hDevice,
+			   ze_device_image_properties_t *pImageProperties)
+{
+	ze_device_image_properties_t *p = pImageProperties;
+
+	if (!zex_l0_device(hDevice))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!p)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (!zex_l0_stype_ok(p->stype, ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES))
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	p->maxImageDims1D = 0;
+	p->maxImageDims2D = 0;
+	p->maxImageDims3D = 0;
+	p->maxImageBufferSize = 0;
+	p->maxImageArraySlices = 0;
+	p->maxSamplers = 0;
+	p->maxReadImageArgs = 0;
+	p->maxWriteImageArgs = 0;
+	return ZE_RESULT_SUCCESS;
+}
+
+/*
  * Device memory is exported as a dma-buf (ze_external_memory_export_fd_t
  * on its properties) and a zex dma-buf imported as device, host or
  * physical memory (ze_external_memory_import_fd_t); there are no images.

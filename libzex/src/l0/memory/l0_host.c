@@ -44,6 +44,7 @@
 #include "l0/base/l0.h"
 #include "l0/memory/alloc_export.h"
 #include "l0/memory/alloc_slot.h"
+#include "l0/memory/memfd.h"
 
 #define ZEX_HOST_FLAGS	(ZE_HOST_MEM_ALLOC_FLAG_BIAS_CACHED | \
 			 ZE_HOST_MEM_ALLOC_FLAG_BIAS_UNCACHED | \
@@ -156,10 +157,10 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 		if (size > SIZE_MAX - page)
 			return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
 		size = (size + page - 1) & ~(page - 1);
-		memfd = memfd_create("zex-host-memory", MFD_CLOEXEC);
+		memfd = zex_memfd_create("zex-host-memory", size);
 		if (memfd < 0)
-			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		mem = ftruncate(memfd, (off_t)size) ? NULL : zex_alloc_slot_map_fd(memfd, size, alignment);
+			return zex_memfd_failed();
+		mem = zex_alloc_slot_map_fd(memfd, size, alignment);
 		if (!mem) {
 			close(memfd);
 			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;

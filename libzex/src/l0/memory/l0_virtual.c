@@ -47,6 +47,7 @@
 #include "l0/base/l0.h"
 #include "l0/memory/alloc_export.h"
 #include "l0/memory/alloc_slot.h"
+#include "l0/memory/memfd.h"
 
 #define PAGE		4096ull
 #define SZ_64K		(64ull << 10)
@@ -532,13 +533,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemCreate(ze_context_handle_t hCon
 		return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
 
 	if (host) {
-		memfd = memfd_create("zex-physical-memory", MFD_CLOEXEC);
+		memfd = zex_memfd_create("zex-physical-memory", desc->size);
 		if (memfd < 0)
-			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		if (ftruncate(memfd, (off_t)desc->size)) {
-			close(memfd);
-			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		}
+			return zex_memfd_failed();
 		object_size = desc->size;
 	} else {
 		/* A dma-buf imported as physical memory, or new memory. */
