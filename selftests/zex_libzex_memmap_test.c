@@ -198,11 +198,11 @@ TEST(rlimit_memlock_bounds_pinned_host_memory_only)
 }
 
 /*
- * Each host or shared allocation libzex makes holds a memfd: eleven
- * hundred live at once past a soft RLIMIT_NOFILE of 256 (libzex raises
- * the soft limit to the hard one when it runs out); at the hard limit the
- * next one is refused with ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, and the
- * last error names the limit.
+ * Each host or shared allocation libzex makes holds a memfd: zeInit
+ * raises the soft RLIMIT_NOFILE to the hard one, and eleven hundred live
+ * at once past a soft limit lowered again to 256 (an allocation that runs
+ * out raises it again); at the hard limit the next one is refused with
+ * ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, and the last error names the limit.
  */
 TEST(host_allocations_outnumber_the_soft_descriptor_limit)
 {
@@ -214,7 +214,7 @@ TEST(host_allocations_outnumber_the_soft_descriptor_limit)
 	if (pid == 0) {
 		ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
 		ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
-		ze_context_handle_t ctx = ctx_open();
+		ze_context_handle_t ctx;
 		ze_driver_handle_t drv;
 		ze_device_handle_t dev;
 		static void *mem[N];
@@ -224,14 +224,21 @@ TEST(host_allocations_outnumber_the_soft_descriptor_limit)
 		uint32_t n = 1;
 		int i, made = 0, bad = 0;
 
-		if (!ctx || zeDriverGet(&n, &drv) || zeDeviceGet(drv, &n, &dev) ||
-		    getrlimit(RLIMIT_NOFILE, &lim))
+		/* zeInit raises the soft limit to the hard one... */
+		if (getrlimit(RLIMIT_NOFILE, &lim) || lim.rlim_max < N + 200)
 			_exit(100);
-		if (lim.rlim_max < N + 200)
-			_exit(101);
 		lim.rlim_cur = 256;
 		if (setrlimit(RLIMIT_NOFILE, &lim))
+			_exit(101);
+		ctx = ctx_open();
+		if (!ctx || zeDriverGet(&n, &drv) || zeDeviceGet(drv, &n, &dev) ||
+		    getrlimit(RLIMIT_NOFILE, &lim))
 			_exit(102);
+		bad |= (lim.rlim_cur != lim.rlim_max) << 6;
+		/* ...and so does an allocation that finds it lowered again. */
+		lim.rlim_cur = 256;
+		if (setrlimit(RLIMIT_NOFILE, &lim))
+			_exit(103);
 		for (i = 0; i < N; i++) {
 			res = i & 1 ? zeMemAllocShared(ctx, &dd, &hd, PG, 0, dev, &mem[i]) :
 				      zeMemAllocHost(ctx, &hd, PG, 0, &mem[i]);
@@ -248,7 +255,7 @@ TEST(host_allocations_outnumber_the_soft_descriptor_limit)
 		lim.rlim_max = lim.rlim_cur = (rlim_t)(dup(0)) + 4;
 		close((int)lim.rlim_cur - 4);
 		if (setrlimit(RLIMIT_NOFILE, &lim))
-			_exit(103);
+			_exit(104);
 		for (made = 0; made < 16; made++) {
 			res = zeMemAllocHost(ctx, &hd, PG, 0, &mem[made]);
 			if (res)

@@ -6,7 +6,9 @@
 /*
  * DOC: l0_driver.c - zeInit and the driver: version, properties, extensions
  *
- * zeInit() opens the zex device once (pthread_once), reads its topology
+ * zeInit() opens the zex device once (pthread_once), raises the soft
+ * RLIMIT_NOFILE to the hard one (host allocations hold a descriptor each:
+ * l0/memory/memfd.c), reads its topology
  * and compute-runtime's debug keys from the environment; an invalid key is
  * reported on stderr by name and ignored, as compute-runtime does. There is
  * one driver with one root device; its sub-devices are the tiles. Every
@@ -28,6 +30,7 @@
 #include <string.h>
 
 #include "l0/base/l0.h"
+#include "l0/memory/memfd.h"
 
 /* libzex's driver version: major.minor.patch of the library. */
 #define ZEX_DRIVER_VERSION	((0u << 24) | (1u << 16) | 0u)
@@ -61,6 +64,8 @@ static void zex_l0_init(void)
 
 	if (zex_device_open(&drv->dev))
 		return;
+	/* Each host allocation holds a descriptor (l0/memory/memfd.c). */
+	zex_fd_limit_raise();
 	drv->topo.size = sizeof(drv->topo);
 	if (zex_device_query_topology(drv->dev, &drv->topo)) {
 		zex_device_close(drv->dev);

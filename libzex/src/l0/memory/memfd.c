@@ -9,16 +9,17 @@
  * Memory libzex allocates for the host side is a memfd's pages, and the
  * allocation keeps its memfd open for as long as it lives (an IPC handle
  * of it hands a duplicate to another process). A process with many live
- * allocations therefore holds as many descriptors, and the usual soft
- * limit (RLIMIT_NOFILE 1024, against a hard limit of 4096 to 524288)
- * would refuse the thousandth one. When memfd_create() fails with EMFILE
- * below the hard limit, the soft limit is raised to the hard limit, once
- * for the process, and the call repeated: a process that never holds a
- * thousand descriptors sees no change, and one that does would have been
- * refused its next open() anyway (select() watches descriptors below
- * 1024 whatever the limit). Past the hard limit the
- * allocation fails with EMFILE, which the callers report as
- * ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY and say why.
+ * allocations therefore holds as many descriptors, and they count against
+ * the same RLIMIT_NOFILE as every other open() in the process: with the
+ * usual soft limit of 1024 (against a hard limit of 4096 to 524288) the
+ * thousandth allocation made the next descriptor anyone asked for fail,
+ * PoCL's fopen() of its kernel cache included. So zeInit raises the soft
+ * limit to the hard one (zex_fd_limit_raise()), and memfd_create() meeting
+ * EMFILE raises it again (the application may have lowered it since) and
+ * repeats the call. A process that never holds a thousand descriptors
+ * sees no change; select() watches descriptors below 1024 whatever the
+ * limit. Past the hard limit an allocation fails with EMFILE, which the
+ * callers report as ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY and say why.
  */
 
 #include <errno.h>
@@ -32,8 +33,12 @@
 
 static pthread_mutex_t raise_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Raise the soft descriptor limit to the hard one; whether it grew. */
-static bool raise_fd_limit(void)
+/**
+ * zex_fd_limit_raise - raise the soft RLIMIT_NOFILE to the hard one
+ *
+ * Return: whether it grew.
+ */
+bool zex_fd_limit_raise(void)
 {
 	struct rlimit lim;
 	bool raised = false;
@@ -60,7 +65,7 @@ int zex_memfd_create(const char *name, size_t size)
 	int fd = memfd_create(name, MFD_CLOEXEC);
 	int err;
 
-	if (fd < 0 && errno == EMFILE && raise_fd_limit())
+	if (fd < 0 && errno == EMFILE && zex_fd_limit_raise())
 		fd = memfd_create(name, MFD_CLOEXEC);
 	if (fd < 0)
 		return -1;

@@ -6,11 +6,13 @@
 #define ZEX_L0_MEMFD_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "l0/base/l0.h"
 
 int zex_memfd_create(const char *name, size_t size);
+bool zex_fd_limit_raise(void);
 
 /* What a failed zex_memfd_create() is to the application, and why. */
 static inline ze_result_t zex_memfd_failed(void)
