@@ -19,7 +19,7 @@ mkdir -p "$cache"
 
 qemu_base=(qemu-system-x86_64 -smp 2 -m "$mem" -nographic -no-reboot -nodefaults
 	   -bios /usr/share/qemu/qboot.rom -kernel "$kernel" -initrd "$initrd")
-cmdline="console=ttyS0 panic=-1 quiet log_buf_len=8M"
+cmdline="console=ttyS0 panic=-1 quiet log_buf_len=8M printk.time=1"
 
 choose_accel() {
 	local verdict=$cache/kvm-verdict-$(uname -r)
