@@ -31,7 +31,9 @@
 # 6. runtimes UCX (built once from the vendored archive, tools/check/ucx.sh)
 #             unchanged in the 6.12 stock VM: its Level Zero transports
 #             listed, and pairs of processes moving device memory over
-#             ze_ipc (zex_ucx_test)
+#             ze_ipc (zex_ucx_test); in the same VM Intel's
+#             compute-benchmarks (tools/check/compute-benchmarks.sh), each
+#             case of tools/check/compute-benchmarks-cases.txt once
 # 7. debug    the debug kernels built from linux-source-6.1 and -6.12
 #             (KUnit, KASAN, lockdep, kmemleak, ...): the KUnit suites
 #             (zex_kunit.ko), the kselftests again under run_kselftest.sh
@@ -60,13 +62,14 @@ layer_start build
 {
 	check_cmd build build make -s all
 	# The caches that layers running side by side share, filled before
-	# they start: Level Zero loader 1.32.0, level-zero-tests and UCX
-	# (absent archives: the layers that need them say so) and both lines'
-	# kernel sources.
+	# they start: Level Zero loader 1.32.0, level-zero-tests, UCX and
+	# compute-benchmarks (absent archives: the layers that need them say
+	# so) and both lines' kernel sources.
 	tools/check/l0-loader.sh >/dev/null 2>"$logs/l0-loader.log"
 	tools/check/l0-tests.sh >/dev/null 2>"$logs/l0-tests.log"
 	tools/check/l0-tests.sh tools/check/l0-sysman.txt >/dev/null 2>"$logs/l0-sysman.log"
 	tools/check/ucx.sh >/dev/null 2>"$logs/ucx.log"
+	tools/check/compute-benchmarks.sh >/dev/null 2>"$logs/compute-benchmarks.log"
 	for line in 6.1 6.12; do
 		check_cmd build "linux-source-$line" tools/vm/linux-source.sh "$line"
 	done
@@ -160,6 +163,10 @@ host_layer() {
 		# A test VM that dies before zex is loaded is booted again.
 		tools/check/vm-retry-test.sh >"$logs/vm-retry.tap" 2>&1
 		python3 tools/check/results.py tap host vm-retry $? "$logs/vm-retry.tap"
+		# The compute-benchmarks verdict fails what it must.
+		tools/check/compute-benchmarks-cases-test.sh >"$logs/compute-benchmarks-cases.tap" 2>&1
+		python3 tools/check/results.py tap host compute-benchmarks-cases $? \
+			"$logs/compute-benchmarks-cases.tap"
 	} | tally
 	layer_end host
 }
@@ -228,7 +235,7 @@ fi
 
 if [[ " $layers " == *" runtimes "* ]]; then
 	# UCX, unchanged, between processes on the 6.12 stock kernel
-	# (zex_ucx_test).
+	# (zex_ucx_test); compute-benchmarks' cases in the same VM.
 	vm_layer_612 runtimes check-runtimes
 fi
 

@@ -13,14 +13,20 @@ each exclusion with its reason:
     helper NAME FOLDER
     exclude NAME PATTERN REASON...
     long NAME PATTERN REASON...
+    flat NAME PATTERN REASON...
 
 A long line names cases that pass but take too long for make check (why,
 with the time, is its reason): make check leaves them out beside the
-exclusions, make stress runs them.
+exclusions, make stress runs them. A flat line names cases run a second
+time under ZE_FLAT_DEVICE_HIERARCHY=FLAT (each tile a root device), where
+they find the several devices they ask for (why, is its reason): that run
+is judged as the binary "NAME@FLAT". A built binary with flat lines runs
+under FLAT only (its cases all want several root devices).
 
 `conformance.py plan LIST` checks the list and prints, per binary, the
 line tools/vm/init.sh reads: "NAME FILTER", FILTER the exclusion and long
-patterns joined with ':' ("-" when there are none). `conformance.py plan
+patterns joined with ':' ("-" when there are none), then per binary with
+flat lines "NAME +PATTERNS-EXCLUDED FLAT" (the hierarchy to run under). `conformance.py plan
 --long LIST` prints the long cases' lines instead, "NAME +PATTERNS-EXCLUDED"
 (a positive gtest filter, the exclusions still out), for the binaries that
 have some.
@@ -47,10 +53,15 @@ CASE_END = re.compile(r"^\[ +(OK|FAILED|SKIPPED) +\] (\S+?)(?:, where .*)? \(\d+
 CASES_RAN = re.compile(r"^\[==========\] (\d+) tests? from \d+ test suites? ran\.")
 
 
-def read_list(path):
+FLAT = "FLAT"
+
+
+def read_list(path, flat=None):
     """(binaries, {binary: [excluded patterns]}, built, {binary: [long patterns]});
+    with flat (a dict), also {binary: [patterns run under FLAT]} into it;
     SystemExit on a bad line."""
     binaries, built, excluded, long_cases, problems = [], [], {}, {}, []
+    flat_cases = {} if flat is None else flat
     with open(path) as f:
         for n, line in enumerate(f, 1):
             words = line.split()
@@ -65,19 +76,21 @@ def read_list(path):
                 pass
             elif words[0] in ("group", "kernel") and len(words) == 2:
                 pass
-            elif words[0] in ("exclude", "long"):
+            elif words[0] in ("exclude", "long", "flat"):
                 if len(words) < 4:
                     problems.append(f"{where}: {words[0]} needs a binary, a pattern and a reason")
                 elif words[1] not in binaries + built:
                     problems.append(f"{where}: {words[1]} is not a listed binary (list it first)")
                 elif ":" in words[2] or words[2].startswith("-"):
-                    problems.append(f"{where}: one positive pattern per exclusion")
+                    problems.append(f"{where}: one positive pattern per line")
                 else:
-                    into = excluded if words[0] == "exclude" else long_cases
+                    into = {"exclude": excluded, "long": long_cases,
+                            "flat": flat_cases}[words[0]]
                     into.setdefault(words[1], []).append(words[2])
             else:
                 problems.append(f"{where}: want 'binary NAME', 'helper NAME', "
-                                "'exclude NAME PATTERN REASON' or 'long NAME PATTERN REASON'")
+                                "'exclude NAME PATTERN REASON', 'long NAME PATTERN REASON' "
+                                "or 'flat NAME PATTERN REASON'")
     if problems:
         raise SystemExit("\n".join(problems))
     return binaries, excluded, built, long_cases
@@ -85,14 +98,22 @@ def read_list(path):
 
 def main_plan(argv):
     long_only = argv[0] == "--long"
-    binaries, excluded, _, long_cases = read_list(argv[-1])
+    flat = {}
+    binaries, excluded, built, long_cases = read_list(argv[-1], flat)
+
+    def positive(b, patterns):
+        return "+" + ":".join(patterns) + ("-" + ":".join(excluded[b]) if b in excluded else "")
+
     for b in binaries:
         if long_only:
             if b in long_cases:
-                print(b, "+" + ":".join(long_cases[b]) +
-                      ("-" + ":".join(excluded[b]) if b in excluded else ""))
+                print(b, positive(b, long_cases[b]))
         else:
             print(b, ":".join(excluded.get(b, []) + long_cases.get(b, [])) or "-")
+    if not long_only:
+        for b in binaries + built:
+            if b in flat:
+                print(b, positive(b, flat[b]), FLAT)
     return 0
 
 
@@ -156,9 +177,13 @@ def main_judge(argv):
     ap.add_argument("--long", action="store_true",
                     help="the log is of the long cases' run (plan --long)")
     args = ap.parse_args(argv)
-    binaries, _, built, long_cases = read_list(args.list)
+    flat = {}
+    binaries, _, built, long_cases = read_list(args.list, flat)
     if args.long:
         binaries, built = [b for b in binaries if b in long_cases], []
+    else:
+        binaries = binaries + [f"{b}@{FLAT}" for b in binaries + built if b in flat]
+        built = [b for b in built if b not in flat]
     with open(args.log, errors="replace") as f:
         lines = [l.rstrip("\r\n") for l in f]
 

@@ -11,7 +11,9 @@
 # start in the folders below it where they look), building them the first time into $ZEX_CACHE_DIR (default
 # ~/.cache/zex), offline, from level-zero-tests-4e778064.tar.gz in the
 # vendor folder against the vendored loader (tools/check/l0-loader.sh).
-# The cache is keyed by the archive's sha256 and the list of binaries; an
+# The build is keyed by the archive's sha256 and the test group: a list
+# that names one more binary builds only that one; the folder printed is
+# keyed by the list's binaries, helpers and kernels as well. An
 # interrupted build goes on where it stopped. Without the archive: exit 4,
 # or 1 under CI=true (tools/check/vendored.sh).
 #
@@ -28,8 +30,7 @@ list=${1:-$top/tools/check/l0-conformance.txt}
 targets=$(awk '$1 == "binary" || $1 == "build" || $1 == "helper" { print $2 }' "$list" | tr '\n' ' ')
 group=$(awk '$1 == "group" { print $2 }' "$list")
 # The core group's key is what it was before lists named their group.
-key=$( (echo "$sha256"; echo "$targets"; [ -z "$group" ] || echo "$group") | sha256sum |
-	cut -c1-12)
+key=$( (echo "$sha256"; [ -z "$group" ] || echo "$group") | sha256sum | cut -c1-12)
 group=${group:-/conformance_tests/core}
 cache=${ZEX_CACHE_DIR:-$HOME/.cache/zex}/$name-$key
 # Where each program goes: binaries in bin/, a helper in the folder below
@@ -39,9 +40,10 @@ layout=$(awk '$1 == "binary" || $1 == "build" || $1 == "helper" { print $1, $2, 
 extra=$(awk '$1 == "kernel" { print $2 }' "$list" | tr '\n' ' ')
 layout="$layout
 kernels${extra:+ $extra}"
+bin=$cache/bin-$(sha256sum <<<"$layout" | cut -c1-12)
 
-if [ -f "$cache/bin/.complete" ] && [ "$(cat "$cache/bin/.complete")" = "$layout" ]; then
-	echo "$cache/bin"
+if [ -f "$bin/.complete" ] && [ "$(cat "$bin/.complete")" = "$layout" ]; then
+	echo "$bin"
 	exit 0
 fi
 vendored_archive $name $sha256 l0-tests
@@ -68,21 +70,21 @@ fi
 	ninja -C "$cache/build" -j "$(nproc)" $targets
 } >>"$cache/build.log" 2>&1 ||
 	{ tail -n 30 "$cache/build.log" >&2; echo "l0-tests: build failed, log: $cache/build.log" >&2; exit 1; }
-rm -rf "$cache/bin"
+rm -rf "$bin"
 while read -r _ t folder; do
-	mkdir -p "$cache/bin/$folder"
-	find "$cache/build" -type f -name "$t" -perm -u+x -exec cp {} "$cache/bin/$folder/" \;
-	[ -x "$cache/bin/$folder/$t" ] || { echo "l0-tests: $t was not built" >&2; exit 1; }
+	mkdir -p "$bin/$folder"
+	find "$cache/build" -type f -name "$t" -perm -u+x -exec cp {} "$bin/$folder/" \;
+	[ -x "$bin/$folder/$t" ] || { echo "l0-tests: $t was not built" >&2; exit 1; }
 done < <(grep -v '^kernels' <<<"$layout")
 for t in $(awk '$1 == "binary" || $1 == "build" { print $2 }' "$list"); do
 	for k in "$cache/src/conformance_tests/"*/"$t/kernels/"*.spv; do
-		[ ! -f "$k" ] || cp "$k" "$cache/bin/"
+		[ ! -f "$k" ] || cp "$k" "$bin/"
 	done
 done
 # Kernels a binary loads from another's folder (the suite installs them
 # all in one place): "kernel PATH", PATH in the suite's sources.
 for k in $(awk '$1 == "kernel" { print $2 }' "$list"); do
-	cp "$cache/src/$k" "$cache/bin/"
+	cp "$cache/src/$k" "$bin/"
 done
-echo "$layout" > "$cache/bin/.complete"
-echo "$cache/bin"
+echo "$layout" > "$bin/.complete"
+echo "$bin"

@@ -64,5 +64,16 @@ else
 fi | tally
 layer_end l0-conformance-long
 
+layer_start compute-benchmarks-long
+if kdir=$(tools/kernel-dir.sh 6.12) &&
+   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12" 2>"$logs/build-cb.err"); then
+	KDIR=$kdir ZEX_KO=$ko ZEX_CB_LONG=1 ZEX_CB_TIMEOUT=3600 \
+		tools/vm/vm.sh check-runtimes 2>&1
+else
+	echo "FAIL [compute-benchmarks-long] no 6.12 headers, or zex.ko does not build"
+	echo "RESULT compute-benchmarks-long passed=0 failed=1 skipped=0"
+fi | tally
+layer_end compute-benchmarks-long
+
 echo "stress took $(( $(date +%s) - t0 ))s"
 verdict

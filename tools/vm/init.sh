@@ -153,6 +153,49 @@ run_selftests() {
 	done
 }
 
+# compute_benchmarks PARAMS: Intel's compute-benchmarks, where the VM
+# carries them with a plan (/etc/zex/cb-plan, lines "BENCHMARK TEST
+# [^ARGUMENT...]": tools/check/compute-benchmarks-cases.py): each
+# benchmark's list of its cases (--noop), then per test each case run
+# once (each test bounded by ZEX_CB_TIMEOUT seconds, default 300), the
+# excluded arguments filtered out, zex reloaded with 1 GiB tiles (the
+# largest cases run allocate 1 GiB of one device) and then as before.
+compute_benchmarks() {
+	[ -f /etc/zex/cb-plan ] || return 0
+	rmmod zex
+	load "$1 tile_mem_mb=1024"
+	cd /opt/zex/cb || return
+	# Through loader 1.32.0, libzex its only driver.
+	export LD_LIBRARY_PATH=/opt/level-zero-1.32.0/lib:$LD_LIBRARY_PATH
+	export ZE_ENABLE_ALT_DRIVERS=$ZEX_LIBZEX
+	for bench in $(cut -d' ' -f1 /etc/zex/cb-plan | sort -u); do
+		mark "cb-cases $bench"
+		./${bench}_l0 --api=l0 --noop --noHeaders --csv 2>&1
+		mark "cb-cases-end $bench"
+	done
+	while read -r bench test filters <&3; do
+		[ -n "$test" ] || continue
+		# One --argFilter, its filters separated by spaces (the
+		# benchmark takes the option once).
+		set --
+		[ -z "$filters" ] || set -- --argFilter="$filters"
+		mark "cb-begin $bench $test"
+		t0=$(date +%s)
+		{
+			timeout "${ZEX_CB_TIMEOUT:-300}" ./${bench}_l0 --api=l0 --testFilter="$test" "$@" \
+				--iterations=1 --warmupIterations=0 --noProgressBar --csv \
+				--noHeaders --printAllResults --dumpErrorsImmediately=1 2>&1
+			echo $? > /tmp/cb.rc
+		} | grep -v '^DEVELOPER_WARNING'
+		mark "cb-end $bench $test rc=$(cat /tmp/cb.rc) secs=$(($(date +%s) - t0))"
+	done 3< /etc/zex/cb-plan
+	unset ZE_ENABLE_ALT_DRIVERS
+	export LD_LIBRARY_PATH=${LD_LIBRARY_PATH#/opt/level-zero-1.32.0/lib:}
+	cd /
+	rmmod zex
+	load "$1"
+}
+
 case $MODE in
 check | stress | fuzz)
 	# Every row of /etc/zex/rows (module parameters, "-" the defaults):
@@ -170,6 +213,7 @@ check | stress | fuzz)
 		load "$params"
 		[ -n "$later" ] || kunit
 		run_selftests $later
+		[ -n "$later" ] || compute_benchmarks "$params"
 		unload
 		mark "row-end $tag"
 		later=later
@@ -267,8 +311,10 @@ bench)
 	;;
 conformance)
 	# level-zero-tests' binaries, each line of /etc/zex/conformance
-	# ("NAME FILTER", FILTER the excluded cases or "-", or "+CASES" to
-	# run only those: the long ones of make stress), through loader
+	# ("NAME FILTER [HIERARCHY]", FILTER the excluded cases or "-", or
+	# "+CASES" to run only those: the long ones of make stress, or those
+	# run again under ZE_FLAT_DEVICE_HIERARCHY=HIERARCHY, marked
+	# "NAME@HIERARCHY"), through loader
 	# 1.32.0 with libzex its only driver; how many cases the exclusions
 	# match, then the run (gtest's output without the suite's info log,
 	# streamed),
@@ -276,9 +322,10 @@ conformance)
 	load "$ZEX_PARAMS"
 	export LD_LIBRARY_PATH=/opt/level-zero-1.32.0/lib:$LD_LIBRARY_PATH
 	export ZE_ENABLE_ALT_DRIVERS=/opt/zex/lib/libzex.so.0
-	while read -r name filter <&3; do
+	while read -r name filter hierarchy <&3; do
 		[ -n "$name" ] || continue
-		mark "conformance-begin $name"
+		label=$name${hierarchy:+@$hierarchy}
+		mark "conformance-begin $label"
 		cd /opt/zex/l0-tests
 		only=
 		n=0
@@ -289,15 +336,16 @@ conformance)
 			n=$(./$name --gtest_list_tests --gtest_filter="$filter" 2>/dev/null | grep -c '^  ')
 			only=--gtest_filter=-$filter
 		fi
-		mark "conformance-excluded $name $n"
+		mark "conformance-excluded $label $n"
 		t0=$(date +%s)
 		# Streamed, so that a case which hangs shows where.
 		{
-			timeout "${ZEX_CONFORMANCE_TIMEOUT:-600}" ./$name $only 2>&1
+			env ${hierarchy:+ZE_FLAT_DEVICE_HIERARCHY=$hierarchy} \
+				timeout "${ZEX_CONFORMANCE_TIMEOUT:-600}" ./$name $only 2>&1
 			echo $? > /tmp/conformance.rc
 		} | grep -v '^\[[-0-9 :]*\] \[info\]'
 		rc=$(cat /tmp/conformance.rc)
-		mark "conformance-end $name rc=$rc secs=$(($(date +%s) - t0))"
+		mark "conformance-end $label rc=$rc secs=$(($(date +%s) - t0))"
 		cd /
 	done 3< /etc/zex/conformance
 	unload

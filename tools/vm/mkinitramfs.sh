@@ -125,13 +125,17 @@ if [ -n "${ZEX_UCX:-}" ]; then
 		"$root"/opt/ucx/lib/ucx/*.a "$root"/opt/ucx/lib/ucx/*.la
 fi
 # With ZEX_COMPUTE_BENCHMARKS (tools/check/compute-benchmarks.sh's folder)
-# its api_overhead_benchmark and kernels go to /opt/zex/cb, and the cases
-# of tools/bench/compute-benchmarks.txt to /etc/zex/cb-tests (make bench).
+# its benchmarks and kernels go to /opt/zex/cb, and the cases of
+# tools/bench/compute-benchmarks.txt to /etc/zex/cb-tests (make bench);
+# with ZEX_CB_PLAN too, that plan (make check's cases,
+# tools/check/compute-benchmarks-cases.py) to /etc/zex/cb-plan.
 if [ -n "${ZEX_COMPUTE_BENCHMARKS:-}" ]; then
 	mkdir -p "$root/opt/zex/cb"
-	cp "$ZEX_COMPUTE_BENCHMARKS"/api_overhead_benchmark_l0 "$ZEX_COMPUTE_BENCHMARKS"/*.spv \
+	cp "$ZEX_COMPUTE_BENCHMARKS"/api_overhead_benchmark_l0 \
+		"$ZEX_COMPUTE_BENCHMARKS"/memory_benchmark_l0 "$ZEX_COMPUTE_BENCHMARKS"/*.spv \
 		"$root/opt/zex/cb/"
 	cp "$here/../bench/compute-benchmarks.txt" "$root/etc/zex/cb-tests"
+	[ -z "${ZEX_CB_PLAN:-}" ] || printf '%s\n' "$ZEX_CB_PLAN" > "$root/etc/zex/cb-plan"
 fi
 if [ -n "${ZEX_L0_TESTS:-}" ]; then
 	mkdir -p "$root/opt/zex/l0-tests"
@@ -180,7 +184,7 @@ printf 'MODE=%s\nZEX_PARAMS="%s"\n' "$mode" "$(head -n1 "$root/etc/zex/rows" | s
 # (make fuzz, make stress).
 echo "export ZEX_FUZZ_CALLS_LATER_ROWS=${ZEX_FUZZ_CALLS_LATER_ROWS:-5000}" >> "$root/etc/zex/vm.conf"
 for var in ZEX_FUZZ_CALLS ZEX_FUZZ_SEED ZEX_TEST_TIMEOUT ZEX_HOSTRPC_CALLERS ZEX_HOSTRPC_CALLS \
-	ZEX_CONFORMANCE_TIMEOUT; do
+	ZEX_CONFORMANCE_TIMEOUT ZEX_CB_TIMEOUT; do
 	[ -n "${!var:-}" ] && printf 'export %s=%s\n' "$var" "${!var}" >> "$root/etc/zex/vm.conf"
 done
 

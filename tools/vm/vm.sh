@@ -24,7 +24,11 @@
 #              ZEX_CONFORMANCE_LONG=1 the long cases alone (make stress)
 # check-runtimes
 #              UCX (tools/check/ucx.sh) and zex_ucp_pingpong built against
-#              it, zex_ucx_test in a VM of its own on the stock kernel
+#              it, zex_ucx_test in a VM of its own on the stock kernel, and
+#              in the same VM Intel's compute-benchmarks
+#              (tools/check/compute-benchmarks.sh): the cases
+#              tools/check/compute-benchmarks-cases.txt runs, judged by
+#              tools/check/compute-benchmarks-cases.py
 # check-debug  build (or reuse) the debug kernel, build zex.ko and its KUnit
 #              suites (zex_kunit.ko) against it, run the suites and the
 #              kselftests, scan for leaks
@@ -224,6 +228,25 @@ check-runtimes)
 		exit 0
 	fi
 	[ $ucx_rc = 0 ] || { echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
+	cb_rc=0
+	cb=$("$top/tools/check/compute-benchmarks.sh") || cb_rc=$?
+	if [ $cb_rc = 4 ]; then
+		echo "SKIP [$layer] compute-benchmarks not vendored here"
+		echo "RESULT $layer passed=0 failed=0 skipped=1"
+		exit 0
+	fi
+	[ $cb_rc = 0 ] || { echo "FAIL [$layer] compute-benchmarks do not build"
+			    echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
+	cb_list=$top/tools/check/compute-benchmarks-cases.txt
+	# With ZEX_CB_LONG=1: the list's long cases alone (make stress).
+	cb_layer=compute-benchmarks
+	cb_long=
+	if [ "${ZEX_CB_LONG:-0}" = 1 ]; then
+		cb_layer=compute-benchmarks-long
+		cb_long=--long
+	fi
+	cb_plan=$(python3 "$top/tools/check/compute-benchmarks-cases.py" plan $cb_long "$cb_list") ||
+		{ echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
 	rt=$O/vm/runtimes
 	rm -rf "$rt"
 	mkdir -p "$rt/selftests"
@@ -236,13 +259,21 @@ check-runtimes)
 		{ echo "FAIL [$layer] zex_ucp_pingpong does not build"
 		  echo "RESULT $layer passed=0 failed=1 skipped=0"; exit 1; }
 	[ -n "${ZEX_PARAMS:-}" ] || params=$slow_vm_params
+	# The benchmarks launch kernels: the compute engine's files go in.
 	ZEX_UCX=$ucx ZEX_UCX_PROGRAMS=$rt/zex_ucp_pingpong ZEX_VM_LEAVE_OUT= ZEX_VM_BAD_PARAMS=0 \
-		ZEX_VM_ABSENT=0 "$vmdir/mkinitramfs.sh" "$O/vm/runtimes.cpio.gz" "$zex_ko" \
+		ZEX_VM_ABSENT=0 ZEX_COMPUTE_BENCHMARKS=$cb ZEX_CB_PLAN=$cb_plan ZEX_VM_COMPUTE=1 \
+		"$vmdir/mkinitramfs.sh" "$O/vm/runtimes.cpio.gz" "$zex_ko" \
 		"$stock_moddir" "$O/bin" "$rt/selftests" check "$params"
-	# 3 GiB: two processes of UCX with their buffers and staging.
-	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/runtimes.cpio.gz" 3072 1200 "$O/vm/runtimes.log"
+	# 3 GiB: two processes of UCX with their buffers and staging, or a
+	# benchmark's two 256 MiB buffers and their copies.
+	"$vmdir/run-vm.sh" "$stock_kernel" "$O/vm/runtimes.cpio.gz" 3072 \
+		"$([ -n "$cb_long" ] && echo 7200 || echo 1800)" "$O/vm/runtimes.log"
+	rc=0
 	python3 "$results" vm "$O/vm/runtimes.log" --layer $layer --no-absent \
-		--selftests zex_ucx_test
+		--selftests zex_ucx_test || rc=1
+	python3 "$top/tools/check/compute-benchmarks-cases.py" judge "$cb_list" \
+		"$O/vm/runtimes.log" --layer $cb_layer $cb_long || rc=1
+	exit $rc
 	;;
 check-debug | fuzz)
 	dline=${KVER:-6.1}
