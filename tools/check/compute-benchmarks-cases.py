@@ -14,7 +14,7 @@ check, and the cases left out with their reasons:
 A run line runs all of TEST's Level Zero cases, each once (one iteration,
 no warm-up: make check asks whether they work, make bench how fast). An
 exclude line leaves out the cases of TEST whose arguments include
-ARGUMENT, written as the benchmark prints it ("size=4GB"); a long line
+ARGUMENT, written as the benchmark prints it ("size=4GB"); a long line names
 the cases of TEST with ARGUMENT that work but take too long for make
 check (make stress runs them: `plan --long`, `judge --long`); a skip
 line names a test not run at all. Every test of a benchmark's own list (its
