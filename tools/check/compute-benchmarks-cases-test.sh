@@ -89,22 +89,23 @@ sed -i 's/^skip api_overhead_benchmark Gone/skip api_overhead_benchmark Broken/'
   echo "@@ZEX cb-end api_overhead_benchmark Fast rc=0 secs=1"; } > "$tmp/log"
 expect "the long run wants the long cases only" 0 '^RESULT t passed=1 failed=0 skipped=0$' --long
 
-plan=$(python3 "$judge" plan "$tmp/list")
-n=$((n + 1))
-if [ "$plan" = "api_overhead_benchmark Fast ^size=4GB ^size=256MB" ]; then
-	echo "ok $n the plan filters the excluded and long arguments out"
-else
-	echo "not ok $n the plan filters the excluded and long arguments out"
-	echo "#   got: $plan"
-	failed=1
-fi
-plan=$(python3 "$judge" plan --long "$tmp/list")
-n=$((n + 1))
-if [ "$plan" = "api_overhead_benchmark Fast size=256MB ^size=4GB" ]; then
-	echo "ok $n the long plan runs the long argument's cases, the excluded still out"
-else
-	echo "not ok $n the long plan runs the long argument's cases, the excluded still out"
-	echo "#   got: $plan"
-	failed=1
-fi
+# expect_plan WHAT WANT [--long]: the plan's lines.
+expect_plan() {
+	local what=$1 want=$2 plan
+	shift 2
+	plan=$(python3 "$judge" plan "$@" "$tmp/list")
+	n=$((n + 1))
+	if [ "$plan" = "$want" ]; then
+		echo "ok $n $what"
+	else
+		echo "not ok $n $what"
+		echo "#   got: $plan"
+		failed=1
+	fi
+}
+
+expect_plan "the plan filters the excluded and long arguments out" \
+	"api_overhead_benchmark Fast ^size=4GB ^size=256MB"
+expect_plan "the long plan runs the long argument's cases, the excluded still out" \
+	"api_overhead_benchmark Fast size=256MB ^size=4GB" --long
 exit $failed

@@ -52,28 +52,27 @@ layer_start vm
 tools/vm/vm.sh stress 2>&1 | tally
 layer_end vm
 
-# level-zero-tests' long cases (l0-conformance.txt), which make check leaves out.
-layer_start l0-conformance-long
-if kdir=$(tools/kernel-dir.sh 6.12) &&
-   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12" 2>"$logs/build-conformance.err"); then
-	KDIR=$kdir ZEX_KO=$ko ZEX_CONFORMANCE_LONG=1 ZEX_CONFORMANCE_TIMEOUT=5400 \
-		tools/vm/vm.sh check-conformance 2>&1
-else
-	echo "FAIL [l0-conformance-long] no 6.12 headers, or zex.ko does not build"
-	echo "RESULT l0-conformance-long passed=0 failed=1 skipped=0"
-fi | tally
-layer_end l0-conformance-long
+# long_layer LAYER MODE VAR=VALUE...: vm.sh MODE on the 6.12 stock
+# kernel with those settings (a layer's long cases), as layer LAYER.
+long_layer() {
+	local layer=$1 mode=$2 kdir ko
+	shift 2
+	layer_start "$layer"
+	if kdir=$(tools/kernel-dir.sh 6.12) &&
+	   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12" 2>"$logs/build-$layer.err"); then
+		env KDIR="$kdir" ZEX_KO="$ko" "$@" tools/vm/vm.sh "$mode" 2>&1
+	else
+		echo "FAIL [$layer] no 6.12 headers, or zex.ko does not build"
+		echo "RESULT $layer passed=0 failed=1 skipped=0"
+	fi | tally
+	layer_end "$layer"
+}
 
-layer_start compute-benchmarks-long
-if kdir=$(tools/kernel-dir.sh 6.12) &&
-   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12" 2>"$logs/build-cb.err"); then
-	KDIR=$kdir ZEX_KO=$ko ZEX_CB_LONG=1 ZEX_CB_TIMEOUT=3600 \
-		tools/vm/vm.sh check-runtimes 2>&1
-else
-	echo "FAIL [compute-benchmarks-long] no 6.12 headers, or zex.ko does not build"
-	echo "RESULT compute-benchmarks-long passed=0 failed=1 skipped=0"
-fi | tally
-layer_end compute-benchmarks-long
+# The long cases make check leaves out: level-zero-tests'
+# (l0-conformance.txt) and compute-benchmarks' (compute-benchmarks-cases.txt).
+long_layer l0-conformance-long check-conformance ZEX_CONFORMANCE_LONG=1 \
+	ZEX_CONFORMANCE_TIMEOUT=5400
+long_layer compute-benchmarks-long check-runtimes ZEX_CB_LONG=1 ZEX_CB_TIMEOUT=3600
 
 echo "stress took $(( $(date +%s) - t0 ))s"
 verdict

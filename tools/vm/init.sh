@@ -164,7 +164,9 @@ compute_benchmarks() {
 	[ -f /etc/zex/cb-plan ] || return 0
 	rmmod zex
 	load "$1 tile_mem_mb=1024"
-	cd /opt/zex/cb || return
+	# A subshell: the loader's settings end with it.
+	(
+	cd /opt/zex/cb || exit
 	# Through loader 1.32.0, libzex its only driver.
 	export LD_LIBRARY_PATH=/opt/level-zero-1.32.0/lib:$LD_LIBRARY_PATH
 	export ZE_ENABLE_ALT_DRIVERS=$ZEX_LIBZEX
@@ -189,9 +191,7 @@ compute_benchmarks() {
 		} | grep -v '^DEVELOPER_WARNING'
 		mark "cb-end $bench $test rc=$(cat /tmp/cb.rc) secs=$(($(date +%s) - t0))"
 	done 3< /etc/zex/cb-plan
-	unset ZE_ENABLE_ALT_DRIVERS
-	export LD_LIBRARY_PATH=${LD_LIBRARY_PATH#/opt/level-zero-1.32.0/lib:}
-	cd /
+	)
 	rmmod zex
 	load "$1"
 }
