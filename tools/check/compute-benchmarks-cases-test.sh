@@ -8,7 +8,9 @@
 # that says ERROR, a case with no row, a test that exits non-zero, a test
 # that never ends, a test of the benchmark the list does not name, a test
 # the list names that the benchmark does not have; an excluded or long
-# case is neither wanted nor counted, and the long run wants only those.
+# case is neither wanted nor counted, and the long run wants only those;
+# a test all long ("*") is not started by make check, and the long run
+# wants it.
 # The plan's lines carry the exclusions. TAP on stdout.
 set -uo pipefail
 
@@ -21,6 +23,8 @@ cat > "$tmp/list" <<'LIST'
 run api_overhead_benchmark Fast
 exclude api_overhead_benchmark Fast size=4GB too big
 long api_overhead_benchmark Fast size=256MB too slow
+run api_overhead_benchmark Slow
+long api_overhead_benchmark Slow * every case too slow
 skip api_overhead_benchmark Broken no kernel
 LIST
 
@@ -33,6 +37,7 @@ listing() {
 	echo "Fast(api=l0 size=4GB mode=0)                [CPU] [us]"
 	echo "Fast(api=l0 size=256MB mode=0)              [CPU] [us]"
 	echo "Broken(api=l0 size=1MB)                     [CPU] [us]"
+	echo "Slow(api=l0 size=1MB)                       [CPU] [us]"
 	for t in "$@"; do
 		echo "$t(api=l0 size=1MB)                         [CPU] [us]"
 	done
@@ -66,7 +71,7 @@ expect() {
 	fi
 }
 
-echo "1..10"
+echo "1..12"
 { listing; run_of 1.5 NO_SUPPORT; } > "$tmp/log"
 expect "figures and the benchmark's NO_SUPPORT pass; excluded and long cases are not wanted" 0 \
 	'^RESULT t passed=1 failed=0 skipped=1$'
@@ -86,8 +91,18 @@ expect "a test the benchmark does not have fails" 1 'Gone: the benchmark has no 
 sed -i 's/^skip api_overhead_benchmark Gone/skip api_overhead_benchmark Broken/' "$tmp/list"
 { listing; echo "@@ZEX cb-begin api_overhead_benchmark Fast"
   echo "Fast(api=l0 size=256MB mode=0),9.5,9.5,0.00%,9.5,9.5,[CPU],[us]"
+  echo "@@ZEX cb-end api_overhead_benchmark Fast rc=0 secs=1"
+  echo "@@ZEX cb-begin api_overhead_benchmark Slow"
+  echo "Slow(api=l0 size=1MB),3.5,3.5,0.00%,3.5,3.5,[CPU],[us]"
+  echo "@@ZEX cb-end api_overhead_benchmark Slow rc=0 secs=1"; } > "$tmp/log"
+expect "the long run wants the long cases only" 0 '^RESULT t passed=2 failed=0 skipped=0$' --long
+{ listing; echo "@@ZEX cb-begin api_overhead_benchmark Fast"
+  echo "Fast(api=l0 size=256MB mode=0),9.5,9.5,0.00%,9.5,9.5,[CPU],[us]"
   echo "@@ZEX cb-end api_overhead_benchmark Fast rc=0 secs=1"; } > "$tmp/log"
-expect "the long run wants the long cases only" 0 '^RESULT t passed=1 failed=0 skipped=0$' --long
+expect "the long run of a test all long fails when it did not run" 1 'Slow: did not run' --long
+{ listing; run_of 1.5 2.5; } > "$tmp/log"
+expect "make check does not want a test all long, and says so" 0 \
+	'^api_overhead_benchmark Slow: long cases, left to make stress: every case$'
 
 # expect_plan WHAT WANT [--long]: the plan's lines.
 expect_plan() {
@@ -106,6 +121,7 @@ expect_plan() {
 
 expect_plan "the plan filters the excluded and long arguments out" \
 	"api_overhead_benchmark Fast ^size=4GB ^size=256MB"
-expect_plan "the long plan runs the long argument's cases, the excluded still out" \
-	"api_overhead_benchmark Fast size=256MB ^size=4GB" --long
+expect_plan "the long plan runs the long argument's cases, the excluded still out; a test all long whole" \
+	"api_overhead_benchmark Fast size=256MB ^size=4GB
+api_overhead_benchmark Slow api=l0" --long
 exit $failed

@@ -15,8 +15,9 @@ A run line runs all of TEST's Level Zero cases, each once (one iteration,
 no warm-up: make check asks whether they work, make bench how fast). An
 exclude line leaves out the cases of TEST whose arguments include
 ARGUMENT, written as the benchmark prints it ("size=4GB"); a long line names
-the cases of TEST with ARGUMENT that work but take too long for make
-check (make stress runs them: `plan --long`, `judge --long`); a skip
+the cases of TEST with ARGUMENT (or with "*", every case: make check does
+not start the test) that work but take too long for make check (make
+stress runs them: `plan --long`, `judge --long`); a skip
 line names a test not run at all. Every test of a benchmark's own list (its
 --noop listing) must be run or skipped: the verdict fails a test the list
 does not name, or names but the benchmark does not have.
@@ -25,7 +26,8 @@ does not name, or names but the benchmark does not have.
 reads: "BENCHMARK TEST [^ARGUMENT...]" (the benchmark's own argument
 filters, negated: the excluded and the long ones). `plan --long LIST`
 prints one line per long argument instead, "BENCHMARK TEST ARGUMENT
-[^ARGUMENT...]" (those cases, the exclusions still out).
+[^ARGUMENT...]" (those cases, the exclusions still out; for "*", the
+argument every case has, "api=l0").
 
 `compute-benchmarks-cases.py judge LIST LOG --layer LAYER` reads what
 init.sh printed: each benchmark's cases (its --noop listing, between
@@ -51,6 +53,8 @@ BENCHMARKS = ("api_overhead_benchmark", "memory_benchmark")
 ROW = re.compile(r"^(\w+)\((api=l0[^)]*)\),([^,]+),")
 # A case of the --noop listing: "TEST(api=l0 ARGS)", padding, type, unit.
 LISTED = re.compile(r"^(\w+)\((api=l0[^)]*)\)\s")
+# A long line's argument for every case of its test.
+EVERY = "*"
 FAILED = ("ERROR", "VERIF_FAIL", "KERNEL_BUILD_ERROR", "MISSING_KERNEL", "INVALID_ARGS")
 SKIPPED = ("NO_SUPPORT", "NO_SUPPORT (API)", "NO_IMPLEMENT")
 
@@ -81,7 +85,8 @@ def read_list(path, long_args=None):
                 if key in runs or key in skipped:
                     problems.append(f"{where}: {words[2]} is listed twice")
                 runs.append(key)
-            elif kind in ("exclude", "long") and len(words) >= 5 and "=" in words[3]:
+            elif kind in ("exclude", "long") and len(words) >= 5 and (
+                    "=" in words[3] or (kind == "long" and words[3] == EVERY)):
                 if key not in runs:
                     problems.append(f"{where}: {words[2]} is not run (list its run line first)")
                 into = excluded if kind == "exclude" else long_args
@@ -92,8 +97,8 @@ def read_list(path, long_args=None):
                 skipped[key] = " ".join(words[3:])
             else:
                 problems.append(f"{where}: a run line has no reason, an exclusion or "
-                                "long line names one NAME=VALUE argument and why, a skip "
-                                "says why")
+                                "long line names one NAME=VALUE argument (a long line "
+                                "'*', every case) and why, a skip says why")
     if problems:
         raise SystemExit("\n".join(problems))
     return runs, excluded, skipped
@@ -106,7 +111,12 @@ def main_plan(argv):
     for key in runs:
         out = ["^" + a for a in excluded.get(key, [])]
         if not long_only:
-            print(*key, *out, *("^" + a for a in long_args.get(key, [])))
+            if EVERY not in long_args.get(key, []):
+                print(*key, *out, *("^" + a for a in long_args.get(key, [])))
+            continue
+        if EVERY in long_args.get(key, []):
+            # Every case has "api=l0": the filter that keeps them all.
+            print(*key, "api=l0", *out)
             continue
         for arg in long_args.get(key, []):
             print(*key, arg, *out)
@@ -125,7 +135,7 @@ def judge_test(key, listing, body, ends, excluded, long_args, long_run):
             args = set(m.group(2).split())
             if args & set(excluded):
                 n_excluded += 1
-            elif bool(args & set(long_args)) != long_run:
+            elif (EVERY in long_args or bool(args & set(long_args))) != long_run:
                 n_long += 1
             else:
                 want.append(m.group(2))
@@ -187,8 +197,11 @@ def main_judge(argv):
     args = ap.parse_args(argv)
     long_args = {}
     runs, excluded, skipped = read_list(args.list, long_args)
+    listed_tests = runs + list(skipped)
     if args.long:
         runs = [key for key in runs if key in long_args]
+    else:
+        runs = [key for key in runs if EVERY not in long_args.get(key, [])]
     with open(args.log, errors="replace") as f:
         lines = [l.rstrip("\r\n") for l in f]
 
@@ -228,7 +241,7 @@ def main_judge(argv):
         summaries.append(summary)
     for bench, listed in listing.items() if not args.long else ():
         names = {m.group(1) for m in map(LISTED.match, listed) if m}
-        named = {t for b, t in runs + list(skipped) if b == bench}
+        named = {t for b, t in listed_tests if b == bench}
         for test in sorted(names - named):
             print(f"FAIL [{args.layer}] {bench} {test}: neither run nor skipped by the list")
             failed += 1
@@ -239,7 +252,8 @@ def main_judge(argv):
     for key, why in skipped.items() if not args.long else ():
         print(f"not run: {' '.join(key)}: {why}")
     for key, arguments in long_args.items() if not args.long else ():
-        print(f"{' '.join(key)}: long cases, left to make stress: " + " ".join(arguments))
+        what = "every case" if EVERY in arguments else " ".join(arguments)
+        print(f"{' '.join(key)}: long cases, left to make stress: {what}")
     print(f"RESULT {args.layer} passed={passed} failed={failed} skipped={skipped_n}")
     return 1 if failed else 0
 

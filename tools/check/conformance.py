@@ -17,7 +17,8 @@ each exclusion with its reason:
 
 A long line names cases that pass but take too long for make check (why,
 with the time, is its reason): make check leaves them out beside the
-exclusions, make stress runs them. A flat line names cases run a second
+exclusions (of the FLAT run too), make stress runs them (a built binary's
+under FLAT, the only hierarchy it runs under). A flat line names cases run a second
 time under ZE_FLAT_DEVICE_HIERARCHY=FLAT (each tile a root device), where
 they find the several devices they ask for (why, is its reason): that run
 is judged as the binary "NAME@FLAT". A built binary with flat lines runs
@@ -101,19 +102,23 @@ def main_plan(argv):
     flat = {}
     binaries, excluded, built, long_cases = read_list(argv[-1], flat)
 
-    def positive(b, patterns):
-        return "+" + ":".join(patterns) + ("-" + ":".join(excluded[b]) if b in excluded else "")
+    def positive(patterns, left_out):
+        return "+" + ":".join(patterns) + ("-" + ":".join(left_out) if left_out else "")
 
     for b in binaries:
         if long_only:
             if b in long_cases:
-                print(b, positive(b, long_cases[b]))
+                print(b, positive(long_cases[b], excluded.get(b, [])))
         else:
             print(b, ":".join(excluded.get(b, []) + long_cases.get(b, [])) or "-")
+    for b in built:
+        # A built binary runs under FLAT only: its long cases too.
+        if long_only and b in flat and b in long_cases:
+            print(b, positive(long_cases[b], excluded.get(b, [])), FLAT)
     if not long_only:
         for b in binaries + built:
             if b in flat:
-                print(b, positive(b, flat[b]), FLAT)
+                print(b, positive(flat[b], excluded.get(b, []) + long_cases.get(b, [])), FLAT)
     return 0
 
 
@@ -179,8 +184,11 @@ def main_judge(argv):
     args = ap.parse_args(argv)
     flat = {}
     binaries, _, built, long_cases = read_list(args.list, flat)
+    built_flat = {b for b in built if b in flat}
     if args.long:
-        binaries, built = [b for b in binaries if b in long_cases], []
+        binaries = [b for b in binaries if b in long_cases] + \
+            [f"{b}@{FLAT}" for b in built if b in flat and b in long_cases]
+        built = []
     else:
         binaries = binaries + [f"{b}@{FLAT}" for b in binaries + built if b in flat]
         built = [b for b in built if b not in flat]
@@ -224,8 +232,9 @@ def main_judge(argv):
     if built:
         print("built, not run in this layer yet: " + " ".join(built))
     for name in binaries:
-        if name in long_cases and not args.long:
-            print(f"{name}: long cases, left to make stress: " + " ".join(long_cases[name]))
+        base = name.removesuffix("@" + FLAT)
+        if base in long_cases and not args.long and (name == base) == (base not in built_flat):
+            print(f"{name}: long cases, left to make stress: " + " ".join(long_cases[base]))
     print(f"RESULT {args.layer} passed={passed} failed={failed} skipped={skipped}")
     return 1 if failed else 0
 

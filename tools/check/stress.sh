@@ -69,9 +69,11 @@ long_layer() {
 }
 
 # The long cases make check leaves out: level-zero-tests'
-# (l0-conformance.txt) and compute-benchmarks' (compute-benchmarks-cases.txt).
+# (l0-conformance.txt, l0-sysman.txt) and compute-benchmarks'
+# (compute-benchmarks-cases.txt).
 long_layer l0-conformance-long check-conformance ZEX_CONFORMANCE_LONG=1 \
 	ZEX_CONFORMANCE_TIMEOUT=5400
+long_layer l0-sysman-long check-sysman ZEX_CONFORMANCE_LONG=1
 long_layer compute-benchmarks-long check-runtimes ZEX_CB_LONG=1 ZEX_CB_TIMEOUT=3600
 
 echo "stress took $(( $(date +%s) - t0 ))s"

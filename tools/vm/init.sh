@@ -118,6 +118,20 @@ unload() {
 # runs what it lists through the kernel's runner (its TAP between
 # ksft-runner marks), and the rest as any other row does.
 runner=/opt/zex/kselftest/run_kselftest.sh
+# runner_progress: a mark for each program the runner starts, with the
+# time, as it starts: the runner's output is printed whole when it ends,
+# so a VM stopped inside it says where, and how long each program took.
+runner_progress() {
+	seen=0
+	while :; do
+		grep '^# selftests: ' /tmp/kselftest.out | sed -n "$((seen + 1)),\$p" > /tmp/ksft-new
+		while IFS= read -r l; do
+			mark "ksft-runner-start $(date +%s) ${l#\# selftests: }"
+			seen=$((seen + 1))
+		done < /tmp/ksft-new
+		sleep 2
+	done
+}
 run_selftests() {
 	listed=
 	if [ -z "${1:-}" ] && [ -x $runner ]; then
@@ -126,7 +140,10 @@ run_selftests() {
 		# output, and a second description that does not append would
 		# write over it.
 		: > /tmp/kselftest.out
+		runner_progress &
+		progress=$!
 		$runner -c drivers/gpu/zex >> /tmp/kselftest.out 2>&1
+		kill $progress
 		cat /tmp/kselftest.out
 		mark "ksft-runner-end"
 		listed=$(sed -n 's|^drivers/gpu/zex:||p' /opt/zex/kselftest/kselftest-list.txt)
