@@ -34,15 +34,16 @@
 #             ze_ipc (zex_ucx_test); in the same VM Intel's
 #             compute-benchmarks (tools/check/compute-benchmarks.sh), each
 #             case of tools/check/compute-benchmarks-cases.txt once
-# 7. debug    the debug kernels built from linux-source-6.1 and -6.12
-#             (KUnit, KASAN, lockdep, kmemleak, ...): the KUnit suites
+# 7. debug    the debug kernel built from linux-source-6.12 (KUnit,
+#             KASAN, lockdep, kmemleak, ...): the KUnit suites
 #             (zex_kunit.ko), the kselftests again under run_kselftest.sh
 #             (but those tools/vm/selftest-scope.txt keeps to the stock
-#             kernels), a kmemleak scan
+#             kernels), a kmemleak scan; 6.1's debug kernel in make stress
 #
-# After the build, three lanes run side by side, each reporting after
-# the one before: layers 4 and 5 (VMs); layer 7 then 6 (VMs); layers 2 and
-# 3, at a lower priority.
+# Layers 2 and 3 run, one after the other, beside layers 4 to 7 (one VM
+# at a time: two TCG guests side by side on two cores each took 2 to 5
+# times as long as alone, the debug kernels' the worst) and report after
+# them.
 #
 # Each layer prints "RESULT <layer> passed=N failed=N skipped=N"; the last
 # line totals them as "N passed, N failed, N skipped". Exits 1 on any
@@ -74,12 +75,10 @@ layer_start build
 	for line in 6.1 6.12; do
 		check_cmd build "linux-source-$line" tools/vm/linux-source.sh "$line"
 	done
-	# The debug kernels too (about 20 minutes each on two cores when
-	# not cached): built here, not beside the other lane's VMs.
+	# The debug kernel too (about 20 minutes on two cores when not
+	# cached): built here, before the host layer starts beside the VMs.
 	if [[ " $layers " == *" debug "* ]]; then
-		for line in 6.1 6.12; do
-			tools/vm/debug-kernel.sh "$line" >/dev/null 2>"$logs/debug-kernel-$line.log"
-		done
+		tools/vm/debug-kernel.sh 6.12 >/dev/null 2>"$logs/debug-kernel-6.12.log"
 	fi
 } | tally
 layer_end build
@@ -199,8 +198,8 @@ if [[ " $layers " == *" host "* || " $layers " == *" kunit "* ]]; then
 fi
 
 # vm_layer_612 LAYER MODE: tools/vm/vm.sh MODE on the 6.12 stock kernel,
-# with zex.ko built for it (in a folder of the layer's own: the two lanes
-# build at once), reported as LAYER.
+# with zex.ko built for it (in a folder of the layer's own), reported as
+# LAYER.
 vm_layer_612() {
 	local layer=$1 mode=$2 kdir ko
 
@@ -214,31 +213,6 @@ vm_layer_612() {
 	fi | tally
 	layer_end "$layer"
 }
-
-# The second lane of VMs: the debug kernels of both lines, then the
-# runtimes, beside the first lane (stock, conformance). A TCG guest keeps
-# 1.2 of the 2 cores busy on average; two side by side take about 1.4
-# times as long each (the runtimes VM: 561 s alone, 797 s beside a debug
-# VM), against twice as long one after the other. Its report follows the
-# first lane's.
-if [[ " $layers " == *" debug "* || " $layers " == *" runtimes "* ]]; then
-	(
-		if [[ " $layers " == *" debug "* ]]; then
-			layer_start debug-kernel
-			for line in 6.1 6.12; do
-				KVER=$line tools/vm/vm.sh check-debug 2>&1
-			done | tally
-			layer_end debug-kernel
-		fi
-		if [[ " $layers " == *" runtimes "* ]]; then
-			# UCX, unchanged, between processes on the 6.12 stock
-			# kernel (zex_ucx_test); compute-benchmarks' cases in the
-			# same VM.
-			vm_layer_612 runtimes check-runtimes
-		fi
-	) >"$logs/lane.out" 2>&1 &
-	lane_pid=$!
-fi
 
 if [[ " $layers " == *" stock "* ]]; then
 	# Both of Debian 12's kernel lines: 6.1 with every row of the
@@ -270,9 +244,18 @@ if [[ " $layers " == *" conformance "* ]]; then
 	vm_layer_612 l0-sysman check-sysman
 fi
 
-if [ -n "${lane_pid:-}" ]; then
-	wait "$lane_pid"
-	cat "$logs/lane.out"
+if [[ " $layers " == *" runtimes "* ]]; then
+	# UCX, unchanged, between processes on the 6.12 stock kernel
+	# (zex_ucx_test); compute-benchmarks' cases in the same VM.
+	vm_layer_612 runtimes check-runtimes
+fi
+
+if [[ " $layers " == *" debug "* ]]; then
+	# The debug kernel of the 6.12 line (6.1's runs in make stress; KUnit
+	# runs on 6.1 in the kunit layer).
+	layer_start debug-kernel
+	KVER=6.12 tools/vm/vm.sh check-debug 2>&1 | tally
+	layer_end debug-kernel
 fi
 
 if [ -n "${host_pid:-}" ]; then

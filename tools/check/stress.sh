@@ -13,6 +13,9 @@
 #              at the largest scale that finishes in bounded time (1024
 #              callers x 100 calls; 10^5 calls between sleepers), and the
 #              mirror imports' host-versus-device race, 75000 copies
+# 5. long      the cases make check leaves out as too long:
+#              level-zero-tests' (core and Sysman), compute-benchmarks'
+# 6. debug     the 6.1 line's debug kernel, as make check runs 6.12's
 #
 # Each layer prints its figures (calls, calls/s, hangs, rings per call) and
 # "RESULT <layer> passed=N failed=N skipped=N"; the last line totals them.
@@ -75,6 +78,11 @@ long_layer l0-conformance-long check-conformance ZEX_CONFORMANCE_LONG=1 \
 	ZEX_CONFORMANCE_TIMEOUT=5400
 long_layer l0-sysman-long check-sysman ZEX_CONFORMANCE_LONG=1
 long_layer compute-benchmarks-long check-runtimes ZEX_CB_LONG=1 ZEX_CB_TIMEOUT=3600
+
+# The 6.1 line's debug kernel: make check runs 6.12's.
+layer_start debug-kernel-6.1
+KVER=6.1 tools/vm/vm.sh check-debug 2>&1 | tally
+layer_end debug-kernel-6.1
 
 echo "stress took $(( $(date +%s) - t0 ))s"
 verdict

@@ -282,13 +282,6 @@ zex_unsupported_zeSamplerDestroy(ze_sampler_handle_t a0)
 }
 
 static ze_result_t ZE_APICALL
-zex_unsupported_zeMemFreeExt(ze_context_handle_t a0, const ze_memory_free_ext_desc_t* a1, void* a2)
-{
-	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-			   "zex does not support zeMemFreeExt");
-}
-
-static ze_result_t ZE_APICALL
 zex_unsupported_zeMemGetPitchFor2dImage(ze_context_handle_t a0, ze_device_handle_t a1, size_t a2, size_t a3, unsigned int a4, size_t * a5)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -1870,7 +1863,7 @@ static const struct zex_ze_mem_dditable zex_ze_mem_dditable = {
 	.pfnGetIpcHandle = zeMemGetIpcHandle,
 	.pfnOpenIpcHandle = zeMemOpenIpcHandle,
 	.pfnCloseIpcHandle = zeMemCloseIpcHandle,
-	.pfnFreeExt = zex_unsupported_zeMemFreeExt,
+	.pfnFreeExt = zeMemFreeExt,
 	.pfnPutIpcHandle = zeMemPutIpcHandle,
 	.pfnGetPitchFor2dImage = zex_unsupported_zeMemGetPitchFor2dImage,
 };

@@ -107,6 +107,10 @@ struct zex_l0_submission {
  * @ordinary_clean: @exec_queue was found not banned after its last job
  *	ran (a point of @compute's reached): it takes no more jobs, so a wait
  *	need not ask again.
+ * @serial: its number among the driver's queues, never reused (0: not
+ *	among the live ones yet); @live_prev, @live_next: its place there.
+ * @pins: waits for its points by others than its own users
+ *	(l0_queue_registry.c): it is not torn down while any is under way.
  */
 struct zex_l0_cmdqueue {
 	struct zex_l0_object obj;
@@ -127,6 +131,9 @@ struct zex_l0_cmdqueue {
 	uint64_t launches;
 	bool self_served;
 	bool ordinary_clean;
+	uint64_t serial;
+	struct zex_l0_cmdqueue *live_prev, *live_next;
+	uint32_t pins;
 };
 
 /**
@@ -356,6 +363,33 @@ extern struct zex_object_pool zex_l0_modules;
 extern struct zex_object_pool zex_l0_build_logs;
 extern struct zex_object_pool zex_l0_kernels;
 
+/**
+ * struct zex_l0_queue_registry - the driver's live queues (l0_queue_registry.c)
+ * @lock: the list, every queue's @pins, @next_serial.
+ * @unpinned: signalled when a queue's @pins drops to 0.
+ * @head: the queues, newest first.
+ * @next_serial: the next queue's serial.
+ */
+struct zex_l0_queue_registry {
+	pthread_mutex_t lock;
+	pthread_cond_t unpinned;
+	struct zex_l0_cmdqueue *head;
+	uint64_t next_serial;
+};
+
+/**
+ * struct zex_l0_deferred_frees - allocations freed with a deferred policy,
+ *	held until the work submitted before the free has run (l0/free)
+ * @lock: the list.
+ * @head: the oldest entry; each entry holds its allocation's last reference.
+ */
+struct zex_l0_deferred_free;
+
+struct zex_l0_deferred_frees {
+	pthread_mutex_t lock;
+	struct zex_l0_deferred_free *head;
+};
+
 struct zex_l0_driver {
 	ze_handle_t ddi;
 	struct zex_device *dev;
@@ -370,6 +404,8 @@ struct zex_l0_driver {
 	struct zex_l0_cmdqueue *waker;	/* runs the jobs that wake waiters */
 	struct zex_l0_virtual virt;	/* zeVirtualMem* (l0_virtual.c) */
 	struct zex_l0_host_imports host_imports;	/* zexDriverImportExternalPointer */
+	struct zex_l0_queue_registry queues;	/* every live queue */
+	struct zex_l0_deferred_frees deferred;	/* zeMemFreeExt's deferred frees */
 	pthread_mutex_t engine_lock;	/* the four below */
 	bool engine_tried;		/* opened once, at the first need */
 	struct zex_compute_engine *engine;	/* the compute engine, or NULL */

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "l0/base/l0.h"
+#include "l0/free/l0_free.h"
 #include "l0/memory/memfd.h"
 
 /* libzex's driver version: major.minor.patch of the library. */
@@ -85,6 +86,10 @@ static void zex_l0_init(void)
 	pthread_mutex_init(&drv->engine_lock, NULL);
 	pthread_mutex_init(&drv->virt.lock, NULL);
 	pthread_mutex_init(&drv->host_imports.lock, NULL);
+	pthread_mutex_init(&drv->queues.lock, NULL);
+	pthread_cond_init(&drv->queues.unpinned, NULL);
+	drv->queues.next_serial = 1;
+	pthread_mutex_init(&drv->deferred.lock, NULL);
 	zex_l0_handles_register(drv);
 	zex_init_result = ZE_RESULT_SUCCESS;
 }
@@ -176,6 +181,9 @@ zeDriverGetProperties(ze_driver_handle_t hDriver, ze_driver_properties_t *pDrive
 		if (ext->stype == ZE_STRUCTURE_TYPE_DRIVER_DDI_HANDLES_EXT_PROPERTIES)
 			((ze_driver_ddi_handles_ext_properties_t *)ext)->flags =
 				ZE_DRIVER_DDI_HANDLE_EXT_FLAG_DDI_HANDLE_EXT_SUPPORTED;
+		else if (ext->stype == ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES)
+			((ze_driver_memory_free_ext_properties_t *)ext)->freePolicies =
+				ZEX_FREE_POLICIES;
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -209,6 +217,8 @@ static const struct {
 	{ ZE_LINKAGE_INSPECTION_EXT_NAME, ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0 },
 	/* zeModuleCreate of several SPIR-V modules */
 	{ ZE_MODULE_PROGRAM_EXP_NAME, ZE_MODULE_PROGRAM_EXP_VERSION_1_0 },
+	/* zeMemFreeExt (l0/free) */
+	{ ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MEMORY_FREE_POLICIES_EXT_VERSION_1_0 },
 };
 
 #define ZEX_NUM_EXTENSIONS (sizeof(zex_extensions) / sizeof(zex_extensions[0]))

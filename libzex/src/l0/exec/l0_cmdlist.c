@@ -99,7 +99,7 @@ zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device_handle_t hD
 		return res;
 	l->immediate = true;
 	l->queue = calloc(1, sizeof(*l->queue));
-	res = l->queue ? zex_l0_queue_init(l->queue, ctx->drv, dev, altdesc) :
+	res = l->queue ? zex_l0_queue_open(l->queue, ctx->drv, dev, altdesc) :
 			 ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	if (!res)
 		l->queue->self_served = altdesc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
@@ -122,7 +122,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListDestroy(ze_command_list_handle_
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	zex_object_pool_put(&zex_l0_cmdlists, l);
 	if (l->queue) {
-		zex_l0_queue_fini(l->queue);
+		zex_l0_queue_close(l->queue);
 		free(l->queue);
 	}
 	zex_l0_launches_release(l);

@@ -55,7 +55,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueCreate(ze_context_handle_t hCo
 	q = zex_object_pool_get(&zex_l0_cmdqueues);
 	if (!q)
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	res = zex_l0_queue_init(q, ctx->drv, dev, desc);
+	res = zex_l0_queue_open(q, ctx->drv, dev, desc);
 	if (res) {
 		zex_object_pool_put(&zex_l0_cmdqueues, q);
 		return res;
@@ -73,7 +73,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueDestroy(ze_command_queue_handl
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 	/* Not found from here on; then its jobs run out and it goes. */
 	zex_object_pool_put(&zex_l0_cmdqueues, q);
-	zex_l0_queue_fini(q);
+	zex_l0_queue_close(q);
 	return ZE_RESULT_SUCCESS;
 }
 

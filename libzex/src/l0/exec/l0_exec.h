@@ -64,6 +64,25 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 ze_result_t zex_l0_queue_wait(struct zex_l0_cmdqueue *q, uint64_t point, uint64_t timeout);
 
 /**
+ * struct zex_l0_queue_point - a point submitted to a queue, as the
+ *	registry names it (l0_queue_registry.c)
+ * @serial: the queue's serial.
+ * @point: the point.
+ */
+struct zex_l0_queue_point {
+	uint64_t serial;
+	uint64_t point;
+};
+
+ze_result_t zex_l0_queue_open(struct zex_l0_cmdqueue *q, struct zex_l0_driver *drv,
+			      struct zex_l0_device *device, const ze_command_queue_desc_t *desc);
+void zex_l0_queue_close(struct zex_l0_cmdqueue *q);
+ze_result_t zex_l0_queue_points_snapshot(struct zex_l0_driver *drv,
+					 struct zex_l0_queue_point **points, uint32_t *n);
+ze_result_t zex_l0_queue_points_wait(struct zex_l0_driver *drv, struct zex_l0_queue_point *points,
+				     uint32_t *n, uint64_t timeout);
+
+/**
  * struct zex_l0_op - one append: what it does, between its events
  * @list: the list.
  * @signal: the event it signals, or NULL.

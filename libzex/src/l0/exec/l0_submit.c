@@ -258,8 +258,9 @@ static int submit_job(struct zex_l0_cmdqueue *q, const struct drm_zex_command *c
 		if (ret)
 			break;
 	}
+	/* Stored atomically: the registry reads it without the queue's lock. */
 	if (!ret)
-		q->submitted++;
+		__atomic_store_n(&q->submitted, q->submitted + 1, __ATOMIC_RELEASE);
 	return ret;
 }
 
