@@ -21,7 +21,9 @@
  * zeDriverGetExtensionFunctionAddress returns (src/ddi/ddi_extensions.c,
  * beside the other lists of entry points), the external memory
  * mapping of zeMemAllocHost, and the read-only virtual memory properties
- * chained on zeDeviceGetProperties (read-only is enforced).
+ * chained on zeDeviceGetProperties (read-only is enforced); and those of
+ * zex_extensions[] below, each with the code it names (the free policies:
+ * l0/free, listed in the properties chained on zeDriverGetProperties).
  */
 
 #include <pthread.h>
