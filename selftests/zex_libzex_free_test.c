@@ -244,4 +244,4 @@ TEST_F(fr, refused_calls_say_why)
 	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFreeExt(self->ctx, &d, mem));
 }
 
-TEST_HARNESS_MAIN
+ZEX_SELFTEST_MAIN
