@@ -198,14 +198,13 @@ if [[ " $layers " == *" host "* || " $layers " == *" kunit "* ]]; then
 fi
 
 # vm_layer_612 LAYER MODE: tools/vm/vm.sh MODE on the 6.12 stock kernel,
-# with zex.ko built for it (in a folder of the layer's own), reported as
-# LAYER.
+# with zex.ko built for it, reported as LAYER.
 vm_layer_612() {
 	local layer=$1 mode=$2 kdir ko
 
 	layer_start "$layer"
 	if kdir=$(tools/kernel-dir.sh 6.12) &&
-	   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12-$layer" 2>"$logs/build-$layer.err"); then
+	   ko=$(tools/vm/kmod-build.sh "$kdir" "$O/kmod-6.12" 2>"$logs/build-$layer.err"); then
 		KDIR=$kdir ZEX_KO=$ko tools/vm/vm.sh "$mode" 2>&1
 	else
 		echo "FAIL [$layer] no 6.12 headers, or zex.ko does not build"

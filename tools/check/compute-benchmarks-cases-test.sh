@@ -18,6 +18,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 judge=$top/tools/check/compute-benchmarks-cases.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tools/check/verdict-test.sh
+. "$top/tools/check/verdict-test.sh"
 
 cat > "$tmp/list" <<'LIST'
 run api_overhead_benchmark Fast
@@ -53,24 +55,6 @@ run_of() {
 	echo "@@ZEX cb-end api_overhead_benchmark Fast rc=${3:-0} secs=1"
 }
 
-n=0 failed=0
-# expect WHAT WANT_RC WANT_PATTERN [--long]: judge $tmp/log.
-expect() {
-	local what=$1 want=$2 pattern=$3 rc
-	shift 3
-	python3 "$judge" judge "$tmp/list" "$tmp/log" --layer t "$@" > "$tmp/out" 2>&1
-	rc=$?
-	n=$((n + 1))
-	if [ $rc = "$want" ] && grep -q -- "$pattern" "$tmp/out"; then
-		echo "ok $n $what"
-	else
-		echo "not ok $n $what"
-		echo "#   exit $rc (want $want), want a line matching: $pattern"
-		sed 's/^/#   /' "$tmp/out"
-		failed=1
-	fi
-}
-
 echo "1..12"
 { listing; run_of 1.5 NO_SUPPORT; } > "$tmp/log"
 expect "figures and the benchmark's NO_SUPPORT pass; excluded and long cases are not wanted" 0 \
@@ -103,21 +87,6 @@ expect "the long run of a test all long fails when it did not run" 1 'Slow: did 
 { listing; run_of 1.5 2.5; } > "$tmp/log"
 expect "make check does not want a test all long, and says so" 0 \
 	'^api_overhead_benchmark Slow: long cases, left to make stress: every case$'
-
-# expect_plan WHAT WANT [--long]: the plan's lines.
-expect_plan() {
-	local what=$1 want=$2 plan
-	shift 2
-	plan=$(python3 "$judge" plan "$@" "$tmp/list")
-	n=$((n + 1))
-	if [ "$plan" = "$want" ]; then
-		echo "ok $n $what"
-	else
-		echo "not ok $n $what"
-		echo "#   got: $plan"
-		failed=1
-	fi
-}
 
 expect_plan "the plan filters the excluded and long arguments out" \
 	"api_overhead_benchmark Fast ^size=4GB ^size=256MB"

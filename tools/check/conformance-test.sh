@@ -16,6 +16,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 judge=$top/tools/check/conformance.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tools/check/verdict-test.sh
+. "$top/tools/check/verdict-test.sh"
 
 cat > "$tmp/list" <<'LIST'
 binary test_a
@@ -42,40 +44,6 @@ run() {
 	done
 	echo "[==========] ${ran:-$#} tests from 1 test suite ran. (9 ms total)"
 	echo "@@ZEX conformance-end $name rc=${rc:-0} secs=1"
-}
-
-n=0 failed=0
-# expect WHAT WANT_RC WANT_PATTERN [--long]: judge $tmp/log.
-expect() {
-	local what=$1 want=$2 pattern=$3 rc
-	shift 3
-	python3 "$judge" judge "$tmp/list" "$tmp/log" --layer t "$@" > "$tmp/out" 2>&1
-	rc=$?
-	n=$((n + 1))
-	if [ $rc = "$want" ] && grep -q -- "$pattern" "$tmp/out"; then
-		echo "ok $n $what"
-	else
-		echo "not ok $n $what"
-		echo "#   exit $rc (want $want), want a line matching: $pattern"
-		sed 's/^/#   /' "$tmp/out"
-		failed=1
-	fi
-}
-
-# expect_plan WHAT WANT [--long]: the plan's lines.
-expect_plan() {
-	local what=$1 want=$2 plan
-	shift 2
-	plan=$(python3 "$judge" plan "$@" "$tmp/list")
-	n=$((n + 1))
-	if [ "$plan" = "$want" ]; then
-		echo "ok $n $what"
-	else
-		echo "not ok $n $what"
-		echo "#   got: $plan"
-		echo "#   want: $want"
-		failed=1
-	fi
 }
 
 good() {

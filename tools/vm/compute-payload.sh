@@ -63,7 +63,6 @@ for f in /lib/$multiarch/libc.so.6 /lib/$multiarch/libm.so.6 /lib/$multiarch/lib
 done
 mkdir -p "$root/usr/share"
 cp -a /usr/share/pocl "$root/usr/share/"
-# Written aside and moved in: two VM layers may make it at once.
-(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$out.tmp.$$"
-mv "$out.tmp.$$" "$out"
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"
 echo "$out"
