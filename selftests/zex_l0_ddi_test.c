@@ -141,9 +141,9 @@ TEST_F(ddi, every_handle_carries_complete_containers)
 	EXPECT_EQ(1, core->isValidFlag);
 	EXPECT_EQ(1, tools->isValidFlag);
 	EXPECT_EQ(1, sysman->isValidFlag);
-	EXPECT_EQ(ZE_MAKE_VERSION(1, 10), core->version);
-	EXPECT_EQ(ZE_MAKE_VERSION(1, 10), tools->version);
-	EXPECT_EQ(ZE_MAKE_VERSION(1, 10), sysman->version);
+	EXPECT_EQ(ZE_MAKE_VERSION(1, 15), core->version);
+	EXPECT_EQ(ZE_MAKE_VERSION(1, 15), tools->version);
+	EXPECT_EQ(ZE_MAKE_VERSION(1, 15), sysman->version);
 
 	CHECK_TABLE(core, Global);
 	CHECK_TABLE(core, Driver);
@@ -198,7 +198,10 @@ TEST_F(ddi, every_handle_carries_complete_containers)
 	CHECK_TABLE(sysman, Led);
 	CHECK_TABLE(sysman, Ras);
 	CHECK_TABLE(sysman, Diagnostics);
-	/* The tables of API 1.5 to 1.10, which the 1.4 headers lack. */
+	/* The tables of API 1.5 to 1.15, which the 1.4 headers lack. */
+	EXPECT_NE(NULL, core->RTASBuilder);
+	EXPECT_NE(NULL, core->RTASParallelOperation);
+	EXPECT_NE(NULL, tools->CommandListExp);
 	EXPECT_NE(NULL, core->RTASBuilderExp);
 	EXPECT_NE(NULL, core->RTASParallelOperationExp);
 	EXPECT_NE(NULL, core->DriverExp);
@@ -216,12 +219,9 @@ TEST_F(ddi, every_handle_carries_complete_containers)
 	EXPECT_NE(NULL, sysman->FirmwareExp);
 	EXPECT_NE(NULL, sysman->RasExp);
 	EXPECT_NE(NULL, sysman->VFManagementExp);
-	/* Tables newer than 1.10 stay NULL: a loader refuses their calls first. */
-	EXPECT_EQ(NULL, core->RTASBuilder);
-	EXPECT_EQ(NULL, core->RTASParallelOperation);
+	/* Tables newer than 1.15 stay NULL: a loader refuses their calls first. */
 	EXPECT_EQ(NULL, core->Graph);
 	EXPECT_EQ(NULL, core->ExecutableGraph);
-	EXPECT_EQ(NULL, tools->CommandListExp);
 }
 
 TEST_F(ddi, containers_hold_what_the_exports_hand_out)
@@ -252,7 +252,7 @@ TEST_F(ddi, containers_hold_what_the_exports_hand_out)
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_VERSION, get_mem(ZE_MAKE_VERSION(2, 0), &mem));
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_VERSION, get_mem(ZE_API_VERSION_1_3, &mem));
 	/* A newer minor (a bigger table) gets libzex's entries. */
-	EXPECT_EQ(ZE_RESULT_SUCCESS, get_mem(ZE_MAKE_VERSION(1, 12), &mem));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, get_mem(ZE_MAKE_VERSION(1, 16), &mem));
 }
 
 TEST_F(ddi, driver_advertises_ddi_handles)
@@ -340,7 +340,7 @@ TEST_F(ddi, unimplemented_entries_are_unsupported)
 			   self->root, &n, NULL));
 	/* A call newer than the driver's version: refused before any table. */
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_VERSION,
-		  DDI_CALL(self->root, pCore, Device, pfnGetProperties, ZE_MAKE_VERSION(1, 11),
+		  DDI_CALL(self->root, pCore, Device, pfnGetProperties, ZE_MAKE_VERSION(1, 16),
 			   self->root, NULL));
 }
 

@@ -254,7 +254,7 @@ TEST_F(loader, driver_version_properties_and_extensions)
 	uint32_t n = 0, i, lib = 0, spec;
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetApiVersion(self->drv, &version));
-	EXPECT_EQ(ZE_MAKE_VERSION(1, 10), version);
+	EXPECT_EQ(ZE_MAKE_VERSION(1, 15), version);
 	spec = loader_version(&lib);
 	note(self, "loader %u.%u (API %u.%u), %u driver(s)", ZE_MAJOR_VERSION(lib),
 	       ZE_MINOR_VERSION(lib), ZE_MAJOR_VERSION(spec), ZE_MINOR_VERSION(spec),

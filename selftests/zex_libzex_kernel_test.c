@@ -422,6 +422,71 @@ TEST_F(kernel, many_launches_on_an_asynchronous_immediate_list)
 	zeKernelDestroy(k);
 }
 
+/*
+ * zeCommandListAppendLaunchKernelWithArguments (API 1.14) sets the group
+ * size and every argument as it appends, as the separate calls would: a
+ * later plain launch runs with them. What it refuses leaves no launch.
+ */
+TEST_F(kernel, a_launch_with_its_arguments_sets_them_first)
+{
+	const uint32_t n = 256;
+	ze_kernel_handle_t k = kernel(self, "scale_add");
+	ze_command_list_handle_t l = immediate(self, self->tile);
+	int *src = host_mem(self, n * sizeof(int));
+	int *dst = host_mem(self, n * sizeof(int));
+	ze_group_count_t groups = { n / 16, 1, 1 };
+	ze_group_size_t size = { 16, 1, 1 }, bad = { 0, 1, 1 };
+	int scale = 3, add = 4, junk = 0;
+	void *args[] = { &dst, &src, &scale, &add };
+	ze_base_desc_t ext = { .stype = ZE_STRUCTURE_TYPE_KERNEL_DESC };
+	uint32_t i;
+
+	ASSERT_NE(NULL, k);
+	ASSERT_NE(NULL, l);
+	ASSERT_NE(NULL, src);
+	ASSERT_NE(NULL, dst);
+	for (i = 0; i < n; i++)
+		src[i] = (int)i;
+	ASSERT_EQ(ZE_RESULT_SUCCESS,
+		  zeCommandListAppendLaunchKernelWithArguments(l, k, groups, size, args, NULL, NULL,
+							       0, NULL));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ((int)i * 3 + 4, dst[i]) TH_LOG("element %u", i);
+	/* The kernel keeps them: a plain launch after, with one changed. */
+	add = 10;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetArgumentValue(k, 3, sizeof(add), &add));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendLaunchKernel(l, k, &groups, NULL, 0, NULL));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ((int)i * 3 + 10, dst[i]) TH_LOG("element %u", i);
+	memset(dst, 0, n * sizeof(int));
+	args[0] = &junk;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
+		  zeCommandListAppendLaunchKernelWithArguments(l, k, groups, bad, args, NULL, NULL,
+							       0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+		  zeCommandListAppendLaunchKernelWithArguments(l, k, groups, size, args, &ext,
+							       NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+		  zeCommandListAppendLaunchKernelWithArguments(l, k, groups, size, NULL, NULL,
+							       NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeCommandListAppendLaunchKernelWithArguments(l, NULL, groups, size, args, NULL,
+							       NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+		  zeCommandListAppendLaunchKernelWithArguments(NULL, k, groups, size, args, NULL,
+							       NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_SIZE,
+		  zeCommandListAppendLaunchKernelWithArguments(l, k, groups, size, args, NULL,
+							       NULL, 1, NULL));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListHostSynchronize(l, UINT64_MAX));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, dst[i]) TH_LOG("a refused launch ran: element %u", i);
+	zeCommandListDestroy(l);
+	zeMemFree(self->ctx, src);
+	zeMemFree(self->ctx, dst);
+	zeKernelDestroy(k);
+}
+
 #define COOP_ROUNDS	16
 
 /*

@@ -40,7 +40,7 @@ NEWER = SRC / "ddi" / "entries_after_1_4.txt"
 APIS = ("ze", "zet", "zes")
 # The API version libzex reports (1.ZEX_API_MINOR) and that of the headers'
 # tables: entries up to the first are in the tables, the headers' are 1.4.
-ZEX_API_MINOR = 10
+ZEX_API_MINOR = 15
 HEADER_MINOR = 4
 
 PFN_RE = re.compile(
@@ -50,7 +50,7 @@ TABLE_RE = re.compile(r"typedef struct _(\w+_dditable_t)\s*\{(.*?)\}\s*\1;", re.
 GETTER_RE = re.compile(
     r"ZE_DLLEXPORT ze_result_t ZE_APICALL\s*(\w+ProcAddrTable)\(\s*"
     r"ze_api_version_t version,[^\n]*\n\s*(\w+_dditable_t)\* pDdiTable")
-IMPL_RE = re.compile(r"ZE_APIEXPORT ze_result_t ZE_APICALL\s*\n?\s*(ze\w+)\(")
+IMPL_RE = re.compile(r"ZE_APIEXPORT \w+ ZE_APICALL\s*\n?\s*(ze\w+)\(")
 
 
 def format_changed(path, what):
@@ -106,15 +106,15 @@ def parse_newer(path):
         elif words[0] == "extend" and len(words) == 2:
             current = tables[words[1]] = (None, [])
         else:
-            m = re.fullmatch(r"\t1\.(\d+)\t(pfn\w+)\t(\w+)\((.*)\)", line)
+            m = re.fullmatch(r"\t1\.(\d+)\t(pfn\w+)\t(?:(\w+) )?(\w+)\((.*)\)", line)
             if not m or current is None:
                 sys.exit(f"gen-ddi-tables: {where}: not 'table', 'extend' or an entry")
-            minor, field, api_name, params = int(m[1]), m[2], m[3], m[4]
+            minor, field, ret, api_name, params = int(m[1]), m[2], m[3], m[4], m[5]
             entries = current[1]
             if entries and minor < entries[-1][0]:
                 sys.exit(f"gen-ddi-tables: {where}: {field} is older than the entry before it")
             types = [" ".join(t.split()) for t in params.split(",") if t.strip()]
-            entries.append((minor, field, api_name, types))
+            entries.append((minor, field, api_name, types, ret or "ze_result_t"))
     return tables
 
 
@@ -146,15 +146,15 @@ def generate(include):
         # Tables of the headers, grown by the newer entries, then the new tables.
         full = []
         for table, fields in tables:
-            entries = [(HEADER_MINOR, field, *pfns[pfn_type], pfn_type)
+            entries = [(HEADER_MINOR, field, *pfns[pfn_type], pfn_type, "ze_result_t")
                        for pfn_type, field in fields]
             full.append((table, containers[table], getters[table], True, entries))
         for table, (made, entries) in newer.items():
             if not table.startswith(api + "_"):
                 continue
             newer_seen.add(table)
-            rows = [(minor, field, api_name, types, None)
-                    for minor, field, api_name, types in entries if minor <= ZEX_API_MINOR]
+            rows = [(minor, field, api_name, types, None, ret)
+                    for minor, field, api_name, types, ret in entries if minor <= ZEX_API_MINOR]
             if made is None:
                 known = [t for t in full if t[0] == table]
                 if not known:
@@ -168,10 +168,10 @@ def generate(include):
             var = f"zex_{table[:-2]}"
             struct = f"struct zex_{table[:-2]}"
             members, inits, since = [], [], []
-            for minor, field, api_name, types, pfn_type in entries:
+            for minor, field, api_name, types, pfn_type, ret in entries:
                 if pfn_type is None:
                     pfn_type = f"zex_pfn_{api_name}_t"
-                    pfn_c.append(f"typedef ze_result_t (ZE_APICALL *{pfn_type})("
+                    pfn_c.append(f"typedef {ret} (ZE_APICALL *{pfn_type})("
                                  f"{', '.join(types) or 'void'});")
                 members.append(f"\t{pfn_type} {field};")
                 if api_name in impl:
@@ -185,9 +185,14 @@ def generate(include):
                         why = (": the compute engine takes no images or samplers"
                                if re.search(r"Image|Sampler", api_name)
                                else "")
-                        stubs.append(f"static ze_result_t ZE_APICALL\n{target}({args})\n"
-                                     "{\n\treturn zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,\n"
-                                     f"\t\t\t   \"zex does not support {api_name}{why}\");\n}}\n")
+                        why = f"zex does not support {api_name}{why}"
+                        # An entry returning a handle says why and returns NULL.
+                        body = ("\treturn zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,\n"
+                                f"\t\t\t   \"{why}\");\n" if ret == "ze_result_t" else
+                                "\tzex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,\n"
+                                f"\t\t    \"{why}\");\n\treturn NULL;\n")
+                        stubs.append(f"static {ret} ZE_APICALL\n{target}({args})\n"
+                                     "{\n" + body + "}\n")
                 inits.append(f"\t.{field} = {target},")
                 since.append(str(minor))
             structs_h.append(f"/* {table} at API 1.{ZEX_API_MINOR} */\n{struct} {{\n"

@@ -12,9 +12,9 @@ libzex's (ddi_tables.h, <zex/zex_ddi.h>, <zex/zex_api.h> on Debian's 1.4
 headers), each printing the offset of every field it knows, and checks, as
 TAP:
 
-  - every table of libzex is the loader's table cut after API 1.10: the same
+  - every table of libzex is the loader's table cut after API 1.15: the same
     fields in the same order at the same offsets, and the first field libzex
-    lacks is newer than 1.10 (so is every entry of a table it lacks);
+    lacks is newer than 1.15 (so is every entry of a table it lacks);
   - the three *_dditable_driver_t containers and ze_handle_t: every field at
     the loader's offset, none missing;
   - the newer public types and values libzex defines for 1.4 builds.
@@ -27,12 +27,16 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-API_MINOR = 10
+API_MINOR = 15
 APIS = ("ze", "zet", "zes")
 PUBLIC_TYPES = {
     "ze_init_driver_type_desc_t": ("stype", "pNext", "flags"),
     "ze_driver_ddi_handles_ext_properties_t": ("stype", "pNext", "flags"),
     "ze_external_memmap_sysmem_ext_desc_t": ("stype", "pNext", "pSystemMemory", "size"),
+    "ze_group_size_t": ("groupSizeX", "groupSizeY", "groupSizeZ"),
+    "ze_event_counter_based_desc_t": ("stype", "pNext", "flags", "signal", "wait"),
+    "ze_ipc_mem_handle_type_ext_desc_t": ("stype", "pNext", "typeFlags"),
+    "ze_physical_mem_properties_t": ("stype", "pNext", "id", "size"),
 }
 PUBLIC_VALUES = (
     "ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC", "ZE_INIT_DRIVER_TYPE_FLAG_GPU",
@@ -41,6 +45,12 @@ PUBLIC_VALUES = (
     "ZE_DRIVER_DDI_HANDLES_EXT_VERSION_1_0",
     "ZE_STRUCTURE_TYPE_EXTERNAL_MEMMAP_SYSMEM_EXT_DESC", "ZE_MEMORY_TYPE_HOST_IMPORTED",
     "ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY",
+    "ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC", "ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC",
+    "ZE_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES", "ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE",
+    "ZE_EVENT_COUNTER_BASED_FLAG_NON_IMMEDIATE", "ZE_EVENT_COUNTER_BASED_FLAG_HOST_VISIBLE",
+    "ZE_EVENT_COUNTER_BASED_FLAG_IPC", "ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP",
+    "ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP", "ZE_EVENT_COUNTER_BASED_FLAG_GRAPH_EXTERNAL",
+    "ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT", "ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE",
 )
 
 

@@ -190,6 +190,87 @@ zeCommandListImmediateAppendCommandListsExp(ze_command_list_handle_t hCommandLis
 					    ze_event_handle_t *phWaitEvents);
 #endif
 
+/*
+ * The calls of API 1.11 to 1.15 that libzex implements, and their types,
+ * for headers older than 1.15.
+ */
+#if !defined(ZE_API_VERSION_CURRENT_M) || ZE_API_VERSION_CURRENT_M < ZE_MAKE_VERSION(1, 15)
+#define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC ((ze_structure_type_t)0x0002003A)
+#define ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC ((ze_structure_type_t)0x0002003D)
+#define ZE_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES ((ze_structure_type_t)0x00020040)
+
+/** 1.14: a kernel's work-group size, as zeCommandListAppendLaunchKernelWithArguments() takes it */
+typedef struct _ze_group_size_t {
+	uint32_t groupSizeX;
+	uint32_t groupSizeY;
+	uint32_t groupSizeZ;
+} ze_group_size_t;
+
+/** 1.15: what a counter-based event is used for */
+typedef uint32_t ze_event_counter_based_flags_t;
+#define ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE ((ze_event_counter_based_flags_t)ZE_BIT(0))
+#define ZE_EVENT_COUNTER_BASED_FLAG_NON_IMMEDIATE ((ze_event_counter_based_flags_t)ZE_BIT(1))
+#define ZE_EVENT_COUNTER_BASED_FLAG_HOST_VISIBLE ((ze_event_counter_based_flags_t)ZE_BIT(2))
+#define ZE_EVENT_COUNTER_BASED_FLAG_IPC ((ze_event_counter_based_flags_t)ZE_BIT(3))
+#define ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP ((ze_event_counter_based_flags_t)ZE_BIT(4))
+#define ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP ((ze_event_counter_based_flags_t)ZE_BIT(5))
+#define ZE_EVENT_COUNTER_BASED_FLAG_GRAPH_EXTERNAL ((ze_event_counter_based_flags_t)ZE_BIT(6))
+
+/** 1.15: zeEventCounterBasedCreate()'s descriptor */
+typedef struct _ze_event_counter_based_desc_t {
+	ze_structure_type_t stype;
+	const void *pNext;
+	ze_event_counter_based_flags_t flags;
+	ze_event_scope_flags_t signal;
+	ze_event_scope_flags_t wait;
+} ze_event_counter_based_desc_t;
+
+/** 1.15: the kind of IPC handle asked of zeMemGetIpcHandleWithProperties() */
+typedef uint32_t ze_ipc_mem_handle_type_flags_t;
+#define ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT ((ze_ipc_mem_handle_type_flags_t)ZE_BIT(0))
+#define ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE ((ze_ipc_mem_handle_type_flags_t)ZE_BIT(1))
+typedef struct _ze_ipc_mem_handle_type_ext_desc_t {
+	ze_structure_type_t stype;
+	const void *pNext;
+	ze_ipc_mem_handle_type_flags_t typeFlags;
+} ze_ipc_mem_handle_type_ext_desc_t;
+
+/** 1.15: what zePhysicalMemGetProperties() says of a physical memory object */
+typedef struct _ze_physical_mem_properties_t {
+	ze_structure_type_t stype;
+	void *pNext;
+	uint64_t id;
+	uint64_t size;
+} ze_physical_mem_properties_t;
+
+/* 1.14: the driver's context of all its devices, made with it */
+ZE_APIEXPORT ze_context_handle_t ZE_APICALL
+zeDriverGetDefaultContext(ze_driver_handle_t hDriver);
+/* 1.14: wait until every queue of the device has run what was submitted to it */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceSynchronize(ze_device_handle_t hDevice);
+/* 1.14: a launch with its group size and arguments in the call */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendLaunchKernelWithArguments(ze_command_list_handle_t hCommandList,
+					     ze_kernel_handle_t hKernel,
+					     const ze_group_count_t groupCounts,
+					     const ze_group_size_t groupSizes, void **pArguments,
+					     const void *pNext, ze_event_handle_t hSignalEvent,
+					     uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents);
+/* 1.15: an event that follows the last operation signalling it */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+			  const ze_event_counter_based_desc_t *desc, ze_event_handle_t *phEvent);
+/* 1.15: zeMemGetIpcHandle() with the kind of handle asked for in @pNext */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemGetIpcHandleWithProperties(ze_context_handle_t hContext, const void *ptr, void *pNext,
+				ze_ipc_mem_handle_t *pIpcHandle);
+/* 1.15: a physical memory object's size and identifier */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zePhysicalMemGetProperties(ze_context_handle_t hContext, ze_physical_mem_handle_t hPhysicalMem,
+			   ze_physical_mem_properties_t *pMemProperties);
+#endif
+
 #ifndef ZEX_MEM_IPC_HANDLES_NAME
 /** Multiple IPC handles driver extension name */
 #define ZEX_MEM_IPC_HANDLES_NAME "ZEX_mem_ipc_handles"

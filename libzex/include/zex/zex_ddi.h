@@ -21,7 +21,7 @@
  * 1.32.0's include/ze_ddi.h, zet_ddi.h and zes_ddi.h lay them out (spec
  * 1.17); libzex/tests/ddi_layout.py checks every offset against those
  * headers. A table type the 1.4 headers lack is a void pointer here; libzex
- * fills every table of API 1.10 (the version it reports) and leaves newer
+ * fills every table of API 1.15 (the version it reports) and leaves newer
  * ones NULL, which a DDI-aware loader never reads: it refuses a call newer
  * than the driver's version first. With the spec's own headers (which
  * define ZE_DRIVER_DDI_HANDLES_EXT_NAME) the definitions here step aside.

@@ -8,7 +8,7 @@
  *
  * The loader asks for each table with the API version it was built for and
  * a table of that version's size. libzex's tables are those of
- * ZEX_API_VERSION (1.10), each entry with the minor version it appeared in:
+ * ZEX_API_VERSION (1.15), each entry with the minor version it appeared in:
  * a loader of version 1.x gets the entries of 1.x and before, so an older
  * loader's smaller table is never overrun (Debian 12's loader asks for
  * 1.4), and a newer loader's later entries are left as it set them (NULL:

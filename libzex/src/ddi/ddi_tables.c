@@ -10,7 +10,7 @@
 /*
  * DOC: ddi_tables.c - every Level Zero DDI table of libzex
  *
- * One table per DDI table of API 1.10; entries libzex does not implement
+ * One table per DDI table of API 1.15; entries libzex does not implement
  * are stubs returning ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, and saying
  * so to zeDriverGetLastErrorDescription (why, for images and
  * samplers: the compute engine takes none). The
@@ -28,6 +28,13 @@ _Static_assert(ZEX_API_VERSION == ZE_MAKE_VERSION(1, ZEX_DDI_API_MINOR),
 
 /* The stubs have the entries' prototypes; their parameters go unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeDriverRTASFormatCompatibilityCheckExt(ze_driver_handle_t a0, uint32_t a1, uint32_t a2)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDriverRTASFormatCompatibilityCheckExt");
+}
 
 static ze_result_t ZE_APICALL
 zex_unsupported_zeDeviceReserveCacheExt(ze_device_handle_t a0, size_t a1, size_t a2)
@@ -48,6 +55,34 @@ zex_unsupported_zeDevicePciGetPropertiesExt(ze_device_handle_t a0, ze_pci_ext_pr
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zeDevicePciGetPropertiesExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeDeviceImportExternalSemaphoreExt(ze_device_handle_t a0, const void* a1, void* a2)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceImportExternalSemaphoreExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeDeviceReleaseExternalSemaphoreExt(void* a0)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceReleaseExternalSemaphoreExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeDeviceGetVectorWidthPropertiesExt(ze_device_handle_t a0, uint32_t* a1, void* a2)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetVectorWidthPropertiesExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeDeviceGetAggregatedCopyOffloadIncrementValue(ze_device_handle_t a0, uint32_t* a1)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeDeviceGetAggregatedCopyOffloadIncrementValue");
 }
 
 static ze_result_t ZE_APICALL
@@ -149,6 +184,27 @@ zex_unsupported_zeCommandListIsImmediate(ze_command_list_handle_t a0, ze_bool_t*
 }
 
 static ze_result_t ZE_APICALL
+zex_unsupported_zeCommandListAppendSignalExternalSemaphoreExt(ze_command_list_handle_t a0, uint32_t a1, void* a2, void* a3, ze_event_handle_t a4, uint32_t a5, ze_event_handle_t* a6)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendSignalExternalSemaphoreExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeCommandListAppendWaitExternalSemaphoreExt(ze_command_list_handle_t a0, uint32_t a1, void* a2, void* a3, ze_event_handle_t a4, uint32_t a5, ze_event_handle_t* a6)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendWaitExternalSemaphoreExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeCommandListAppendLaunchKernelWithParameters(ze_command_list_handle_t a0, ze_kernel_handle_t a1, const ze_group_count_t* a2, const void* a3, ze_event_handle_t a4, uint32_t a5, ze_event_handle_t* a6)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeCommandListAppendLaunchKernelWithParameters");
+}
+
+static ze_result_t ZE_APICALL
 zex_unsupported_zeImageGetProperties(ze_device_handle_t a0, const ze_image_desc_t* a1, ze_image_properties_t* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -240,6 +296,34 @@ zex_unsupported_zeEventGetWaitScope(ze_event_handle_t a0, ze_event_scope_flags_t
 }
 
 static ze_result_t ZE_APICALL
+zex_unsupported_zeEventCounterBasedGetIpcHandle(ze_event_handle_t a0, void* a1)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventCounterBasedGetIpcHandle");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeEventCounterBasedOpenIpcHandle(ze_context_handle_t a0, void* a1, ze_event_handle_t* a2)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventCounterBasedOpenIpcHandle");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeEventCounterBasedCloseIpcHandle(ze_event_handle_t a0)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventCounterBasedCloseIpcHandle");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeEventCounterBasedGetDeviceAddress(ze_event_handle_t a0, uint64_t* a1, uint64_t* a2)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeEventCounterBasedGetDeviceAddress");
+}
+
+static ze_result_t ZE_APICALL
 zex_unsupported_zeEventQueryTimestampsExp(ze_event_handle_t a0, ze_device_handle_t a1, uint32_t* a2, ze_kernel_timestamp_result_t* a3)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -265,6 +349,20 @@ zex_unsupported_zeKernelSchedulingHintExp(ze_kernel_handle_t a0, ze_scheduling_h
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zeKernelSchedulingHintExp");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeKernelGetBinaryExp(ze_kernel_handle_t a0, size_t* a1, uint8_t* a2)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelGetBinaryExp");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeKernelGetAllocationPropertiesExp(ze_kernel_handle_t a0, uint32_t* a1, void* a2)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeKernelGetAllocationPropertiesExp");
 }
 
 static ze_result_t ZE_APICALL
@@ -338,6 +436,41 @@ zex_unsupported_zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t a0, ze_fabr
 }
 
 static ze_result_t ZE_APICALL
+zex_unsupported_zeRTASBuilderCreateExt(ze_driver_handle_t a0, const void* a1, void* a2)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASBuilderCreateExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeRTASBuilderGetBuildPropertiesExt(void* a0, const void* a1, void* a2)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASBuilderGetBuildPropertiesExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeRTASBuilderBuildExt(void* a0, const void* a1, void* a2, size_t a3, void* a4, size_t a5, void* a6, void* a7, void* a8, size_t* a9)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASBuilderBuildExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeRTASBuilderCommandListAppendCopyExt(ze_command_list_handle_t a0, void* a1, const void* a2, size_t a3, ze_event_handle_t a4, uint32_t a5, ze_event_handle_t* a6)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASBuilderCommandListAppendCopyExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeRTASBuilderDestroyExt(void* a0)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASBuilderDestroyExt");
+}
+
+static ze_result_t ZE_APICALL
 zex_unsupported_zeRTASBuilderCreateExp(ze_driver_handle_t a0, const void* a1, void* a2)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -363,6 +496,34 @@ zex_unsupported_zeRTASBuilderDestroyExp(void* a0)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zeRTASBuilderDestroyExp");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeRTASParallelOperationCreateExt(ze_driver_handle_t a0, void* a1)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASParallelOperationCreateExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeRTASParallelOperationGetPropertiesExt(void* a0, void* a1)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASParallelOperationGetPropertiesExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeRTASParallelOperationJoinExt(void* a0)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASParallelOperationJoinExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zeRTASParallelOperationDestroyExt(void* a0)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zeRTASParallelOperationDestroyExt");
 }
 
 static ze_result_t ZE_APICALL
@@ -891,6 +1052,27 @@ zex_unsupported_zetDeviceCreateMetricGroupsFromMetricsExp(zet_device_handle_t a0
 }
 
 static ze_result_t ZE_APICALL
+zex_unsupported_zetDeviceEnableMetricsExp(zet_device_handle_t a0)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDeviceEnableMetricsExp");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zetDeviceDisableMetricsExp(zet_device_handle_t a0)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetDeviceDisableMetricsExp");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zetCommandListAppendMarkerExp(zet_command_list_handle_t a0, zet_metric_group_handle_t a1, uint32_t a2)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetCommandListAppendMarkerExp");
+}
+
+static ze_result_t ZE_APICALL
 zex_unsupported_zetMetricCreateFromProgrammableExp(void* a0, void* a1, uint32_t a2, const char* a3, const char* a4, uint32_t* a5, zet_metric_handle_t* a6)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -902,6 +1084,13 @@ zex_unsupported_zetMetricDestroyExp(zet_metric_handle_t a0)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zetMetricDestroyExp");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zetMetricCreateFromProgrammableExp2(void* a0, uint32_t a1, void* a2, const char* a3, const char* a4, uint32_t* a5, zet_metric_handle_t* a6)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zetMetricCreateFromProgrammableExp2");
 }
 
 static ze_result_t ZE_APICALL
@@ -986,6 +1175,13 @@ zex_unsupported_zesDeviceResetExt(zes_device_handle_t a0, void* a1)
 {
 	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 			   "zex does not support zesDeviceResetExt");
+}
+
+static ze_result_t ZE_APICALL
+zex_unsupported_zesDevicePciLinkSpeedUpdateExt(zes_device_handle_t a0, ze_bool_t a1, zes_device_action_t* a2)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesDevicePciLinkSpeedUpdateExt");
 }
 
 static ze_result_t ZE_APICALL
@@ -1618,6 +1814,13 @@ zex_unsupported_zesVFManagementGetVFEngineUtilizationExp2(void* a0, uint32_t* a1
 			   "zex does not support zesVFManagementGetVFEngineUtilizationExp2");
 }
 
+static ze_result_t ZE_APICALL
+zex_unsupported_zesVFManagementGetVFCapabilitiesExp2(void* a0, void* a1)
+{
+	return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			   "zex does not support zesVFManagementGetVFCapabilitiesExp2");
+}
+
 static const struct zex_ze_global_dditable zex_ze_global_dditable = {
 	.pfnInit = zeInit,
 	.pfnInitDrivers = zeInitDrivers,
@@ -1633,9 +1836,11 @@ static const struct zex_ze_driver_dditable zex_ze_driver_dditable = {
 	.pfnGetExtensionProperties = zeDriverGetExtensionProperties,
 	.pfnGetExtensionFunctionAddress = zeDriverGetExtensionFunctionAddress,
 	.pfnGetLastErrorDescription = zeDriverGetLastErrorDescription,
+	.pfnRTASFormatCompatibilityCheckExt = zex_unsupported_zeDriverRTASFormatCompatibilityCheckExt,
+	.pfnGetDefaultContext = zeDriverGetDefaultContext,
 };
 
-static const uint8_t zex_ze_driver_dditable_since[] = { 4, 4, 4, 4, 4, 4, 6 };
+static const uint8_t zex_ze_driver_dditable_since[] = { 4, 4, 4, 4, 4, 4, 6, 13, 14 };
 
 static const struct zex_ze_device_dditable zex_ze_device_dditable = {
 	.pfnGet = zeDeviceGet,
@@ -1657,9 +1862,14 @@ static const struct zex_ze_device_dditable zex_ze_device_dditable = {
 	.pfnSetCacheAdviceExt = zex_unsupported_zeDeviceSetCacheAdviceExt,
 	.pfnPciGetPropertiesExt = zex_unsupported_zeDevicePciGetPropertiesExt,
 	.pfnGetRootDevice = zeDeviceGetRootDevice,
+	.pfnImportExternalSemaphoreExt = zex_unsupported_zeDeviceImportExternalSemaphoreExt,
+	.pfnReleaseExternalSemaphoreExt = zex_unsupported_zeDeviceReleaseExternalSemaphoreExt,
+	.pfnGetVectorWidthPropertiesExt = zex_unsupported_zeDeviceGetVectorWidthPropertiesExt,
+	.pfnSynchronize = zeDeviceSynchronize,
+	.pfnGetAggregatedCopyOffloadIncrementValue = zex_unsupported_zeDeviceGetAggregatedCopyOffloadIncrementValue,
 };
 
-static const uint8_t zex_ze_device_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 7 };
+static const uint8_t zex_ze_device_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 7, 12, 12, 13, 14, 15 };
 
 static const struct zex_ze_device_exp_dditable zex_ze_device_exp_dditable = {
 	.pfnGetFabricVertexExp = zex_unsupported_zeDeviceGetFabricVertexExp,
@@ -1727,9 +1937,13 @@ static const struct zex_ze_command_list_dditable zex_ze_command_list_dditable = 
 	.pfnGetOrdinal = zex_unsupported_zeCommandListGetOrdinal,
 	.pfnImmediateGetIndex = zex_unsupported_zeCommandListImmediateGetIndex,
 	.pfnIsImmediate = zex_unsupported_zeCommandListIsImmediate,
+	.pfnAppendSignalExternalSemaphoreExt = zex_unsupported_zeCommandListAppendSignalExternalSemaphoreExt,
+	.pfnAppendWaitExternalSemaphoreExt = zex_unsupported_zeCommandListAppendWaitExternalSemaphoreExt,
+	.pfnAppendLaunchKernelWithParameters = zex_unsupported_zeCommandListAppendLaunchKernelWithParameters,
+	.pfnAppendLaunchKernelWithArguments = zeCommandListAppendLaunchKernelWithArguments,
 };
 
-static const uint8_t zex_ze_command_list_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 9, 9, 9, 9, 9 };
+static const uint8_t zex_ze_command_list_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 9, 9, 9, 9, 9, 12, 12, 14, 14 };
 
 static const struct zex_ze_image_dditable zex_ze_image_dditable = {
 	.pfnGetProperties = zex_unsupported_zeImageGetProperties,
@@ -1784,9 +1998,14 @@ static const struct zex_ze_event_dditable zex_ze_event_dditable = {
 	.pfnGetEventPool = zex_unsupported_zeEventGetEventPool,
 	.pfnGetSignalScope = zex_unsupported_zeEventGetSignalScope,
 	.pfnGetWaitScope = zex_unsupported_zeEventGetWaitScope,
+	.pfnCounterBasedCreate = zeEventCounterBasedCreate,
+	.pfnCounterBasedGetIpcHandle = zex_unsupported_zeEventCounterBasedGetIpcHandle,
+	.pfnCounterBasedOpenIpcHandle = zex_unsupported_zeEventCounterBasedOpenIpcHandle,
+	.pfnCounterBasedCloseIpcHandle = zex_unsupported_zeEventCounterBasedCloseIpcHandle,
+	.pfnCounterBasedGetDeviceAddress = zex_unsupported_zeEventCounterBasedGetDeviceAddress,
 };
 
-static const uint8_t zex_ze_event_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 6, 9, 9, 9 };
+static const uint8_t zex_ze_event_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 6, 9, 9, 9, 15, 15, 15, 15, 15 };
 
 static const struct zex_ze_event_exp_dditable zex_ze_event_exp_dditable = {
 	.pfnQueryTimestampsExp = zex_unsupported_zeEventQueryTimestampsExp,
@@ -1835,9 +2054,11 @@ static const uint8_t zex_ze_kernel_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 
 static const struct zex_ze_kernel_exp_dditable zex_ze_kernel_exp_dditable = {
 	.pfnSetGlobalOffsetExp = zeKernelSetGlobalOffsetExp,
 	.pfnSchedulingHintExp = zex_unsupported_zeKernelSchedulingHintExp,
+	.pfnGetBinaryExp = zex_unsupported_zeKernelGetBinaryExp,
+	.pfnGetAllocationPropertiesExp = zex_unsupported_zeKernelGetAllocationPropertiesExp,
 };
 
-static const uint8_t zex_ze_kernel_exp_dditable_since[] = { 4, 4 };
+static const uint8_t zex_ze_kernel_exp_dditable_since[] = { 4, 4, 11, 14 };
 
 static const struct zex_ze_sampler_dditable zex_ze_sampler_dditable = {
 	.pfnCreate = zex_unsupported_zeSamplerCreate,
@@ -1849,9 +2070,10 @@ static const uint8_t zex_ze_sampler_dditable_since[] = { 4, 4 };
 static const struct zex_ze_physical_mem_dditable zex_ze_physical_mem_dditable = {
 	.pfnCreate = zePhysicalMemCreate,
 	.pfnDestroy = zePhysicalMemDestroy,
+	.pfnGetProperties = zePhysicalMemGetProperties,
 };
 
-static const uint8_t zex_ze_physical_mem_dditable_since[] = { 4, 4 };
+static const uint8_t zex_ze_physical_mem_dditable_since[] = { 4, 4, 15 };
 
 static const struct zex_ze_mem_dditable zex_ze_mem_dditable = {
 	.pfnAllocShared = zeMemAllocShared,
@@ -1866,9 +2088,10 @@ static const struct zex_ze_mem_dditable zex_ze_mem_dditable = {
 	.pfnFreeExt = zeMemFreeExt,
 	.pfnPutIpcHandle = zeMemPutIpcHandle,
 	.pfnGetPitchFor2dImage = zex_unsupported_zeMemGetPitchFor2dImage,
+	.pfnGetIpcHandleWithProperties = zeMemGetIpcHandleWithProperties,
 };
 
-static const uint8_t zex_ze_mem_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 9 };
+static const uint8_t zex_ze_mem_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 9, 15 };
 
 static const struct zex_ze_virtual_mem_dditable zex_ze_virtual_mem_dditable = {
 	.pfnReserve = zeVirtualMemReserve,
@@ -1899,6 +2122,16 @@ static const struct zex_ze_fabric_edge_exp_dditable zex_ze_fabric_edge_exp_ddita
 
 static const uint8_t zex_ze_fabric_edge_exp_dditable_since[] = { 4, 4, 4 };
 
+static const struct zex_ze_rtas_builder_dditable zex_ze_rtas_builder_dditable = {
+	.pfnCreateExt = zex_unsupported_zeRTASBuilderCreateExt,
+	.pfnGetBuildPropertiesExt = zex_unsupported_zeRTASBuilderGetBuildPropertiesExt,
+	.pfnBuildExt = zex_unsupported_zeRTASBuilderBuildExt,
+	.pfnCommandListAppendCopyExt = zex_unsupported_zeRTASBuilderCommandListAppendCopyExt,
+	.pfnDestroyExt = zex_unsupported_zeRTASBuilderDestroyExt,
+};
+
+static const uint8_t zex_ze_rtas_builder_dditable_since[] = { 13, 13, 13, 13, 13 };
+
 static const struct zex_ze_rtas_builder_exp_dditable zex_ze_rtas_builder_exp_dditable = {
 	.pfnCreateExp = zex_unsupported_zeRTASBuilderCreateExp,
 	.pfnGetBuildPropertiesExp = zex_unsupported_zeRTASBuilderGetBuildPropertiesExp,
@@ -1907,6 +2140,15 @@ static const struct zex_ze_rtas_builder_exp_dditable zex_ze_rtas_builder_exp_ddi
 };
 
 static const uint8_t zex_ze_rtas_builder_exp_dditable_since[] = { 7, 7, 7, 7 };
+
+static const struct zex_ze_rtas_parallel_operation_dditable zex_ze_rtas_parallel_operation_dditable = {
+	.pfnCreateExt = zex_unsupported_zeRTASParallelOperationCreateExt,
+	.pfnGetPropertiesExt = zex_unsupported_zeRTASParallelOperationGetPropertiesExt,
+	.pfnJoinExt = zex_unsupported_zeRTASParallelOperationJoinExt,
+	.pfnDestroyExt = zex_unsupported_zeRTASParallelOperationDestroyExt,
+};
+
+static const uint8_t zex_ze_rtas_parallel_operation_dditable_since[] = { 13, 13, 13, 13 };
 
 static const struct zex_ze_rtas_parallel_operation_exp_dditable zex_ze_rtas_parallel_operation_exp_dditable = {
 	.pfnCreateExp = zex_unsupported_zeRTASParallelOperationCreateExp,
@@ -2089,16 +2331,25 @@ static const uint8_t zex_zet_metric_decoder_exp_dditable_since[] = { 10, 10, 10 
 static const struct zex_zet_device_exp_dditable zex_zet_device_exp_dditable = {
 	.pfnGetConcurrentMetricGroupsExp = zex_unsupported_zetDeviceGetConcurrentMetricGroupsExp,
 	.pfnCreateMetricGroupsFromMetricsExp = zex_unsupported_zetDeviceCreateMetricGroupsFromMetricsExp,
+	.pfnEnableMetricsExp = zex_unsupported_zetDeviceEnableMetricsExp,
+	.pfnDisableMetricsExp = zex_unsupported_zetDeviceDisableMetricsExp,
 };
 
-static const uint8_t zex_zet_device_exp_dditable_since[] = { 10, 10 };
+static const uint8_t zex_zet_device_exp_dditable_since[] = { 10, 10, 13, 13 };
+
+static const struct zex_zet_command_list_exp_dditable zex_zet_command_list_exp_dditable = {
+	.pfnAppendMarkerExp = zex_unsupported_zetCommandListAppendMarkerExp,
+};
+
+static const uint8_t zex_zet_command_list_exp_dditable_since[] = { 13 };
 
 static const struct zex_zet_metric_exp_dditable zex_zet_metric_exp_dditable = {
 	.pfnCreateFromProgrammableExp = zex_unsupported_zetMetricCreateFromProgrammableExp,
 	.pfnDestroyExp = zex_unsupported_zetMetricDestroyExp,
+	.pfnCreateFromProgrammableExp2 = zex_unsupported_zetMetricCreateFromProgrammableExp2,
 };
 
-static const uint8_t zex_zet_metric_exp_dditable_since[] = { 9, 9 };
+static const uint8_t zex_zet_metric_exp_dditable_since[] = { 9, 9, 11 };
 
 static const struct zex_zes_driver_dditable zex_zes_driver_dditable = {
 	.pfnEventListen = zex_unsupported_zesDriverEventListen,
@@ -2148,9 +2399,10 @@ static const struct zex_zes_device_dditable zex_zes_device_dditable = {
 	.pfnReadOverclockState = zex_unsupported_zesDeviceReadOverclockState,
 	.pfnEnumOverclockDomains = zex_unsupported_zesDeviceEnumOverclockDomains,
 	.pfnResetExt = zex_unsupported_zesDeviceResetExt,
+	.pfnPciLinkSpeedUpdateExt = zex_unsupported_zesDevicePciLinkSpeedUpdateExt,
 };
 
-static const uint8_t zex_zes_device_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 7 };
+static const uint8_t zex_zes_device_dditable_since[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 7, 15 };
 
 static const struct zex_zes_scheduler_dditable zex_zes_scheduler_dditable = {
 	.pfnGetProperties = zesSchedulerGetProperties,
@@ -2364,9 +2616,10 @@ static const struct zex_zes_vf_management_exp_dditable zex_zes_vf_management_exp
 	.pfnGetVFCapabilitiesExp = zex_unsupported_zesVFManagementGetVFCapabilitiesExp,
 	.pfnGetVFMemoryUtilizationExp2 = zex_unsupported_zesVFManagementGetVFMemoryUtilizationExp2,
 	.pfnGetVFEngineUtilizationExp2 = zex_unsupported_zesVFManagementGetVFEngineUtilizationExp2,
+	.pfnGetVFCapabilitiesExp2 = zex_unsupported_zesVFManagementGetVFCapabilitiesExp2,
 };
 
-static const uint8_t zex_zes_vf_management_exp_dditable_since[] = { 9, 9, 9, 9, 9, 10, 10, 10 };
+static const uint8_t zex_zes_vf_management_exp_dditable_since[] = { 9, 9, 9, 9, 9, 10, 10, 10, 12 };
 
 ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditable_t *pDdiTable)
@@ -2530,10 +2783,24 @@ zeGetFabricEdgeExpProcAddrTable(ze_api_version_t version, ze_fabric_edge_exp_ddi
 }
 
 ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetRTASBuilderProcAddrTable(ze_api_version_t version, struct zex_ze_rtas_builder_dditable *pDdiTable)
+{
+	return zex_ddi_fill(version, pDdiTable, &zex_ze_rtas_builder_dditable, zex_ze_rtas_builder_dditable_since,
+			    sizeof(zex_ze_rtas_builder_dditable_since));
+}
+
+ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetRTASBuilderExpProcAddrTable(ze_api_version_t version, struct zex_ze_rtas_builder_exp_dditable *pDdiTable)
 {
 	return zex_ddi_fill(version, pDdiTable, &zex_ze_rtas_builder_exp_dditable, zex_ze_rtas_builder_exp_dditable_since,
 			    sizeof(zex_ze_rtas_builder_exp_dditable_since));
+}
+
+ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetRTASParallelOperationProcAddrTable(ze_api_version_t version, struct zex_ze_rtas_parallel_operation_dditable *pDdiTable)
+{
+	return zex_ddi_fill(version, pDdiTable, &zex_ze_rtas_parallel_operation_dditable, zex_ze_rtas_parallel_operation_dditable_since,
+			    sizeof(zex_ze_rtas_parallel_operation_dditable_since));
 }
 
 ZE_DLLEXPORT ze_result_t ZE_APICALL
@@ -2681,6 +2948,13 @@ zetGetDeviceExpProcAddrTable(ze_api_version_t version, struct zex_zet_device_exp
 {
 	return zex_ddi_fill(version, pDdiTable, &zex_zet_device_exp_dditable, zex_zet_device_exp_dditable_since,
 			    sizeof(zex_zet_device_exp_dditable_since));
+}
+
+ZE_DLLEXPORT ze_result_t ZE_APICALL
+zetGetCommandListExpProcAddrTable(ze_api_version_t version, struct zex_zet_command_list_exp_dditable *pDdiTable)
+{
+	return zex_ddi_fill(version, pDdiTable, &zex_zet_command_list_exp_dditable, zex_zet_command_list_exp_dditable_since,
+			    sizeof(zex_zet_command_list_exp_dditable_since));
 }
 
 ZE_DLLEXPORT ze_result_t ZE_APICALL
@@ -2884,7 +3158,9 @@ const ze_dditable_driver_t zex_ddi_ze = {
 	.VirtualMem = (ze_virtual_mem_dditable_t *)&zex_ze_virtual_mem_dditable,
 	.FabricVertexExp = (ze_fabric_vertex_exp_dditable_t *)&zex_ze_fabric_vertex_exp_dditable,
 	.FabricEdgeExp = (ze_fabric_edge_exp_dditable_t *)&zex_ze_fabric_edge_exp_dditable,
+	.RTASBuilder = (void *)&zex_ze_rtas_builder_dditable,
 	.RTASBuilderExp = (void *)&zex_ze_rtas_builder_exp_dditable,
+	.RTASParallelOperation = (void *)&zex_ze_rtas_parallel_operation_dditable,
 	.RTASParallelOperationExp = (void *)&zex_ze_rtas_parallel_operation_exp_dditable,
 	.DriverExp = (void *)&zex_ze_driver_exp_dditable,
 	.CommandListExp = (void *)&zex_ze_command_list_exp_dditable,
@@ -2911,6 +3187,7 @@ const zet_dditable_driver_t zex_ddi_zet = {
 	.MetricTracerExp = (void *)&zex_zet_metric_tracer_exp_dditable,
 	.MetricDecoderExp = (void *)&zex_zet_metric_decoder_exp_dditable,
 	.DeviceExp = (void *)&zex_zet_device_exp_dditable,
+	.CommandListExp = (void *)&zex_zet_command_list_exp_dditable,
 	.MetricExp = (void *)&zex_zet_metric_exp_dditable,
 };
 

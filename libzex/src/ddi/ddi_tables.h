@@ -8,7 +8,7 @@
  */
 
 /*
- * DOC: ddi_tables.h - the layout of libzex's DDI tables at API 1.10
+ * DOC: ddi_tables.h - the layout of libzex's DDI tables at API 1.15
  *
  * One struct per DDI table: the entries of the 1.4 headers' table, then
  * those of entries_after_1_4.txt up to libzex's API version. The entries
@@ -22,11 +22,18 @@
 #include "zex/zex_ddi.h"
 #include "zex/zex_zes_api.h"
 
-#define ZEX_DDI_API_MINOR 10
+#define ZEX_DDI_API_MINOR 15
 
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeInitDrivers_t)(uint32_t*, ze_driver_handle_t*, ze_init_driver_type_desc_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeDriverGetLastErrorDescription_t)(ze_driver_handle_t, const char**);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeDriverRTASFormatCompatibilityCheckExt_t)(ze_driver_handle_t, uint32_t, uint32_t);
+typedef ze_context_handle_t (ZE_APICALL *zex_pfn_zeDriverGetDefaultContext_t)(ze_driver_handle_t);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeDeviceGetRootDevice_t)(ze_device_handle_t, ze_device_handle_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeDeviceImportExternalSemaphoreExt_t)(ze_device_handle_t, const void*, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeDeviceReleaseExternalSemaphoreExt_t)(void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeDeviceGetVectorWidthPropertiesExt_t)(ze_device_handle_t, uint32_t*, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeDeviceSynchronize_t)(ze_device_handle_t);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeDeviceGetAggregatedCopyOffloadIncrementValue_t)(ze_device_handle_t, uint32_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandQueueGetOrdinal_t)(ze_command_queue_handle_t, uint32_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandQueueGetIndex_t)(ze_command_queue_handle_t, uint32_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandListHostSynchronize_t)(ze_command_list_handle_t, uint64_t);
@@ -35,6 +42,10 @@ typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandListGetContextHandle_t)(ze_com
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandListGetOrdinal_t)(ze_command_list_handle_t, uint32_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandListImmediateGetIndex_t)(ze_command_list_handle_t, uint32_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandListIsImmediate_t)(ze_command_list_handle_t, ze_bool_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandListAppendSignalExternalSemaphoreExt_t)(ze_command_list_handle_t, uint32_t, void*, void*, ze_event_handle_t, uint32_t, ze_event_handle_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandListAppendWaitExternalSemaphoreExt_t)(ze_command_list_handle_t, uint32_t, void*, void*, ze_event_handle_t, uint32_t, ze_event_handle_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandListAppendLaunchKernelWithParameters_t)(ze_command_list_handle_t, ze_kernel_handle_t, const ze_group_count_t*, const void*, ze_event_handle_t, uint32_t, ze_event_handle_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeCommandListAppendLaunchKernelWithArguments_t)(ze_command_list_handle_t, ze_kernel_handle_t, const ze_group_count_t, const ze_group_size_t, void**, const void*, ze_event_handle_t, uint32_t, ze_event_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeImageViewCreateExt_t)(ze_context_handle_t, ze_device_handle_t, const ze_image_desc_t*, ze_image_handle_t, ze_image_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeImageGetDeviceOffsetExp_t)(ze_image_handle_t, uint64_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventPoolPutIpcHandle_t)(ze_context_handle_t, ze_ipc_event_pool_handle_t);
@@ -44,12 +55,30 @@ typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventQueryKernelTimestampsExt_t)(ze_e
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventGetEventPool_t)(ze_event_handle_t, ze_event_pool_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventGetSignalScope_t)(ze_event_handle_t, ze_event_scope_flags_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventGetWaitScope_t)(ze_event_handle_t, ze_event_scope_flags_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventCounterBasedCreate_t)(ze_context_handle_t, ze_device_handle_t, const ze_event_counter_based_desc_t*, ze_event_handle_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventCounterBasedGetIpcHandle_t)(ze_event_handle_t, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventCounterBasedOpenIpcHandle_t)(ze_context_handle_t, void*, ze_event_handle_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventCounterBasedCloseIpcHandle_t)(ze_event_handle_t);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeEventCounterBasedGetDeviceAddress_t)(ze_event_handle_t, uint64_t*, uint64_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeKernelGetBinaryExp_t)(ze_kernel_handle_t, size_t*, uint8_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeKernelGetAllocationPropertiesExp_t)(ze_kernel_handle_t, uint32_t*, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zePhysicalMemGetProperties_t)(ze_context_handle_t, ze_physical_mem_handle_t, ze_physical_mem_properties_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeMemPutIpcHandle_t)(ze_context_handle_t, ze_ipc_mem_handle_t);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeMemGetPitchFor2dImage_t)(ze_context_handle_t, ze_device_handle_t, size_t, size_t, unsigned int, size_t *);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeMemGetIpcHandleWithProperties_t)(ze_context_handle_t, const void*, void*, ze_ipc_mem_handle_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASBuilderCreateExt_t)(ze_driver_handle_t, const void*, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASBuilderGetBuildPropertiesExt_t)(void*, const void*, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASBuilderBuildExt_t)(void*, const void*, void*, size_t, void*, size_t, void*, void*, void*, size_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASBuilderCommandListAppendCopyExt_t)(ze_command_list_handle_t, void*, const void*, size_t, ze_event_handle_t, uint32_t, ze_event_handle_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASBuilderDestroyExt_t)(void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASBuilderCreateExp_t)(ze_driver_handle_t, const void*, void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASBuilderGetBuildPropertiesExp_t)(void*, const void*, void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASBuilderBuildExp_t)(void*, const void*, void*, size_t, void*, size_t, void*, void*, void*, size_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASBuilderDestroyExp_t)(void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASParallelOperationCreateExt_t)(ze_driver_handle_t, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASParallelOperationGetPropertiesExt_t)(void*, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASParallelOperationJoinExt_t)(void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASParallelOperationDestroyExt_t)(void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASParallelOperationCreateExp_t)(ze_driver_handle_t, void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASParallelOperationGetPropertiesExp_t)(void*, void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zeRTASParallelOperationJoinExp_t)(void*);
@@ -91,8 +120,12 @@ typedef ze_result_t (ZE_APICALL *zex_pfn_zetMetricDecoderDestroyExp_t)(void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zetMetricDecoderGetDecodableMetricsExp_t)(void*, uint32_t*, zet_metric_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zetDeviceGetConcurrentMetricGroupsExp_t)(zet_device_handle_t, uint32_t, zet_metric_group_handle_t *, uint32_t *, uint32_t *);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zetDeviceCreateMetricGroupsFromMetricsExp_t)(zet_device_handle_t, uint32_t, zet_metric_handle_t *, const char *, const char *, uint32_t *, zet_metric_group_handle_t*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zetDeviceEnableMetricsExp_t)(zet_device_handle_t);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zetDeviceDisableMetricsExp_t)(zet_device_handle_t);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zetCommandListAppendMarkerExp_t)(zet_command_list_handle_t, zet_metric_group_handle_t, uint32_t);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zetMetricCreateFromProgrammableExp_t)(void*, void*, uint32_t, const char*, const char*, uint32_t*, zet_metric_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zetMetricDestroyExp_t)(zet_metric_handle_t);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zetMetricCreateFromProgrammableExp2_t)(void*, uint32_t, void*, const char*, const char*, uint32_t*, zet_metric_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDriverGet_t)(uint32_t*, zes_driver_handle_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDriverGetExtensionProperties_t)(zes_driver_handle_t, uint32_t*, zes_driver_extension_properties_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDriverGetExtensionFunctionAddress_t)(zes_driver_handle_t, const char*, void**);
@@ -104,6 +137,7 @@ typedef ze_result_t (ZE_APICALL *zex_pfn_zesDeviceResetOverclockSettings_t)(zes_
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDeviceReadOverclockState_t)(zes_device_handle_t, void*, ze_bool_t*, ze_bool_t*, void*, ze_bool_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDeviceEnumOverclockDomains_t)(zes_device_handle_t, uint32_t*, void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesDeviceResetExt_t)(zes_device_handle_t, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zesDevicePciLinkSpeedUpdateExt_t)(zes_device_handle_t, ze_bool_t, zes_device_action_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesEngineGetActivityExt_t)(zes_engine_handle_t, uint32_t*, zes_engine_stats_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesFirmwareGetFlashProgress_t)(zes_firmware_handle_t, uint32_t*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesFirmwareGetConsoleLogs_t)(zes_firmware_handle_t, size_t*, char*);
@@ -135,14 +169,15 @@ typedef ze_result_t (ZE_APICALL *zex_pfn_zesVFManagementSetVFTelemetrySamplingIn
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesVFManagementGetVFCapabilitiesExp_t)(void*, void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesVFManagementGetVFMemoryUtilizationExp2_t)(void*, uint32_t*, void*);
 typedef ze_result_t (ZE_APICALL *zex_pfn_zesVFManagementGetVFEngineUtilizationExp2_t)(void*, uint32_t*, void*);
+typedef ze_result_t (ZE_APICALL *zex_pfn_zesVFManagementGetVFCapabilitiesExp2_t)(void*, void*);
 
-/* ze_global_dditable_t at API 1.10 */
+/* ze_global_dditable_t at API 1.15 */
 struct zex_ze_global_dditable {
 	ze_pfnInit_t pfnInit;
 	zex_pfn_zeInitDrivers_t pfnInitDrivers;
 };
 
-/* ze_driver_dditable_t at API 1.10 */
+/* ze_driver_dditable_t at API 1.15 */
 struct zex_ze_driver_dditable {
 	ze_pfnDriverGet_t pfnGet;
 	ze_pfnDriverGetApiVersion_t pfnGetApiVersion;
@@ -151,9 +186,11 @@ struct zex_ze_driver_dditable {
 	ze_pfnDriverGetExtensionProperties_t pfnGetExtensionProperties;
 	ze_pfnDriverGetExtensionFunctionAddress_t pfnGetExtensionFunctionAddress;
 	zex_pfn_zeDriverGetLastErrorDescription_t pfnGetLastErrorDescription;
+	zex_pfn_zeDriverRTASFormatCompatibilityCheckExt_t pfnRTASFormatCompatibilityCheckExt;
+	zex_pfn_zeDriverGetDefaultContext_t pfnGetDefaultContext;
 };
 
-/* ze_device_dditable_t at API 1.10 */
+/* ze_device_dditable_t at API 1.15 */
 struct zex_ze_device_dditable {
 	ze_pfnDeviceGet_t pfnGet;
 	ze_pfnDeviceGetSubDevices_t pfnGetSubDevices;
@@ -174,14 +211,19 @@ struct zex_ze_device_dditable {
 	ze_pfnDeviceSetCacheAdviceExt_t pfnSetCacheAdviceExt;
 	ze_pfnDevicePciGetPropertiesExt_t pfnPciGetPropertiesExt;
 	zex_pfn_zeDeviceGetRootDevice_t pfnGetRootDevice;
+	zex_pfn_zeDeviceImportExternalSemaphoreExt_t pfnImportExternalSemaphoreExt;
+	zex_pfn_zeDeviceReleaseExternalSemaphoreExt_t pfnReleaseExternalSemaphoreExt;
+	zex_pfn_zeDeviceGetVectorWidthPropertiesExt_t pfnGetVectorWidthPropertiesExt;
+	zex_pfn_zeDeviceSynchronize_t pfnSynchronize;
+	zex_pfn_zeDeviceGetAggregatedCopyOffloadIncrementValue_t pfnGetAggregatedCopyOffloadIncrementValue;
 };
 
-/* ze_device_exp_dditable_t at API 1.10 */
+/* ze_device_exp_dditable_t at API 1.15 */
 struct zex_ze_device_exp_dditable {
 	ze_pfnDeviceGetFabricVertexExp_t pfnGetFabricVertexExp;
 };
 
-/* ze_context_dditable_t at API 1.10 */
+/* ze_context_dditable_t at API 1.15 */
 struct zex_ze_context_dditable {
 	ze_pfnContextCreate_t pfnCreate;
 	ze_pfnContextDestroy_t pfnDestroy;
@@ -194,7 +236,7 @@ struct zex_ze_context_dditable {
 	ze_pfnContextCreateEx_t pfnCreateEx;
 };
 
-/* ze_command_queue_dditable_t at API 1.10 */
+/* ze_command_queue_dditable_t at API 1.15 */
 struct zex_ze_command_queue_dditable {
 	ze_pfnCommandQueueCreate_t pfnCreate;
 	ze_pfnCommandQueueDestroy_t pfnDestroy;
@@ -204,7 +246,7 @@ struct zex_ze_command_queue_dditable {
 	zex_pfn_zeCommandQueueGetIndex_t pfnGetIndex;
 };
 
-/* ze_command_list_dditable_t at API 1.10 */
+/* ze_command_list_dditable_t at API 1.15 */
 struct zex_ze_command_list_dditable {
 	ze_pfnCommandListCreate_t pfnCreate;
 	ze_pfnCommandListCreateImmediate_t pfnCreateImmediate;
@@ -240,9 +282,13 @@ struct zex_ze_command_list_dditable {
 	zex_pfn_zeCommandListGetOrdinal_t pfnGetOrdinal;
 	zex_pfn_zeCommandListImmediateGetIndex_t pfnImmediateGetIndex;
 	zex_pfn_zeCommandListIsImmediate_t pfnIsImmediate;
+	zex_pfn_zeCommandListAppendSignalExternalSemaphoreExt_t pfnAppendSignalExternalSemaphoreExt;
+	zex_pfn_zeCommandListAppendWaitExternalSemaphoreExt_t pfnAppendWaitExternalSemaphoreExt;
+	zex_pfn_zeCommandListAppendLaunchKernelWithParameters_t pfnAppendLaunchKernelWithParameters;
+	zex_pfn_zeCommandListAppendLaunchKernelWithArguments_t pfnAppendLaunchKernelWithArguments;
 };
 
-/* ze_image_dditable_t at API 1.10 */
+/* ze_image_dditable_t at API 1.15 */
 struct zex_ze_image_dditable {
 	ze_pfnImageGetProperties_t pfnGetProperties;
 	ze_pfnImageCreate_t pfnCreate;
@@ -251,14 +297,14 @@ struct zex_ze_image_dditable {
 	zex_pfn_zeImageViewCreateExt_t pfnViewCreateExt;
 };
 
-/* ze_image_exp_dditable_t at API 1.10 */
+/* ze_image_exp_dditable_t at API 1.15 */
 struct zex_ze_image_exp_dditable {
 	ze_pfnImageGetMemoryPropertiesExp_t pfnGetMemoryPropertiesExp;
 	ze_pfnImageViewCreateExp_t pfnViewCreateExp;
 	zex_pfn_zeImageGetDeviceOffsetExp_t pfnGetDeviceOffsetExp;
 };
 
-/* ze_fence_dditable_t at API 1.10 */
+/* ze_fence_dditable_t at API 1.15 */
 struct zex_ze_fence_dditable {
 	ze_pfnFenceCreate_t pfnCreate;
 	ze_pfnFenceDestroy_t pfnDestroy;
@@ -267,7 +313,7 @@ struct zex_ze_fence_dditable {
 	ze_pfnFenceReset_t pfnReset;
 };
 
-/* ze_event_pool_dditable_t at API 1.10 */
+/* ze_event_pool_dditable_t at API 1.15 */
 struct zex_ze_event_pool_dditable {
 	ze_pfnEventPoolCreate_t pfnCreate;
 	ze_pfnEventPoolDestroy_t pfnDestroy;
@@ -279,7 +325,7 @@ struct zex_ze_event_pool_dditable {
 	zex_pfn_zeEventPoolGetFlags_t pfnGetFlags;
 };
 
-/* ze_event_dditable_t at API 1.10 */
+/* ze_event_dditable_t at API 1.15 */
 struct zex_ze_event_dditable {
 	ze_pfnEventCreate_t pfnCreate;
 	ze_pfnEventDestroy_t pfnDestroy;
@@ -292,14 +338,19 @@ struct zex_ze_event_dditable {
 	zex_pfn_zeEventGetEventPool_t pfnGetEventPool;
 	zex_pfn_zeEventGetSignalScope_t pfnGetSignalScope;
 	zex_pfn_zeEventGetWaitScope_t pfnGetWaitScope;
+	zex_pfn_zeEventCounterBasedCreate_t pfnCounterBasedCreate;
+	zex_pfn_zeEventCounterBasedGetIpcHandle_t pfnCounterBasedGetIpcHandle;
+	zex_pfn_zeEventCounterBasedOpenIpcHandle_t pfnCounterBasedOpenIpcHandle;
+	zex_pfn_zeEventCounterBasedCloseIpcHandle_t pfnCounterBasedCloseIpcHandle;
+	zex_pfn_zeEventCounterBasedGetDeviceAddress_t pfnCounterBasedGetDeviceAddress;
 };
 
-/* ze_event_exp_dditable_t at API 1.10 */
+/* ze_event_exp_dditable_t at API 1.15 */
 struct zex_ze_event_exp_dditable {
 	ze_pfnEventQueryTimestampsExp_t pfnQueryTimestampsExp;
 };
 
-/* ze_module_dditable_t at API 1.10 */
+/* ze_module_dditable_t at API 1.15 */
 struct zex_ze_module_dditable {
 	ze_pfnModuleCreate_t pfnCreate;
 	ze_pfnModuleDestroy_t pfnDestroy;
@@ -312,13 +363,13 @@ struct zex_ze_module_dditable {
 	ze_pfnModuleInspectLinkageExt_t pfnInspectLinkageExt;
 };
 
-/* ze_module_build_log_dditable_t at API 1.10 */
+/* ze_module_build_log_dditable_t at API 1.15 */
 struct zex_ze_module_build_log_dditable {
 	ze_pfnModuleBuildLogDestroy_t pfnDestroy;
 	ze_pfnModuleBuildLogGetString_t pfnGetString;
 };
 
-/* ze_kernel_dditable_t at API 1.10 */
+/* ze_kernel_dditable_t at API 1.15 */
 struct zex_ze_kernel_dditable {
 	ze_pfnKernelCreate_t pfnCreate;
 	ze_pfnKernelDestroy_t pfnDestroy;
@@ -334,25 +385,28 @@ struct zex_ze_kernel_dditable {
 	ze_pfnKernelGetName_t pfnGetName;
 };
 
-/* ze_kernel_exp_dditable_t at API 1.10 */
+/* ze_kernel_exp_dditable_t at API 1.15 */
 struct zex_ze_kernel_exp_dditable {
 	ze_pfnKernelSetGlobalOffsetExp_t pfnSetGlobalOffsetExp;
 	ze_pfnKernelSchedulingHintExp_t pfnSchedulingHintExp;
+	zex_pfn_zeKernelGetBinaryExp_t pfnGetBinaryExp;
+	zex_pfn_zeKernelGetAllocationPropertiesExp_t pfnGetAllocationPropertiesExp;
 };
 
-/* ze_sampler_dditable_t at API 1.10 */
+/* ze_sampler_dditable_t at API 1.15 */
 struct zex_ze_sampler_dditable {
 	ze_pfnSamplerCreate_t pfnCreate;
 	ze_pfnSamplerDestroy_t pfnDestroy;
 };
 
-/* ze_physical_mem_dditable_t at API 1.10 */
+/* ze_physical_mem_dditable_t at API 1.15 */
 struct zex_ze_physical_mem_dditable {
 	ze_pfnPhysicalMemCreate_t pfnCreate;
 	ze_pfnPhysicalMemDestroy_t pfnDestroy;
+	zex_pfn_zePhysicalMemGetProperties_t pfnGetProperties;
 };
 
-/* ze_mem_dditable_t at API 1.10 */
+/* ze_mem_dditable_t at API 1.15 */
 struct zex_ze_mem_dditable {
 	ze_pfnMemAllocShared_t pfnAllocShared;
 	ze_pfnMemAllocDevice_t pfnAllocDevice;
@@ -366,9 +420,10 @@ struct zex_ze_mem_dditable {
 	ze_pfnMemFreeExt_t pfnFreeExt;
 	zex_pfn_zeMemPutIpcHandle_t pfnPutIpcHandle;
 	zex_pfn_zeMemGetPitchFor2dImage_t pfnGetPitchFor2dImage;
+	zex_pfn_zeMemGetIpcHandleWithProperties_t pfnGetIpcHandleWithProperties;
 };
 
-/* ze_virtual_mem_dditable_t at API 1.10 */
+/* ze_virtual_mem_dditable_t at API 1.15 */
 struct zex_ze_virtual_mem_dditable {
 	ze_pfnVirtualMemReserve_t pfnReserve;
 	ze_pfnVirtualMemFree_t pfnFree;
@@ -379,7 +434,7 @@ struct zex_ze_virtual_mem_dditable {
 	ze_pfnVirtualMemGetAccessAttribute_t pfnGetAccessAttribute;
 };
 
-/* ze_fabric_vertex_exp_dditable_t at API 1.10 */
+/* ze_fabric_vertex_exp_dditable_t at API 1.15 */
 struct zex_ze_fabric_vertex_exp_dditable {
 	ze_pfnFabricVertexGetExp_t pfnGetExp;
 	ze_pfnFabricVertexGetSubVerticesExp_t pfnGetSubVerticesExp;
@@ -387,14 +442,23 @@ struct zex_ze_fabric_vertex_exp_dditable {
 	ze_pfnFabricVertexGetDeviceExp_t pfnGetDeviceExp;
 };
 
-/* ze_fabric_edge_exp_dditable_t at API 1.10 */
+/* ze_fabric_edge_exp_dditable_t at API 1.15 */
 struct zex_ze_fabric_edge_exp_dditable {
 	ze_pfnFabricEdgeGetExp_t pfnGetExp;
 	ze_pfnFabricEdgeGetVerticesExp_t pfnGetVerticesExp;
 	ze_pfnFabricEdgeGetPropertiesExp_t pfnGetPropertiesExp;
 };
 
-/* ze_rtas_builder_exp_dditable_t at API 1.10 */
+/* ze_rtas_builder_dditable_t at API 1.15 */
+struct zex_ze_rtas_builder_dditable {
+	zex_pfn_zeRTASBuilderCreateExt_t pfnCreateExt;
+	zex_pfn_zeRTASBuilderGetBuildPropertiesExt_t pfnGetBuildPropertiesExt;
+	zex_pfn_zeRTASBuilderBuildExt_t pfnBuildExt;
+	zex_pfn_zeRTASBuilderCommandListAppendCopyExt_t pfnCommandListAppendCopyExt;
+	zex_pfn_zeRTASBuilderDestroyExt_t pfnDestroyExt;
+};
+
+/* ze_rtas_builder_exp_dditable_t at API 1.15 */
 struct zex_ze_rtas_builder_exp_dditable {
 	zex_pfn_zeRTASBuilderCreateExp_t pfnCreateExp;
 	zex_pfn_zeRTASBuilderGetBuildPropertiesExp_t pfnGetBuildPropertiesExp;
@@ -402,7 +466,15 @@ struct zex_ze_rtas_builder_exp_dditable {
 	zex_pfn_zeRTASBuilderDestroyExp_t pfnDestroyExp;
 };
 
-/* ze_rtas_parallel_operation_exp_dditable_t at API 1.10 */
+/* ze_rtas_parallel_operation_dditable_t at API 1.15 */
+struct zex_ze_rtas_parallel_operation_dditable {
+	zex_pfn_zeRTASParallelOperationCreateExt_t pfnCreateExt;
+	zex_pfn_zeRTASParallelOperationGetPropertiesExt_t pfnGetPropertiesExt;
+	zex_pfn_zeRTASParallelOperationJoinExt_t pfnJoinExt;
+	zex_pfn_zeRTASParallelOperationDestroyExt_t pfnDestroyExt;
+};
+
+/* ze_rtas_parallel_operation_exp_dditable_t at API 1.15 */
 struct zex_ze_rtas_parallel_operation_exp_dditable {
 	zex_pfn_zeRTASParallelOperationCreateExp_t pfnCreateExp;
 	zex_pfn_zeRTASParallelOperationGetPropertiesExp_t pfnGetPropertiesExp;
@@ -410,12 +482,12 @@ struct zex_ze_rtas_parallel_operation_exp_dditable {
 	zex_pfn_zeRTASParallelOperationDestroyExp_t pfnDestroyExp;
 };
 
-/* ze_driver_exp_dditable_t at API 1.10 */
+/* ze_driver_exp_dditable_t at API 1.15 */
 struct zex_ze_driver_exp_dditable {
 	zex_pfn_zeDriverRTASFormatCompatibilityCheckExp_t pfnRTASFormatCompatibilityCheckExp;
 };
 
-/* ze_command_list_exp_dditable_t at API 1.10 */
+/* ze_command_list_exp_dditable_t at API 1.15 */
 struct zex_ze_command_list_exp_dditable {
 	zex_pfn_zeCommandListCreateCloneExp_t pfnCreateCloneExp;
 	zex_pfn_zeCommandListImmediateAppendCommandListsExp_t pfnImmediateAppendCommandListsExp;
@@ -427,7 +499,7 @@ struct zex_ze_command_list_exp_dditable {
 	zex_pfn_zeCommandListUpdateMutableCommandKernelsExp_t pfnUpdateMutableCommandKernelsExp;
 };
 
-/* ze_mem_exp_dditable_t at API 1.10 */
+/* ze_mem_exp_dditable_t at API 1.15 */
 struct zex_ze_mem_exp_dditable {
 	zex_pfn_zeMemGetIpcHandleFromFileDescriptorExp_t pfnGetIpcHandleFromFileDescriptorExp;
 	zex_pfn_zeMemGetFileDescriptorFromIpcHandleExp_t pfnGetFileDescriptorFromIpcHandleExp;
@@ -435,17 +507,17 @@ struct zex_ze_mem_exp_dditable {
 	zex_pfn_zeMemGetAtomicAccessAttributeExp_t pfnGetAtomicAccessAttributeExp;
 };
 
-/* zet_device_dditable_t at API 1.10 */
+/* zet_device_dditable_t at API 1.15 */
 struct zex_zet_device_dditable {
 	zet_pfnDeviceGetDebugProperties_t pfnGetDebugProperties;
 };
 
-/* zet_context_dditable_t at API 1.10 */
+/* zet_context_dditable_t at API 1.15 */
 struct zex_zet_context_dditable {
 	zet_pfnContextActivateMetricGroups_t pfnActivateMetricGroups;
 };
 
-/* zet_command_list_dditable_t at API 1.10 */
+/* zet_command_list_dditable_t at API 1.15 */
 struct zex_zet_command_list_dditable {
 	zet_pfnCommandListAppendMetricStreamerMarker_t pfnAppendMetricStreamerMarker;
 	zet_pfnCommandListAppendMetricQueryBegin_t pfnAppendMetricQueryBegin;
@@ -453,24 +525,24 @@ struct zex_zet_command_list_dditable {
 	zet_pfnCommandListAppendMetricMemoryBarrier_t pfnAppendMetricMemoryBarrier;
 };
 
-/* zet_module_dditable_t at API 1.10 */
+/* zet_module_dditable_t at API 1.15 */
 struct zex_zet_module_dditable {
 	zet_pfnModuleGetDebugInfo_t pfnGetDebugInfo;
 };
 
-/* zet_kernel_dditable_t at API 1.10 */
+/* zet_kernel_dditable_t at API 1.15 */
 struct zex_zet_kernel_dditable {
 	zet_pfnKernelGetProfileInfo_t pfnGetProfileInfo;
 };
 
-/* zet_metric_group_dditable_t at API 1.10 */
+/* zet_metric_group_dditable_t at API 1.15 */
 struct zex_zet_metric_group_dditable {
 	zet_pfnMetricGroupGet_t pfnGet;
 	zet_pfnMetricGroupGetProperties_t pfnGetProperties;
 	zet_pfnMetricGroupCalculateMetricValues_t pfnCalculateMetricValues;
 };
 
-/* zet_metric_group_exp_dditable_t at API 1.10 */
+/* zet_metric_group_exp_dditable_t at API 1.15 */
 struct zex_zet_metric_group_exp_dditable {
 	zet_pfnMetricGroupCalculateMultipleMetricValuesExp_t pfnCalculateMultipleMetricValuesExp;
 	zex_pfn_zetMetricGroupGetGlobalTimestampsExp_t pfnGetGlobalTimestampsExp;
@@ -483,26 +555,26 @@ struct zex_zet_metric_group_exp_dditable {
 	zex_pfn_zetMetricGroupDestroyExp_t pfnDestroyExp;
 };
 
-/* zet_metric_dditable_t at API 1.10 */
+/* zet_metric_dditable_t at API 1.15 */
 struct zex_zet_metric_dditable {
 	zet_pfnMetricGet_t pfnGet;
 	zet_pfnMetricGetProperties_t pfnGetProperties;
 };
 
-/* zet_metric_streamer_dditable_t at API 1.10 */
+/* zet_metric_streamer_dditable_t at API 1.15 */
 struct zex_zet_metric_streamer_dditable {
 	zet_pfnMetricStreamerOpen_t pfnOpen;
 	zet_pfnMetricStreamerClose_t pfnClose;
 	zet_pfnMetricStreamerReadData_t pfnReadData;
 };
 
-/* zet_metric_query_pool_dditable_t at API 1.10 */
+/* zet_metric_query_pool_dditable_t at API 1.15 */
 struct zex_zet_metric_query_pool_dditable {
 	zet_pfnMetricQueryPoolCreate_t pfnCreate;
 	zet_pfnMetricQueryPoolDestroy_t pfnDestroy;
 };
 
-/* zet_metric_query_dditable_t at API 1.10 */
+/* zet_metric_query_dditable_t at API 1.15 */
 struct zex_zet_metric_query_dditable {
 	zet_pfnMetricQueryCreate_t pfnCreate;
 	zet_pfnMetricQueryDestroy_t pfnDestroy;
@@ -510,7 +582,7 @@ struct zex_zet_metric_query_dditable {
 	zet_pfnMetricQueryGetData_t pfnGetData;
 };
 
-/* zet_tracer_exp_dditable_t at API 1.10 */
+/* zet_tracer_exp_dditable_t at API 1.15 */
 struct zex_zet_tracer_exp_dditable {
 	zet_pfnTracerExpCreate_t pfnCreate;
 	zet_pfnTracerExpDestroy_t pfnDestroy;
@@ -519,7 +591,7 @@ struct zex_zet_tracer_exp_dditable {
 	zet_pfnTracerExpSetEnabled_t pfnSetEnabled;
 };
 
-/* zet_debug_dditable_t at API 1.10 */
+/* zet_debug_dditable_t at API 1.15 */
 struct zex_zet_debug_dditable {
 	zet_pfnDebugAttach_t pfnAttach;
 	zet_pfnDebugDetach_t pfnDetach;
@@ -535,7 +607,7 @@ struct zex_zet_debug_dditable {
 	zex_pfn_zetDebugGetThreadRegisterSetProperties_t pfnGetThreadRegisterSetProperties;
 };
 
-/* zet_metric_programmable_exp_dditable_t at API 1.10 */
+/* zet_metric_programmable_exp_dditable_t at API 1.15 */
 struct zex_zet_metric_programmable_exp_dditable {
 	zex_pfn_zetMetricProgrammableGetExp_t pfnGetExp;
 	zex_pfn_zetMetricProgrammableGetPropertiesExp_t pfnGetPropertiesExp;
@@ -543,7 +615,7 @@ struct zex_zet_metric_programmable_exp_dditable {
 	zex_pfn_zetMetricProgrammableGetParamValueInfoExp_t pfnGetParamValueInfoExp;
 };
 
-/* zet_metric_tracer_exp_dditable_t at API 1.10 */
+/* zet_metric_tracer_exp_dditable_t at API 1.15 */
 struct zex_zet_metric_tracer_exp_dditable {
 	zex_pfn_zetMetricTracerCreateExp_t pfnCreateExp;
 	zex_pfn_zetMetricTracerDestroyExp_t pfnDestroyExp;
@@ -553,26 +625,34 @@ struct zex_zet_metric_tracer_exp_dditable {
 	zex_pfn_zetMetricTracerDecodeExp_t pfnDecodeExp;
 };
 
-/* zet_metric_decoder_exp_dditable_t at API 1.10 */
+/* zet_metric_decoder_exp_dditable_t at API 1.15 */
 struct zex_zet_metric_decoder_exp_dditable {
 	zex_pfn_zetMetricDecoderCreateExp_t pfnCreateExp;
 	zex_pfn_zetMetricDecoderDestroyExp_t pfnDestroyExp;
 	zex_pfn_zetMetricDecoderGetDecodableMetricsExp_t pfnGetDecodableMetricsExp;
 };
 
-/* zet_device_exp_dditable_t at API 1.10 */
+/* zet_device_exp_dditable_t at API 1.15 */
 struct zex_zet_device_exp_dditable {
 	zex_pfn_zetDeviceGetConcurrentMetricGroupsExp_t pfnGetConcurrentMetricGroupsExp;
 	zex_pfn_zetDeviceCreateMetricGroupsFromMetricsExp_t pfnCreateMetricGroupsFromMetricsExp;
+	zex_pfn_zetDeviceEnableMetricsExp_t pfnEnableMetricsExp;
+	zex_pfn_zetDeviceDisableMetricsExp_t pfnDisableMetricsExp;
 };
 
-/* zet_metric_exp_dditable_t at API 1.10 */
+/* zet_command_list_exp_dditable_t at API 1.15 */
+struct zex_zet_command_list_exp_dditable {
+	zex_pfn_zetCommandListAppendMarkerExp_t pfnAppendMarkerExp;
+};
+
+/* zet_metric_exp_dditable_t at API 1.15 */
 struct zex_zet_metric_exp_dditable {
 	zex_pfn_zetMetricCreateFromProgrammableExp_t pfnCreateFromProgrammableExp;
 	zex_pfn_zetMetricDestroyExp_t pfnDestroyExp;
+	zex_pfn_zetMetricCreateFromProgrammableExp2_t pfnCreateFromProgrammableExp2;
 };
 
-/* zes_driver_dditable_t at API 1.10 */
+/* zes_driver_dditable_t at API 1.15 */
 struct zex_zes_driver_dditable {
 	zes_pfnDriverEventListen_t pfnEventListen;
 	zes_pfnDriverEventListenEx_t pfnEventListenEx;
@@ -581,7 +661,7 @@ struct zex_zes_driver_dditable {
 	zex_pfn_zesDriverGetExtensionFunctionAddress_t pfnGetExtensionFunctionAddress;
 };
 
-/* zes_device_dditable_t at API 1.10 */
+/* zes_device_dditable_t at API 1.15 */
 struct zex_zes_device_dditable {
 	zes_pfnDeviceGetProperties_t pfnGetProperties;
 	zes_pfnDeviceGetState_t pfnGetState;
@@ -620,9 +700,10 @@ struct zex_zes_device_dditable {
 	zex_pfn_zesDeviceReadOverclockState_t pfnReadOverclockState;
 	zex_pfn_zesDeviceEnumOverclockDomains_t pfnEnumOverclockDomains;
 	zex_pfn_zesDeviceResetExt_t pfnResetExt;
+	zex_pfn_zesDevicePciLinkSpeedUpdateExt_t pfnPciLinkSpeedUpdateExt;
 };
 
-/* zes_scheduler_dditable_t at API 1.10 */
+/* zes_scheduler_dditable_t at API 1.15 */
 struct zex_zes_scheduler_dditable {
 	zes_pfnSchedulerGetProperties_t pfnGetProperties;
 	zes_pfnSchedulerGetCurrentMode_t pfnGetCurrentMode;
@@ -634,14 +715,14 @@ struct zex_zes_scheduler_dditable {
 	zes_pfnSchedulerSetComputeUnitDebugMode_t pfnSetComputeUnitDebugMode;
 };
 
-/* zes_performance_factor_dditable_t at API 1.10 */
+/* zes_performance_factor_dditable_t at API 1.15 */
 struct zex_zes_performance_factor_dditable {
 	zes_pfnPerformanceFactorGetProperties_t pfnGetProperties;
 	zes_pfnPerformanceFactorGetConfig_t pfnGetConfig;
 	zes_pfnPerformanceFactorSetConfig_t pfnSetConfig;
 };
 
-/* zes_power_dditable_t at API 1.10 */
+/* zes_power_dditable_t at API 1.15 */
 struct zex_zes_power_dditable {
 	zes_pfnPowerGetProperties_t pfnGetProperties;
 	zes_pfnPowerGetEnergyCounter_t pfnGetEnergyCounter;
@@ -653,7 +734,7 @@ struct zex_zes_power_dditable {
 	zes_pfnPowerSetLimitsExt_t pfnSetLimitsExt;
 };
 
-/* zes_frequency_dditable_t at API 1.10 */
+/* zes_frequency_dditable_t at API 1.15 */
 struct zex_zes_frequency_dditable {
 	zes_pfnFrequencyGetProperties_t pfnGetProperties;
 	zes_pfnFrequencyGetAvailableClocks_t pfnGetAvailableClocks;
@@ -674,21 +755,21 @@ struct zex_zes_frequency_dditable {
 	zes_pfnFrequencyOcSetTjMax_t pfnOcSetTjMax;
 };
 
-/* zes_engine_dditable_t at API 1.10 */
+/* zes_engine_dditable_t at API 1.15 */
 struct zex_zes_engine_dditable {
 	zes_pfnEngineGetProperties_t pfnGetProperties;
 	zes_pfnEngineGetActivity_t pfnGetActivity;
 	zex_pfn_zesEngineGetActivityExt_t pfnGetActivityExt;
 };
 
-/* zes_standby_dditable_t at API 1.10 */
+/* zes_standby_dditable_t at API 1.15 */
 struct zex_zes_standby_dditable {
 	zes_pfnStandbyGetProperties_t pfnGetProperties;
 	zes_pfnStandbyGetMode_t pfnGetMode;
 	zes_pfnStandbySetMode_t pfnSetMode;
 };
 
-/* zes_firmware_dditable_t at API 1.10 */
+/* zes_firmware_dditable_t at API 1.15 */
 struct zex_zes_firmware_dditable {
 	zes_pfnFirmwareGetProperties_t pfnGetProperties;
 	zes_pfnFirmwareFlash_t pfnFlash;
@@ -696,14 +777,14 @@ struct zex_zes_firmware_dditable {
 	zex_pfn_zesFirmwareGetConsoleLogs_t pfnGetConsoleLogs;
 };
 
-/* zes_memory_dditable_t at API 1.10 */
+/* zes_memory_dditable_t at API 1.15 */
 struct zex_zes_memory_dditable {
 	zes_pfnMemoryGetProperties_t pfnGetProperties;
 	zes_pfnMemoryGetState_t pfnGetState;
 	zes_pfnMemoryGetBandwidth_t pfnGetBandwidth;
 };
 
-/* zes_fabric_port_dditable_t at API 1.10 */
+/* zes_fabric_port_dditable_t at API 1.15 */
 struct zex_zes_fabric_port_dditable {
 	zes_pfnFabricPortGetProperties_t pfnGetProperties;
 	zes_pfnFabricPortGetLinkType_t pfnGetLinkType;
@@ -715,7 +796,7 @@ struct zex_zes_fabric_port_dditable {
 	zex_pfn_zesFabricPortGetMultiPortThroughput_t pfnGetMultiPortThroughput;
 };
 
-/* zes_temperature_dditable_t at API 1.10 */
+/* zes_temperature_dditable_t at API 1.15 */
 struct zex_zes_temperature_dditable {
 	zes_pfnTemperatureGetProperties_t pfnGetProperties;
 	zes_pfnTemperatureGetConfig_t pfnGetConfig;
@@ -723,13 +804,13 @@ struct zex_zes_temperature_dditable {
 	zes_pfnTemperatureGetState_t pfnGetState;
 };
 
-/* zes_psu_dditable_t at API 1.10 */
+/* zes_psu_dditable_t at API 1.15 */
 struct zex_zes_psu_dditable {
 	zes_pfnPsuGetProperties_t pfnGetProperties;
 	zes_pfnPsuGetState_t pfnGetState;
 };
 
-/* zes_fan_dditable_t at API 1.10 */
+/* zes_fan_dditable_t at API 1.15 */
 struct zex_zes_fan_dditable {
 	zes_pfnFanGetProperties_t pfnGetProperties;
 	zes_pfnFanGetConfig_t pfnGetConfig;
@@ -739,7 +820,7 @@ struct zex_zes_fan_dditable {
 	zes_pfnFanGetState_t pfnGetState;
 };
 
-/* zes_led_dditable_t at API 1.10 */
+/* zes_led_dditable_t at API 1.15 */
 struct zex_zes_led_dditable {
 	zes_pfnLedGetProperties_t pfnGetProperties;
 	zes_pfnLedGetState_t pfnGetState;
@@ -747,7 +828,7 @@ struct zex_zes_led_dditable {
 	zes_pfnLedSetColor_t pfnSetColor;
 };
 
-/* zes_ras_dditable_t at API 1.10 */
+/* zes_ras_dditable_t at API 1.15 */
 struct zex_zes_ras_dditable {
 	zes_pfnRasGetProperties_t pfnGetProperties;
 	zes_pfnRasGetConfig_t pfnGetConfig;
@@ -755,31 +836,31 @@ struct zex_zes_ras_dditable {
 	zes_pfnRasGetState_t pfnGetState;
 };
 
-/* zes_diagnostics_dditable_t at API 1.10 */
+/* zes_diagnostics_dditable_t at API 1.15 */
 struct zex_zes_diagnostics_dditable {
 	zes_pfnDiagnosticsGetProperties_t pfnGetProperties;
 	zes_pfnDiagnosticsGetTests_t pfnGetTests;
 	zes_pfnDiagnosticsRunTests_t pfnRunTests;
 };
 
-/* zes_global_dditable_t at API 1.10 */
+/* zes_global_dditable_t at API 1.15 */
 struct zex_zes_global_dditable {
 	zex_pfn_zesInit_t pfnInit;
 };
 
-/* zes_device_exp_dditable_t at API 1.10 */
+/* zes_device_exp_dditable_t at API 1.15 */
 struct zex_zes_device_exp_dditable {
 	zex_pfn_zesDeviceGetSubDevicePropertiesExp_t pfnGetSubDevicePropertiesExp;
 	zex_pfn_zesDeviceEnumActiveVFExp_t pfnEnumActiveVFExp;
 	zex_pfn_zesDeviceEnumEnabledVFExp_t pfnEnumEnabledVFExp;
 };
 
-/* zes_driver_exp_dditable_t at API 1.10 */
+/* zes_driver_exp_dditable_t at API 1.15 */
 struct zex_zes_driver_exp_dditable {
 	zex_pfn_zesDriverGetDeviceByUuidExp_t pfnGetDeviceByUuidExp;
 };
 
-/* zes_overclock_dditable_t at API 1.10 */
+/* zes_overclock_dditable_t at API 1.15 */
 struct zex_zes_overclock_dditable {
 	zex_pfn_zesOverclockGetDomainProperties_t pfnGetDomainProperties;
 	zex_pfn_zesOverclockGetDomainVFProperties_t pfnGetDomainVFProperties;
@@ -792,19 +873,19 @@ struct zex_zes_overclock_dditable {
 	zex_pfn_zesOverclockSetVFPointValues_t pfnSetVFPointValues;
 };
 
-/* zes_firmware_exp_dditable_t at API 1.10 */
+/* zes_firmware_exp_dditable_t at API 1.15 */
 struct zex_zes_firmware_exp_dditable {
 	zex_pfn_zesFirmwareGetSecurityVersionExp_t pfnGetSecurityVersionExp;
 	zex_pfn_zesFirmwareSetSecurityVersionExp_t pfnSetSecurityVersionExp;
 };
 
-/* zes_ras_exp_dditable_t at API 1.10 */
+/* zes_ras_exp_dditable_t at API 1.15 */
 struct zex_zes_ras_exp_dditable {
 	zex_pfn_zesRasGetStateExp_t pfnGetStateExp;
 	zex_pfn_zesRasClearStateExp_t pfnClearStateExp;
 };
 
-/* zes_vf_management_exp_dditable_t at API 1.10 */
+/* zes_vf_management_exp_dditable_t at API 1.15 */
 struct zex_zes_vf_management_exp_dditable {
 	zex_pfn_zesVFManagementGetVFPropertiesExp_t pfnGetVFPropertiesExp;
 	zex_pfn_zesVFManagementGetVFMemoryUtilizationExp_t pfnGetVFMemoryUtilizationExp;
@@ -814,6 +895,7 @@ struct zex_zes_vf_management_exp_dditable {
 	zex_pfn_zesVFManagementGetVFCapabilitiesExp_t pfnGetVFCapabilitiesExp;
 	zex_pfn_zesVFManagementGetVFMemoryUtilizationExp2_t pfnGetVFMemoryUtilizationExp2;
 	zex_pfn_zesVFManagementGetVFEngineUtilizationExp2_t pfnGetVFEngineUtilizationExp2;
+	zex_pfn_zesVFManagementGetVFCapabilitiesExp2_t pfnGetVFCapabilitiesExp2;
 };
 
 #endif /* ZEX_DDI_TABLES_H */

@@ -19,10 +19,10 @@
 
 /*
  * The API version libzex implements and reports: its tables hold every entry
- * of 1.10 (src/ddi/ddi_tables.h), whatever the version of the headers it is
+ * of 1.15 (src/ddi/ddi_tables.h), whatever the version of the headers it is
  * built with.
  */
-#define ZEX_API_VERSION ((ze_api_version_t)ZE_MAKE_VERSION(1, 10))
+#define ZEX_API_VERSION ((ze_api_version_t)ZE_MAKE_VERSION(1, 15))
 
 /* In read-only memory: the loader and the handles only read them. */
 extern const ze_dditable_driver_t zex_ddi_ze;

@@ -111,6 +111,8 @@ struct zex_l0_submission {
  *	among the live ones yet); @live_prev, @live_next: its place there.
  * @pins: waits for its points by others than its own users
  *	(l0_queue_registry.c): it is not torn down while any is under way.
+ * @counter: its count of signals of counter-based events, taken at the
+ *	first (l0_event_counter.c), given back as it ends; under @lock.
  */
 struct zex_l0_cmdqueue {
 	struct zex_l0_object obj;
@@ -134,6 +136,7 @@ struct zex_l0_cmdqueue {
 	uint64_t serial;
 	struct zex_l0_cmdqueue *live_prev, *live_next;
 	uint32_t pins;
+	struct zex_l0_counter *counter;
 };
 
 /**
@@ -222,15 +225,51 @@ struct zex_l0_event_pool {
 /**
  * struct zex_l0_event - an event: one slot of its pool
  * @obj: the handle.
- * @pool: the pool.
+ * @pool: the pool (a counter-based event's own, of one slot).
  * @index: the slot.
  * @slot: its memory.
+ * @counter_based: a counter-based event's creation flags (with
+ *	ZEX_EVENT_COUNTER_BASED set); 0 for an event of a pool.
+ * @tracked: a counter-based event: the counter of the queue that last
+ *	took it to signal (l0_event_counter.c), NULL before; under the
+ *	driver's counters' lock.
+ * @tracked_value: the value that counter reaches as that signal happens.
  */
 struct zex_l0_event {
 	struct zex_l0_object obj;
 	struct zex_l0_event_pool *pool;
 	uint32_t index;
 	struct zex_l0_event_slot *slot;
+	uint32_t counter_based;
+	uint64_t *tracked;
+	uint64_t tracked_value;
+};
+
+/* zex_l0_event.counter_based: set for every counter-based event. */
+#define ZEX_EVENT_COUNTER_BASED	0x80000000u
+
+/**
+ * struct zex_l0_counter - a queue's count of its signals of counter-based
+ *	events, in memory both sides see (l0_event_counter.c)
+ * @next: the next free counter.
+ * @word: the value the queue's jobs have reached (raised by their STOREs).
+ * @last: the last value given to a signal.
+ */
+struct zex_l0_counter {
+	struct zex_l0_counter *next;
+	uint64_t *word;
+	uint64_t last;
+};
+
+/**
+ * struct zex_l0_counters - the driver's counters not in a queue's use
+ * @lock: @free, and every counter-based event's tracking.
+ * @free: counters a queue gave back; they are never unmapped, so that a
+ *	wait recorded for one stays valid, and keep counting up.
+ */
+struct zex_l0_counters {
+	pthread_mutex_t lock;
+	struct zex_l0_counter *free;
 };
 
 /**
@@ -254,6 +293,7 @@ struct zex_l0_physical_mem {
 	uint64_t size;
 	uint64_t object_size;
 	uint32_t mappings;
+	uint64_t id;	/* zePhysicalMemGetProperties(): unique in the process */
 };
 
 /**
@@ -329,6 +369,7 @@ struct zex_l0_virtual {
 	size_t num_reserved, cap_reserved;
 	struct zex_l0_vmapping **maps;
 	size_t num_maps, cap_maps;
+	uint64_t physical_ids;	/* the last zePhysicalMemCreate()'s id */
 };
 
 /**
@@ -406,6 +447,8 @@ struct zex_l0_driver {
 	struct zex_l0_host_imports host_imports;	/* zexDriverImportExternalPointer */
 	struct zex_l0_queue_registry queues;	/* every live queue */
 	struct zex_l0_deferred_frees deferred;	/* zeMemFreeExt's deferred frees */
+	struct zex_l0_context *default_context;	/* zeDriverGetDefaultContext's, at its first call */
+	struct zex_l0_counters counters;	/* for counter-based events (l0_event_counter.c) */
 	pthread_mutex_t engine_lock;	/* the four below */
 	bool engine_tried;		/* opened once, at the first need */
 	struct zex_compute_engine *engine;	/* the compute engine, or NULL */

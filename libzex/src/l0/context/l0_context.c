@@ -11,6 +11,11 @@
  * in the driver's table, so any context of the process sees them. A
  * context is never lost: a job's fault or timeout bans its own queue
  * (whose synchronize then says ZE_RESULT_ERROR_DEVICE_LOST), nothing else.
+ *
+ * zeDriverGetDefaultContext() (API 1.14) makes the driver's own context at
+ * its first call, without a lock (two first calls race to publish theirs;
+ * the loser gives its back), and returns it ever after; it is the
+ * driver's, so zeContextDestroy() refuses it.
  */
 
 #include <stdatomic.h>
@@ -48,9 +53,40 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeContextDestroy(ze_context_handle_t hContex
 
 	if (!ctx)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (ctx == __atomic_load_n(&ctx->drv->default_context, __ATOMIC_ACQUIRE))
+		return zex_l0_fail(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE,
+				   "zex: the default context is the driver's, not the application's");
 	/* The DDI header stays: a loader may still dispatch a stale handle here. */
 	zex_object_pool_put(&zex_l0_contexts, ctx);
 	return ZE_RESULT_SUCCESS;
+}
+
+/* 1.14: NULL with the reason in zeDriverGetLastErrorDescription on failure. */
+ZE_APIEXPORT ze_context_handle_t ZE_APICALL zeDriverGetDefaultContext(ze_driver_handle_t hDriver)
+{
+	struct zex_l0_driver *drv = zex_l0_driver(hDriver);
+	struct zex_l0_context *ctx, *none = NULL;
+
+	if (!drv) {
+		zex_l0_fail(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, "zex: not a driver handle");
+		return NULL;
+	}
+	ctx = __atomic_load_n(&drv->default_context, __ATOMIC_ACQUIRE);
+	if (ctx)
+		return (ze_context_handle_t)ctx;
+	ctx = zex_object_pool_get(&zex_l0_contexts);
+	if (!ctx) {
+		zex_l0_fail(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, "zex: out of memory");
+		return NULL;
+	}
+	ctx->drv = drv;
+	zex_l0_object_publish(&ctx->obj);
+	if (!__atomic_compare_exchange_n(&drv->default_context, &none, ctx, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		zex_object_pool_put(&zex_l0_contexts, ctx);
+		ctx = none;
+	}
+	return (ze_context_handle_t)ctx;
 }
 
 /* 1.1: a context on some of the driver's devices; every device sees every context. */

@@ -92,6 +92,7 @@ static void zex_l0_init(void)
 	pthread_cond_init(&drv->queues.unpinned, NULL);
 	drv->queues.next_serial = 1;
 	pthread_mutex_init(&drv->deferred.lock, NULL);
+	pthread_mutex_init(&drv->counters.lock, NULL);
 	zex_l0_handles_register(drv);
 	zex_init_result = ZE_RESULT_SUCCESS;
 }

@@ -449,6 +449,9 @@ zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList, ze_event_ha
 		return res;
 	if (!ev)
 		return zex_l0_op_end(&op, ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	if (ev->counter_based)
+		return zex_l0_op_end(&op, zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+						      "zex: a counter-based event is never reset"));
 	if (zex_l0_op_push(&op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_STORE,
 						   .dst = (uintptr_t)&ev->slot->state }))
 		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;

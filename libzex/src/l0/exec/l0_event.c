@@ -17,6 +17,10 @@
  * which the end of any job of the device wakes. So that a signal from the
  * host wakes it too (and a device WAIT at once, not at its next poll),
  * zeEventHostSignal also runs an empty job on the driver's waker queue.
+ *
+ * A counter-based event (l0_event_counter.c) is one slot of a pool of its
+ * own; its state is its last signal's, which the host neither sets nor
+ * resets.
  */
 
 #include <errno.h>
@@ -169,6 +173,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventP
 	ev->pool = pool;
 	ev->index = desc->index;
 	ev->slot = &pool->slots[desc->index];
+	ev->counter_based = 0;
+	ev->tracked = NULL;
+	ev->tracked_value = 0;
 	/*
 	 * A new event is not signalled, and has no timestamps; one of a pool
 	 * opened from another process keeps that process's state.
@@ -231,6 +238,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSignal(ze_event_handle_t hEvent)
 
 	if (!ev)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (ev->counter_based)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: a counter-based event is signalled by the device only");
 	__atomic_store_n(&ev->slot->state, ZEX_EVENT_SIGNALED, __ATOMIC_RELEASE);
 	return wake_waiters(ev->pool->drv);
 }
@@ -243,6 +253,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEv
 
 	if (!ev)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (ev->counter_based)
+		return zex_l0_counter_host_wait(ev, timeout);
 	ret = zex_wait_user_fence(ev->pool->drv->dev, &ev->slot->state, DRM_ZEX_COMPARE_EQ,
 				  ZEX_EVENT_SIGNALED, ~0ull, zex_l0_timeout_ns(timeout));
 	if (ret == -ETIME)
@@ -257,6 +269,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryStatus(ze_event_handle_t hEvent)
 
 	if (!ev)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (ev->counter_based)
+		return zex_l0_counter_host_wait(ev, 0);
 	return __atomic_load_n(&ev->slot->state, __ATOMIC_ACQUIRE) == ZEX_EVENT_SIGNALED ?
 		       ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
@@ -267,6 +281,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostReset(ze_event_handle_t hEvent)
 
 	if (!ev)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (ev->counter_based)
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: a counter-based event is never reset");
 	__atomic_store_n(&ev->slot->state, 0, __ATOMIC_RELEASE);
 	return ZE_RESULT_SUCCESS;
 }

@@ -78,6 +78,7 @@ ze_result_t zex_l0_queue_open(struct zex_l0_cmdqueue *q, struct zex_l0_driver *d
 			      struct zex_l0_device *device, const ze_command_queue_desc_t *desc);
 void zex_l0_queue_close(struct zex_l0_cmdqueue *q);
 ze_result_t zex_l0_queue_points_snapshot(struct zex_l0_driver *drv,
+					 const struct zex_l0_device *device,
 					 struct zex_l0_queue_point **points, uint32_t *n);
 ze_result_t zex_l0_queue_points_wait(struct zex_l0_driver *drv, struct zex_l0_queue_point *points,
 				     uint32_t *n, uint64_t timeout);
@@ -129,6 +130,33 @@ static inline void zex_l0_launch_put(struct zex_l0_launch *launch)
 	zex_l0_kernel_capture_release(&launch->kernel);
 	free(launch);
 }
+
+/*
+ * A STORE an append records for a signal of a counter-based event carries
+ * this in its pad (which the kernel takes as 0 only) and the event in its
+ * value, until the queue that submits it sets both (l0_event_counter.c).
+ */
+#define ZEX_COUNTER_SIGNAL_MARK	0xc0b7
+
+/**
+ * struct zex_l0_counter_signal - one signal of a counter-based event in a submission
+ * @ev: the event.
+ * @value: the value its queue's counter reaches as the signal happens.
+ */
+struct zex_l0_counter_signal {
+	struct zex_l0_event *ev;
+	uint64_t value;
+};
+
+struct drm_zex_command zex_l0_counter_signal_cmd(struct zex_l0_event *ev);
+int zex_l0_counter_signals(struct zex_l0_cmdqueue *q, const struct drm_zex_command **cmds,
+			   uint32_t n, struct drm_zex_command **patched,
+			   struct zex_l0_counter_signal **signals, uint32_t *num_signals);
+void zex_l0_counter_signals_publish(struct zex_l0_cmdqueue *q,
+				    const struct zex_l0_counter_signal *signals, uint32_t n);
+bool zex_l0_counter_wait_cmd(struct zex_l0_event *ev, struct drm_zex_command *wait);
+ze_result_t zex_l0_counter_host_wait(struct zex_l0_event *ev, uint64_t timeout);
+void zex_l0_counter_give_back(struct zex_l0_cmdqueue *q);
 
 int zex_l0_event_pool_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
 			  ze_event_pool_flags_t flags, uint32_t count, bool opened,

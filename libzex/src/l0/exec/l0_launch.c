@@ -234,3 +234,51 @@ zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_handle_t hComma
 	free(launches);
 	return res;
 }
+
+/*
+ * 1.14: a launch that first sets the kernel's group size and every argument,
+ * as zeKernelSetGroupSize() and zeKernelSetArgumentValue() would:
+ * @pArguments[i] points to argument i's value (the argument's size of it),
+ * or for a shared local memory argument to its size in bytes, a 32-bit
+ * unsigned integer. libzex knows no extension of a launch: a @pNext is
+ * refused.
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListAppendLaunchKernelWithArguments(ze_command_list_handle_t hCommandList,
+					     ze_kernel_handle_t hKernel,
+					     const ze_group_count_t groupCounts,
+					     const ze_group_size_t groupSizes, void **pArguments,
+					     const void *pNext, ze_event_handle_t hSignalEvent,
+					     uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+	struct zex_l0_kernel *k = zex_l0_kernel(hKernel);
+	ze_result_t res;
+	uint32_t i;
+
+	if (!k || !zex_l0_cmdlist(hCommandList))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (numWaitEvents && !phWaitEvents)
+		return ZE_RESULT_ERROR_INVALID_SIZE;
+	if (k->num_args && !pArguments)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (pNext)
+		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+				   "zex: a launch takes no extension structure");
+	res = zeKernelSetGroupSize(hKernel, groupSizes.groupSizeX, groupSizes.groupSizeY,
+				   groupSizes.groupSizeZ);
+	for (i = 0; i < k->num_args && !res; i++) {
+		const struct zex_spirv_arg *a = &k->args[i];
+
+		if (a->kind != ZEX_SPIRV_ARG_LOCAL)
+			res = zeKernelSetArgumentValue(hKernel, i, a->size, pArguments[i]);
+		else if (!pArguments[i])
+			res = ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+		else
+			res = zeKernelSetArgumentValue(hKernel, i, *(const uint32_t *)pArguments[i],
+						       NULL);
+	}
+	if (res)
+		return res;
+	return append_launch(hCommandList, hKernel, &groupCounts, false, false, hSignalEvent,
+			     numWaitEvents, phWaitEvents);
+}

@@ -9,7 +9,9 @@
  * Every append (a copy, a fill, a launch, a barrier) is a struct
  * zex_l0_op: a WAIT until each wait event's state is signalled, the signal
  * event's start timestamps, the operation's own commands, its end
- * timestamps and the STORE that signals the event. Ended, it is recorded
+ * timestamps and the STORE that signals the event (for a counter-based
+ * event, the WAIT and the STORE are its queue's counter's:
+ * l0_event_counter.c). Ended, it is recorded
  * in a regular list that is still open, or run at once on an immediate
  * list's queue (waited for when the queue is synchronous; a launch's first
  * part then runs on the waiting thread itself, l0_compute.c).
@@ -130,15 +132,20 @@ ze_result_t zex_l0_op_begin(struct zex_l0_op *op, ze_command_list_handle_t h, ze
 	}
 	for (i = 0; i < num_waits; i++) {
 		struct zex_l0_event *ev = zex_l0_event(waits[i]);
+		struct drm_zex_command wait = {
+			.op = DRM_ZEX_CMD_WAIT, .value = ZEX_EVENT_SIGNALED, .mask = ~0ull,
+			.compare = DRM_ZEX_COMPARE_EQ,
+		};
 
 		if (!ev) {
 			free(op->cmds);
 			return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
 		}
-		if (zex_l0_op_push(op, (struct drm_zex_command){
-				.op = DRM_ZEX_CMD_WAIT, .src = (uintptr_t)&ev->slot->state,
-				.value = ZEX_EVENT_SIGNALED, .mask = ~0ull,
-				.compare = DRM_ZEX_COMPARE_EQ }))
+		wait.src = (uintptr_t)&ev->slot->state;
+		/* A counter-based event never signalled: nothing to wait for. */
+		if (ev->counter_based && !zex_l0_counter_wait_cmd(ev, &wait))
+			continue;
+		if (zex_l0_op_push(op, wait))
 			goto nomem;
 	}
 	if (op->signal && op_timestamps(op, false))
@@ -152,11 +159,15 @@ nomem:
 /* End an append: the end timestamps and the signal, then record or run it all. */
 ze_result_t zex_l0_op_end(struct zex_l0_op *op, ze_result_t res)
 {
-	if (!res && op->signal &&
-	    (op_timestamps(op, true) ||
-	     zex_l0_op_push(op, (struct drm_zex_command){ .op = DRM_ZEX_CMD_STORE,
-						   .dst = (uintptr_t)&op->signal->slot->state,
-						   .value = ZEX_EVENT_SIGNALED })))
+	struct drm_zex_command signal = { .op = DRM_ZEX_CMD_STORE, .value = ZEX_EVENT_SIGNALED };
+
+	if (op->signal) {
+		signal.dst = (uintptr_t)&op->signal->slot->state;
+		/* Its queue's counter, set as the queue submits it. */
+		if (op->signal->counter_based)
+			signal = zex_l0_counter_signal_cmd(op->signal);
+	}
+	if (!res && op->signal && (op_timestamps(op, true) || zex_l0_op_push(op, signal)))
 		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	if (!res && op->n)
 		res = append(op->list, op->cmds, op->n);

@@ -16,6 +16,9 @@
  * everything submitted to it (its teardown waits for that), so its points
  * count as reached. A wait pins its queue: the queue's teardown waits for
  * the pins to go, so a queue is never freed under a wait.
+ *
+ * zeDeviceSynchronize() (API 1.14) is such a caller: it waits for the
+ * points of the queues whose work can run on its device.
  */
 
 #include <stdlib.h>
@@ -78,15 +81,23 @@ void zex_l0_queue_close(struct zex_l0_cmdqueue *q)
 	zex_l0_queue_fini(q);
 }
 
+/* Whether @q's work can run on @device: a root device's runs on every tile. */
+static bool queue_on(const struct zex_l0_cmdqueue *q, const struct zex_l0_device *device)
+{
+	return !device || q->device == device || device->tile < 0 || q->device->tile < 0;
+}
+
 /**
  * zex_l0_queue_points_snapshot - the last point submitted to each live queue
  * @drv: the driver.
+ * @device: only the queues whose work can run on it; NULL: all.
  * @points: out: an array the caller frees (NULL when no queue has work).
  * @n: out: its entries.
  *
  * Return: ZE_RESULT_SUCCESS, or ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY.
  */
 ze_result_t zex_l0_queue_points_snapshot(struct zex_l0_driver *drv,
+					 const struct zex_l0_device *device,
 					 struct zex_l0_queue_point **points, uint32_t *n)
 {
 	struct zex_l0_queue_registry *r = &drv->queues;
@@ -108,7 +119,7 @@ ze_result_t zex_l0_queue_points_snapshot(struct zex_l0_driver *drv,
 		/* Written under the queue's lock as it submits. */
 		uint64_t point = __atomic_load_n(&q->submitted, __ATOMIC_ACQUIRE);
 
-		if (point)
+		if (point && queue_on(q, device))
 			p[i++] = (struct zex_l0_queue_point){ .serial = q->serial, .point = point };
 	}
 	pthread_mutex_unlock(&r->lock);
@@ -175,4 +186,25 @@ ze_result_t zex_l0_queue_points_wait(struct zex_l0_driver *drv, struct zex_l0_qu
 	}
 	*n = left;
 	return left ? ZE_RESULT_NOT_READY : ZE_RESULT_SUCCESS;
+}
+
+/*
+ * 1.14: what was submitted to the queues whose work can run on @hDevice
+ * (for a tile, the root device's queues too) before the call has run.
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceSynchronize(ze_device_handle_t hDevice)
+{
+	struct zex_l0_device *device = zex_l0_device(hDevice);
+	struct zex_l0_queue_point *points;
+	ze_result_t res;
+	uint32_t n;
+
+	if (!device)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	res = zex_l0_queue_points_snapshot(device->drv, device, &points, &n);
+	if (res)
+		return res;
+	res = zex_l0_queue_points_wait(device->drv, points, &n, UINT64_MAX);
+	free(points);
+	return res;
 }

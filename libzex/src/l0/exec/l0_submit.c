@@ -370,15 +370,18 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 	struct drm_zex_command nop = {
 		.op = DRM_ZEX_CMD_STORE, .dst = (uintptr_t)q->scratch, .value = q->submitted + 1,
 	};
-	struct drm_zex_command *patched = NULL;
+	struct drm_zex_command *patched = NULL, *counted = NULL;
+	struct zex_l0_counter_signal *signals = NULL;
 	struct zex_l0_launch **held = NULL;
 	struct imports im = { 0 };
 	uint64_t first = q->submitted;
-	uint32_t done = 0, n, num_held = 0;
+	uint32_t done = 0, n, num_held = 0, num_signals = 0;
 	int ret;
 
 	reap(q);
-	ret = import_commands(q->drv, &im, cmds, num_cmds);
+	ret = zex_l0_counter_signals(q, &cmds, num_cmds, &counted, &signals, &num_signals);
+	if (!ret)
+		ret = import_commands(q->drv, &im, cmds, num_cmds);
 	if (!ret)
 		ret = launches_to_compute(q, &cmds, num_cmds, &patched, &held, &num_held);
 	if (!num_cmds) {
@@ -399,9 +402,13 @@ ze_result_t zex_l0_submit_locked(struct zex_l0_cmdqueue *q, const struct drm_zex
 	 */
 	if (q->submitted > first && keep(q, &im, &held, &num_held, q->submitted))
 		wait_point(q, q->submitted, -1);
+	if (!ret)
+		zex_l0_counter_signals_publish(q, signals, num_signals);
 	imports_release(q->drv, &im);
 	launches_put(held, num_held);
 	free(patched);
+	free(counted);
+	free(signals);
 	return exec_result(q, ret);
 }
 
@@ -539,6 +546,8 @@ void zex_l0_queue_fini(struct zex_l0_cmdqueue *q)
 	}
 	q->youngest = NULL;
 	q->lr_from = 0;
+	/* Every signal it was given has happened (or never will: banned). */
+	zex_l0_counter_give_back(q);
 	if (q->exec_queue)
 		zex_exec_queue_destroy(q->drv->dev, q->exec_queue);
 	if (q->timeline)

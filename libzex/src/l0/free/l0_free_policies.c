@@ -144,7 +144,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFreeExt(ze_context_handle_t hContext,
 	if (!pMemFreeDesc->freePolicy)
 		return zex_l0_release_alloc(hContext, ptr, ZEX_FREEABLE);
 	/* The work to wait for: what was submitted before this call. */
-	res = zex_l0_queue_points_snapshot(drv, &points, &n);
+	res = zex_l0_queue_points_snapshot(drv, NULL, &points, &n);
 	if (res)
 		return res;
 	a = zex_alloc_table_remove(&drv->allocs, ptr, ZEX_FREEABLE);

@@ -347,6 +347,39 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandle(ze_context_handle_t hConte
 	return res;
 }
 
+/*
+ * zeMemGetIpcHandleWithProperties - zeMemGetIpcHandle() with the kind of
+ * handle asked for: a ze_ipc_mem_handle_type_ext_desc_t in @pNext (other
+ * structures are extensions libzex does not know, and are passed over).
+ * Its DEFAULT (or no flag) is the one kind zex makes; FABRIC_ACCESSIBLE
+ * names a fabric zex has none of.
+ */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemGetIpcHandleWithProperties(ze_context_handle_t hContext, const void *ptr, void *pNext,
+				ze_ipc_mem_handle_t *pIpcHandle)
+{
+	const ze_base_desc_t *d;
+
+	if (!zex_l0_context(hContext))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!ptr || !pIpcHandle)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	for (d = pNext; d; d = d->pNext) {
+		const ze_ipc_mem_handle_type_ext_desc_t *type = (const void *)d;
+
+		if (d->stype != ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC)
+			continue;
+		if (type->typeFlags & ~(ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT |
+					ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE))
+			return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+					   "zex: unknown ze_ipc_mem_handle_type_flags_t bits");
+		if (type->typeFlags & ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE)
+			return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+					   "zex: no fabric: an IPC handle is for processes of this host");
+	}
+	return zeMemGetIpcHandle(hContext, ptr, pIpcHandle);
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemPutIpcHandle(ze_context_handle_t hContext,
 						      ze_ipc_mem_handle_t handle)
 {

@@ -569,6 +569,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemCreate(ze_context_handle_t hCon
 	p->size = desc->size;
 	p->object_size = object_size;
 	p->mappings = 0;
+	p->id = __atomic_add_fetch(&ctx->drv->virt.physical_ids, 1, __ATOMIC_RELAXED);
 	zex_l0_object_publish(&p->obj);
 	*phPhysicalMemory = (ze_physical_mem_handle_t)p;
 	return ZE_RESULT_SUCCESS;
@@ -594,6 +595,24 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemDestroy(ze_context_handle_t hCo
 	else
 		zex_bo_close(p->drv->dev, p->handle);
 	zex_object_pool_put(&zex_l0_physical_mems, p);
+	return ZE_RESULT_SUCCESS;
+}
+
+/* 1.15: the size asked at creation, and an id no other object of the process has had. */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zePhysicalMemGetProperties(ze_context_handle_t hContext, ze_physical_mem_handle_t hPhysicalMem,
+			   ze_physical_mem_properties_t *pMemProperties)
+{
+	const struct zex_l0_physical_mem *p = zex_l0_physical_mem(hPhysicalMem);
+
+	if (!zex_l0_context(hContext) || !p)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!pMemProperties)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (!zex_l0_stype_ok(pMemProperties->stype, ZE_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES))
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	pMemProperties->id = p->id;
+	pMemProperties->size = p->size;
 	return ZE_RESULT_SUCCESS;
 }
 
