@@ -52,3 +52,8 @@ kernel void ask_host(struct zex_hostrpc_kernel_view view, global ulong *answers,
 	status[i] = zex_hostrpc_call(&view, (uint)i, words, 3);
 	answers[i] = words[2];
 }
+
+kernel void add_constant(global int *dst, int add)
+{
+	dst[get_global_id(0)] += add;
+}

@@ -182,18 +182,20 @@ static void *host_mem(FIXTURE_DATA(kernel) *self, size_t size)
 
 TEST_F(kernel, the_module_names_its_kernels)
 {
-	const char *names[5] = { NULL };
+	const char *names[6] = { NULL };
 	uint32_t n = 0, i;
-	bool scale = false, geometry = false, barrier = false;
+	bool scale = false, geometry = false, barrier = false, add = false;
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetKernelNames(self->module, &n, NULL));
-	ASSERT_EQ(4, n);
+	ASSERT_EQ(5, n);
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeModuleGetKernelNames(self->module, &n, names));
 	for (i = 0; i < n; i++) {
 		scale |= !strcmp(names[i], "scale_add");
 		geometry |= !strcmp(names[i], "geometry");
 		barrier |= !strcmp(names[i], "grid_barrier");
+		add |= !strcmp(names[i], "add_constant");
 	}
+	EXPECT_TRUE(add);
 	EXPECT_TRUE(scale);
 	EXPECT_TRUE(geometry);
 	EXPECT_TRUE(barrier);
@@ -484,6 +486,80 @@ TEST_F(kernel, a_launch_with_its_arguments_sets_them_first)
 	zeCommandListDestroy(l);
 	zeMemFree(self->ctx, src);
 	zeMemFree(self->ctx, dst);
+	zeKernelDestroy(k);
+}
+
+/*
+ * Four in-order immediate lists of one engine (the first synchronous),
+ * each of many launches adding to its part of the application's heap
+ * memory, chained by one counter-based event: each list's last launch
+ * waits for the list before it through the event and signals it. The
+ * host's wait for the event is a wait for all of them.
+ */
+TEST_F(kernel, lists_chained_by_a_counter_based_event_over_heap_memory)
+{
+	static const ze_command_queue_mode_t modes[] = {
+		ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+		ZE_COMMAND_QUEUE_MODE_DEFAULT, ZE_COMMAND_QUEUE_MODE_DEFAULT };
+	ze_event_counter_based_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC,
+					     .flags = ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE |
+						      ZE_EVENT_COUNTER_BASED_FLAG_HOST_VISIBLE };
+	const uint32_t size = 16, launches = 101;
+	ze_kernel_handle_t k = kernel(self, "add_constant");
+	ze_command_list_handle_t l[4];
+	ze_group_count_t groups = { size, 1, 1 };
+	ze_event_handle_t e = NULL;
+	uint32_t n, lists, j, i;
+
+	ASSERT_NE(NULL, k);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventCounterBasedCreate(self->ctx, self->root, &ed, &e));
+	for (n = 0; n < 4; n++) {
+		ze_command_queue_desc_t qd = { .stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+					       .flags = (ze_command_queue_flags_t)ZE_BIT(1),
+					       .mode = modes[n] };
+
+		ASSERT_EQ(ZE_RESULT_SUCCESS,
+			  zeCommandListCreateImmediate(self->ctx, self->root, &qd, &l[n]));
+	}
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 1, 1, 1));
+	for (lists = 1; lists <= 4; lists++) {
+		int *buf = aligned_alloc(64, 4 * size * sizeof(int));
+		int total[4] = { 0 };
+
+		ASSERT_NE(NULL, buf);
+		memset(buf, 0, 4 * size * sizeof(int));
+		for (n = 0; n < lists; n++) {
+			int *part = buf + n * size;
+
+			ASSERT_EQ(ZE_RESULT_SUCCESS,
+				  zeKernelSetArgumentValue(k, 0, sizeof(part), &part));
+			for (j = 0; j < launches; j++) {
+				int add = (int)(j * 7 + n + 1);
+				bool last = j == launches - 1;
+
+				total[n] += add;
+				ASSERT_EQ(ZE_RESULT_SUCCESS,
+					  zeKernelSetArgumentValue(k, 1, sizeof(add), &add));
+				ASSERT_EQ(ZE_RESULT_SUCCESS,
+					  zeCommandListAppendLaunchKernel(l[n], k, &groups,
+									  last ? e : NULL,
+									  last && n ? 1 : 0,
+									  last && n ? &e : NULL));
+			}
+		}
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(e, UINT64_MAX));
+		for (n = 0; n < lists; n++)
+			for (i = 0; i < size; i++)
+				EXPECT_EQ(total[n], buf[n * size + i])
+					TH_LOG("%u lists: list %u, element %u", lists, n, i);
+		for (n = 0; n < lists; n++)
+			ASSERT_EQ(ZE_RESULT_SUCCESS,
+				  zeCommandListHostSynchronize(l[n], UINT64_MAX));
+		free(buf);
+	}
+	for (n = 0; n < 4; n++)
+		zeCommandListDestroy(l[n]);
+	zeEventDestroy(e);
 	zeKernelDestroy(k);
 }
 
