@@ -18,7 +18,8 @@
  * host wakes it too (and a device WAIT at once, not at its next poll),
  * zeEventHostSignal also runs an empty job on the driver's waker queue.
  *
- * A counter-based event (l0_event_counter.c) is one slot of a pool of its
+ * A counter-based event (zeEventCounterBasedCreate; its signals and waits:
+ * l0_event_counter.c) is one slot of a pool of its
  * own; its state is its last signal's, which the host neither sets nor
  * resets.
  */
@@ -36,6 +37,17 @@
 			 ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP | ZEX_POOL_TIMESTAMPS)
 #define ZEX_SCOPE_FLAGS	(ZE_EVENT_SCOPE_FLAG_SUBDEVICE | ZE_EVENT_SCOPE_FLAG_DEVICE | \
 			 ZE_EVENT_SCOPE_FLAG_HOST)
+#define COUNTER_BASED_FLAGS	(ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE | \
+				 ZE_EVENT_COUNTER_BASED_FLAG_NON_IMMEDIATE | \
+				 ZE_EVENT_COUNTER_BASED_FLAG_HOST_VISIBLE | \
+				 ZE_EVENT_COUNTER_BASED_FLAG_IPC | \
+				 ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP | \
+				 ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP | \
+				 ZE_EVENT_COUNTER_BASED_FLAG_GRAPH_EXTERNAL)
+/* The descriptors of external counter storage (pNext of the event's). */
+#define STYPE_EXTERNAL_SYNC_ALLOCATION	((ze_structure_type_t)0x0002003B)
+#define STYPE_EXTERNAL_AGGREGATE_STORAGE	((ze_structure_type_t)0x0002003F)
+
 
 /**
  * zex_l0_event_pool_new - a pool's handle on a buffer object's memory
@@ -358,5 +370,74 @@ zeEventQueryKernelTimestampsExt(ze_event_handle_t hEvent, ze_device_handle_t hDe
 					.context = { ts.context.kernelStart, ts.context.kernelEnd },
 				};
 	}
+	return ZE_RESULT_SUCCESS;
+}
+
+/* What of @desc's chain libzex cannot honour, or ZE_RESULT_SUCCESS. */
+static ze_result_t check_chain(const ze_event_counter_based_desc_t *desc)
+{
+	const ze_base_desc_t *d;
+
+	for (d = desc->pNext; d; d = d->pNext)
+		if (d->stype == STYPE_EXTERNAL_SYNC_ALLOCATION ||
+		    d->stype == STYPE_EXTERNAL_AGGREGATE_STORAGE)
+			return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+					   "zex: a counter-based event counts in libzex's memory, "
+					   "not in external storage");
+	return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+			  const ze_event_counter_based_desc_t *desc, ze_event_handle_t *phEvent)
+{
+	struct zex_l0_context *ctx = zex_l0_context(hContext);
+	ze_event_pool_flags_t pool_flags = 0;
+	ze_event_pool_handle_t pool;
+	struct zex_l0_event *ev;
+	uint64_t size;
+	uint32_t handle;
+	ze_result_t res;
+
+	if (!ctx || !zex_l0_device(hDevice))
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	if (!desc || !phEvent)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	if (!zex_l0_stype_ok(desc->stype, ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC))
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: the descriptor's stype is not a counter-based event's");
+	if (desc->flags & ~(ze_event_counter_based_flags_t)COUNTER_BASED_FLAGS ||
+	    (desc->signal | desc->wait) & ~(ze_event_scope_flags_t)ZEX_SCOPE_FLAGS)
+		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+	if ((desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP) &&
+	    (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP))
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "zex: device and host timestamps exclude each other");
+	if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_IPC)
+		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+				   "zex: counter-based events are not shared between processes");
+	res = check_chain(desc);
+	if (res)
+		return res;
+	if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_HOST_VISIBLE)
+		pool_flags |= ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
+	if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP)
+		pool_flags |= ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
+	if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP)
+		pool_flags |= ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP;
+	/* Its own pool of one slot, for its timestamps. */
+	if (zex_bo_create(ctx->drv->dev, sizeof(struct zex_l0_event_slot), 0, NULL, &handle,
+			  &size) ||
+	    zex_l0_event_pool_new(ctx->drv, handle, size, pool_flags, 1, false, &pool))
+		return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+	res = zeEventCreate(pool, &(ze_event_desc_t){ .stype = ZE_STRUCTURE_TYPE_EVENT_DESC,
+						      .signal = desc->signal, .wait = desc->wait },
+			    phEvent);
+	/* The pool's handle goes; the event holds its memory until destroyed. */
+	zeEventPoolDestroy(pool);
+	if (res)
+		return res;
+	ev = zex_l0_event(*phEvent);
+	ev->counter_based = desc->flags | ZEX_EVENT_COUNTER_BASED;
 	return ZE_RESULT_SUCCESS;
 }
