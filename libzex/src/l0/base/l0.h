@@ -228,8 +228,8 @@ struct zex_l0_event_pool {
  * @pool: the pool (a counter-based event's own, of one slot).
  * @index: the slot.
  * @slot: its memory.
- * @counter_based: a counter-based event's creation flags (with
- *	ZEX_EVENT_COUNTER_BASED set); 0 for an event of a pool.
+ * @counter_based: made by zeEventCounterBasedCreate (its state is its
+ *	last signal's: l0_event_counter.c).
  * @tracked: a counter-based event: the counter of the queue that last
  *	took it to signal (l0_event_counter.c), NULL before; under the
  *	driver's counters' lock.
@@ -240,13 +240,10 @@ struct zex_l0_event {
 	struct zex_l0_event_pool *pool;
 	uint32_t index;
 	struct zex_l0_event_slot *slot;
-	uint32_t counter_based;
+	bool counter_based;
 	uint64_t *tracked;
 	uint64_t tracked_value;
 };
-
-/* zex_l0_event.counter_based: set for every counter-based event. */
-#define ZEX_EVENT_COUNTER_BASED	0x80000000u
 
 /**
  * struct zex_l0_counter - a queue's count of its signals of counter-based

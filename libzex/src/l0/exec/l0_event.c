@@ -185,7 +185,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventP
 	ev->pool = pool;
 	ev->index = desc->index;
 	ev->slot = &pool->slots[desc->index];
-	ev->counter_based = 0;
+	ev->counter_based = false;
 	ev->tracked = NULL;
 	ev->tracked_value = 0;
 	/*
@@ -438,6 +438,6 @@ zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
 	if (res)
 		return res;
 	ev = zex_l0_event(*phEvent);
-	ev->counter_based = desc->flags | ZEX_EVENT_COUNTER_BASED;
+	ev->counter_based = true;
 	return ZE_RESULT_SUCCESS;
 }
