@@ -247,9 +247,9 @@ TEST_F(loader, driver_version_properties_and_extensions)
 	};
 	ze_driver_properties_t props = { .stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES,
 					 .pNext = &ddi };
-	ze_driver_extension_properties_t ext[9];
+	ze_driver_extension_properties_t ext[10];
 	bool ddi_ext = false, ipc_ext = false, memmap_ext = false, ro_ext = false;
-	bool offset_ext = false, ts_ext = false, free_ext = false;
+	bool offset_ext = false, ts_ext = false, free_ext = false, cb_pool_ext = false;
 	ze_api_version_t version = 0;
 	uint32_t n = 0, i, lib = 0, spec;
 
@@ -264,10 +264,10 @@ TEST_F(loader, driver_version_properties_and_extensions)
 	EXPECT_NE(0, props.driverVersion);
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetExtensionProperties(self->drv, &n, NULL));
-	ASSERT_EQ(9, n);
-	n = 9;
+	ASSERT_EQ(10, n);
+	n = 10;
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetExtensionProperties(self->drv, &n, ext));
-	ASSERT_EQ(9, n);
+	ASSERT_EQ(10, n);
 	for (i = 0; i < n; i++) {
 		ddi_ext |= !strcmp(ext[i].name, ZE_DRIVER_DDI_HANDLES_EXT_NAME);
 		ipc_ext |= !strcmp(ext[i].name, ZEX_MEM_IPC_HANDLES_NAME);
@@ -276,11 +276,13 @@ TEST_F(loader, driver_version_properties_and_extensions)
 		offset_ext |= !strcmp(ext[i].name, ZE_GLOBAL_OFFSET_EXP_NAME);
 		ts_ext |= !strcmp(ext[i].name, ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_NAME);
 		free_ext |= !strcmp(ext[i].name, ZE_MEMORY_FREE_POLICIES_EXT_NAME);
+		cb_pool_ext |= !strcmp(ext[i].name, ZE_EVENT_POOL_COUNTER_BASED_EXP_NAME);
 		EXPECT_EQ(ZE_MAKE_VERSION(1, 0), ext[i].version);
 	}
 	EXPECT_TRUE(offset_ext);
 	EXPECT_TRUE(ts_ext);
 	EXPECT_TRUE(free_ext);
+	EXPECT_TRUE(cb_pool_ext);
 	EXPECT_TRUE(ddi_ext);
 	EXPECT_TRUE(ipc_ext);
 	EXPECT_TRUE(memmap_ext);

@@ -11,7 +11,9 @@
  * only once the work submitted before it ran (the calling thread is seen
  * asleep in the kernel until a gate opens); a physical memory object says
  * its size and an id no other has; zeMemGetIpcHandleWithProperties makes
- * the standard handle for the default kind and refuses a fabric. Counter-
+ * the standard handle for the default kind and refuses a fabric; a
+ * physical memory object's handle passed as the pointer exports the whole
+ * object, device or host memory, mapped or not. Counter-
  * based events are zex_libzex_event_counter_test's, a launch with its
  * arguments zex_libzex_kernel_test's. Every refused call, with its code.
  */
@@ -202,6 +204,59 @@ TEST_F(api, an_ipc_handle_with_properties_is_the_standard_one)
 		  zeMemGetIpcHandleWithProperties(self->ctx, mem, NULL, NULL));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemPutIpcHandle(self->ctx, plain));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(self->ctx, mem));
+}
+
+/*
+ * A physical memory object's handle as the pointer of zeMemGetIpcHandle:
+ * the handle opens (here, in the same process) as the whole object; bytes
+ * written through the opened memory are the object's, read through a
+ * mapping of it made afterwards. Device memory on the root device (in
+ * pieces over the tiles) and host memory alike; a put gives the get back,
+ * a second put of it is refused, and a pointer that is neither an
+ * allocation nor an object is refused.
+ */
+TEST_F(api, a_physical_memory_handle_as_the_pointer_exports_the_object)
+{
+	static const ze_physical_mem_flags_t where[] = { 0, ZE_BIT(1) };
+	const size_t size = 2u << 20;
+	uint32_t w;
+	int local;
+
+	for (w = 0; w < 2; w++) {
+		ze_physical_mem_desc_t d = { .stype = ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC,
+					     .flags = where[w], .size = size };
+		ze_ipc_mem_handle_t h, zero;
+		ze_physical_mem_handle_t phys;
+		void *opened = NULL, *va = NULL;
+		uint8_t *bytes;
+		size_t i;
+
+		memset(&zero, 0, sizeof(zero));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zePhysicalMemCreate(self->ctx, self->dev, &d, &phys));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(self->ctx, (const void *)phys, &h))
+			TH_LOG("%s memory", w ? "host" : "device");
+		EXPECT_NE(0, memcmp(&h, &zero, sizeof(h)));
+		ASSERT_EQ(ZE_RESULT_SUCCESS,
+			  zeMemOpenIpcHandle(self->ctx, self->dev, h, 0, &opened));
+		bytes = opened;
+		for (i = 0; i < size; i += 4096)
+			bytes[i] = (uint8_t)(i / 4096 + 1);
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemReserve(self->ctx, NULL, size, &va));
+		ASSERT_EQ(ZE_RESULT_SUCCESS,
+			  zeVirtualMemMap(self->ctx, va, size, phys, 0,
+					  ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
+		bytes = va;
+		for (i = 0; i < size; i += 4096)
+			ASSERT_EQ((uint8_t)(i / 4096 + 1), bytes[i]) TH_LOG("page %zu", i / 4096);
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemCloseIpcHandle(self->ctx, opened));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemPutIpcHandle(self->ctx, h));
+		EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemPutIpcHandle(self->ctx, h));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemUnmap(self->ctx, va, size));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemFree(self->ctx, va, size));
+		EXPECT_EQ(ZE_RESULT_SUCCESS, zePhysicalMemDestroy(self->ctx, phys));
+	}
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		  zeMemGetIpcHandle(self->ctx, &local, &(ze_ipc_mem_handle_t){ 0 }));
 }
 
 ZEX_SELFTEST_MAIN

@@ -12,7 +12,10 @@
  * takes it anew each time; a later signal on another queue is not undone
  * when the first queue's signal happens after it; a device wait on it
  * holds its operation until the signal it stood for when appended. The
- * host never signals or resets one. Operations are held back by regular
+ * host never signals or resets one. Each keeps its own timestamps, however
+ * many there are. The events of a pool made with the
+ * experimental counter-based pool descriptor (listed as an extension) are
+ * counter-based the same way. Operations are held back by regular
  * events the host signals (gates), so that what has or has not run is
  * known, not timed (and each list that must run while another is held
  * is on an engine of its own). Every refused call, with its result code.
@@ -287,6 +290,109 @@ TEST_F(cb, each_execution_of_a_regular_list_takes_the_event)
 	/* The queue is gone; the event still says what its signal did. */
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryStatus(e));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(e));
+}
+
+#define MANY	150
+
+/*
+ * More counter-based events than a page of slots holds, twice over: each
+ * keeps its own kernel timestamps (an in-order list's copies signal them
+ * one after the other, so each ends before the next starts); an event
+ * without timestamps has none to query; events made again in the slots of
+ * destroyed ones start with none.
+ */
+TEST_F(cb, many_events_each_keep_their_own_timestamps)
+{
+	static ze_kernel_timestamp_result_t ts[MANY];
+	static ze_event_handle_t e[MANY];
+	ze_event_handle_t plain = counter_event(self, ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE);
+	int round, i;
+
+	ASSERT_NE(NULL, plain);
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < MANY; i++) {
+			e[i] = counter_event(self, ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE |
+						   ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP);
+			ASSERT_NE(NULL, e[i]) TH_LOG("event %d", i);
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventQueryKernelTimestamp(e[i], &ts[i]));
+			ASSERT_EQ(0, ts[i].global.kernelStart) TH_LOG("round %d, event %d", round, i);
+		}
+		for (i = 0; i < MANY; i++)
+			ASSERT_EQ(ZE_RESULT_SUCCESS, copy(self, self->l1, 0, SIZE, e[i], NULL));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(e[MANY - 1], UINT64_MAX));
+		for (i = 0; i < MANY; i++)
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventQueryKernelTimestamp(e[i], &ts[i]));
+		for (i = 0; i < MANY; i++) {
+			EXPECT_NE(0, ts[i].global.kernelStart) TH_LOG("event %d", i);
+			EXPECT_LE(ts[i].global.kernelStart, ts[i].global.kernelEnd);
+			if (i)
+				EXPECT_LE(ts[i - 1].global.kernelEnd, ts[i].global.kernelStart)
+					TH_LOG("events %d and %d", i - 1, i);
+		}
+		for (i = 0; i < MANY; i++)
+			ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(e[i]));
+	}
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventQueryKernelTimestamp(plain, &ts[0]));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(plain));
+}
+
+/* Whether the driver lists extension @name. */
+static bool lists_extension(ze_driver_handle_t drv, const char *name)
+{
+	ze_driver_extension_properties_t ext[32];
+	uint32_t n = 32, i;
+
+	if (zeDriverGetExtensionProperties(drv, &n, ext))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!strcmp(ext[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * An event of a pool made with ze_event_pool_counter_based_exp_desc_t is
+ * counter-based: ready before any signal, not ready again when a new
+ * operation takes it (a regular event would stay signalled until reset),
+ * never signalled or reset by the host. The pool refuses unknown flags
+ * and sharing between processes.
+ */
+TEST_F(cb, a_counter_based_pool_makes_counter_based_events)
+{
+	ze_event_pool_counter_based_exp_desc_t cbd = {
+		.stype = ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC,
+		.flags = ZE_EVENT_POOL_COUNTER_BASED_EXP_FLAG_IMMEDIATE };
+	ze_event_pool_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, .pNext = &cbd,
+				    .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = 2 };
+	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC, .index = 1 };
+	ze_event_pool_handle_t pool = NULL, refused = NULL;
+	ze_event_handle_t e = NULL, *g = self->gate;
+	int run;
+
+	EXPECT_TRUE(lists_extension(self->drv, ZE_EVENT_POOL_COUNTER_BASED_EXP_NAME));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(self->ctx, &pd, 1, &self->dev, &pool));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventCreate(pool, &ed, &e));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventQueryStatus(e));
+	for (run = 0; run < 2; run++) {
+		ASSERT_EQ(ZE_RESULT_SUCCESS, copy(self, self->l1, 64 * run, 64, e, g[run]));
+		EXPECT_EQ(ZE_RESULT_NOT_READY, zeEventQueryStatus(e)) TH_LOG("run %d", run);
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSignal(g[run]));
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(e, UINT64_MAX));
+		EXPECT_EQ(0, memcmp(self->src, self->dst, 64 * (run + 1))) TH_LOG("run %d", run);
+	}
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventHostSignal(e));
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeEventHostReset(e));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(e));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventPoolDestroy(pool));
+
+	cbd.flags = 0x4;
+	EXPECT_EQ(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+		  zeEventPoolCreate(self->ctx, &pd, 1, &self->dev, &refused));
+	cbd.flags = 0;
+	pd.flags |= ZE_EVENT_POOL_FLAG_IPC;
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+		  zeEventPoolCreate(self->ctx, &pd, 1, &self->dev, &refused));
+	EXPECT_EQ(NULL, refused);
 }
 
 TEST_F(cb, refused_calls_say_why)

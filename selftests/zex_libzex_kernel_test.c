@@ -523,11 +523,11 @@ TEST_F(kernel, lists_chained_by_a_counter_based_event_over_heap_memory)
 	}
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeKernelSetGroupSize(k, 1, 1, 1));
 	for (lists = 1; lists <= 4; lists++) {
-		int *buf = aligned_alloc(64, 4 * size * sizeof(int));
+		int *buf = malloc(lists * size * sizeof(int));
 		int total[4] = { 0 };
 
 		ASSERT_NE(NULL, buf);
-		memset(buf, 0, 4 * size * sizeof(int));
+		memset(buf, 0, lists * size * sizeof(int));
 		for (n = 0; n < lists; n++) {
 			int *part = buf + n * size;
 
@@ -552,9 +552,6 @@ TEST_F(kernel, lists_chained_by_a_counter_based_event_over_heap_memory)
 			for (i = 0; i < size; i++)
 				EXPECT_EQ(total[n], buf[n * size + i])
 					TH_LOG("%u lists: list %u, element %u", lists, n, i);
-		for (n = 0; n < lists; n++)
-			ASSERT_EQ(ZE_RESULT_SUCCESS,
-				  zeCommandListHostSynchronize(l[n], UINT64_MAX));
 		free(buf);
 	}
 	for (n = 0; n < 4; n++)

@@ -37,6 +37,7 @@ PUBLIC_TYPES = {
     "ze_event_counter_based_desc_t": ("stype", "pNext", "flags", "signal", "wait"),
     "ze_ipc_mem_handle_type_ext_desc_t": ("stype", "pNext", "typeFlags"),
     "ze_physical_mem_properties_t": ("stype", "pNext", "id", "size"),
+    "ze_event_pool_counter_based_exp_desc_t": ("stype", "pNext", "flags"),
 }
 PUBLIC_VALUES = (
     "ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC", "ZE_INIT_DRIVER_TYPE_FLAG_GPU",
@@ -51,6 +52,10 @@ PUBLIC_VALUES = (
     "ZE_EVENT_COUNTER_BASED_FLAG_IPC", "ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP",
     "ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP", "ZE_EVENT_COUNTER_BASED_FLAG_GRAPH_EXTERNAL",
     "ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT", "ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE",
+    "ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC",
+    "ZE_EVENT_POOL_COUNTER_BASED_EXP_FLAG_IMMEDIATE",
+    "ZE_EVENT_POOL_COUNTER_BASED_EXP_FLAG_NON_IMMEDIATE",
+    "ZE_EVENT_POOL_COUNTER_BASED_EXP_VERSION_1_0",
 )
 
 

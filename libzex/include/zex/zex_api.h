@@ -271,6 +271,28 @@ zePhysicalMemGetProperties(ze_context_handle_t hContext, ze_physical_mem_handle_
 			   ze_physical_mem_properties_t *pMemProperties);
 #endif
 
+/*
+ * The experimental counter-based event pools (deprecated by 1.15's
+ * zeEventCounterBasedCreate, still what runtimes written before it use),
+ * for headers without them.
+ */
+#ifndef ZE_EVENT_POOL_COUNTER_BASED_EXP_NAME
+#define ZE_EVENT_POOL_COUNTER_BASED_EXP_NAME "ZE_experimental_event_pool_counter_based"
+#define ZE_EVENT_POOL_COUNTER_BASED_EXP_VERSION_1_0 ZE_MAKE_VERSION(1, 0)
+#define ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC ((ze_structure_type_t)0x00020014)
+typedef uint32_t ze_event_pool_counter_based_exp_flags_t;
+#define ZE_EVENT_POOL_COUNTER_BASED_EXP_FLAG_IMMEDIATE \
+	((ze_event_pool_counter_based_exp_flags_t)ZE_BIT(0))
+#define ZE_EVENT_POOL_COUNTER_BASED_EXP_FLAG_NON_IMMEDIATE \
+	((ze_event_pool_counter_based_exp_flags_t)ZE_BIT(1))
+/** zeEventPoolCreate()'s pNext: the pool's events are counter-based */
+typedef struct _ze_event_pool_counter_based_exp_desc_t {
+	ze_structure_type_t stype;
+	const void *pNext;
+	ze_event_pool_counter_based_exp_flags_t flags;
+} ze_event_pool_counter_based_exp_desc_t;
+#endif
+
 #ifndef ZEX_MEM_IPC_HANDLES_NAME
 /** Multiple IPC handles driver extension name */
 #define ZEX_MEM_IPC_HANDLES_NAME "ZEX_mem_ipc_handles"

@@ -204,6 +204,11 @@ struct zex_l0_event_slot {
  * @used: one byte per index: an event was created there and not destroyed.
  * @opened: the pool was opened from another process's IPC handle (its
  *	memory is that pool's); closed with zeEventPoolCloseIpcHandle().
+ * @counter_based: its events are counter-based (made with
+ *	ze_event_pool_counter_based_exp_desc_t).
+ * @next_cb: a pool of counter-based events' slots: the next of its kind
+ *	(struct zex_l0_cb_slots).
+ * @num_used: events in it (under @lock).
  * @refs: the handle's hold and one per event not destroyed: a pool
  *	destroyed before its events (which the specification forbids, and
  *	programs do) keeps its memory until the last of them goes.
@@ -218,6 +223,9 @@ struct zex_l0_event_pool {
 	pthread_mutex_t lock;
 	uint8_t *used;
 	bool opened;
+	bool counter_based;
+	struct zex_l0_event_pool *next_cb;
+	uint32_t num_used;
 	atomic_uint refs;
 	atomic_bool destroyed;
 };
@@ -225,11 +233,11 @@ struct zex_l0_event_pool {
 /**
  * struct zex_l0_event - an event: one slot of its pool
  * @obj: the handle.
- * @pool: the pool (a counter-based event's own, of one slot).
+ * @pool: the pool (for zeEventCounterBasedCreate's, one of the driver's).
  * @index: the slot.
  * @slot: its memory.
- * @counter_based: made by zeEventCounterBasedCreate (its state is its
- *	last signal's: l0_event_counter.c).
+ * @counter_based: made by zeEventCounterBasedCreate, or in a counter-based
+ *	pool (its state is its last signal's: l0_event_counter.c).
  * @tracked: a counter-based event: the counter of the queue that last
  *	took it to signal (l0_event_counter.c), NULL before; under the
  *	driver's counters' lock.
@@ -269,6 +277,21 @@ struct zex_l0_counters {
 	struct zex_l0_counter *free;
 };
 
+/* The kinds of timestamps a counter-based event keeps: none, device, host. */
+#define ZEX_L0_CB_SLOT_KINDS	3
+
+/**
+ * struct zex_l0_cb_slots - the slots of counter-based events made by
+ *	zeEventCounterBasedCreate (l0_event.c)
+ * @lock: the lists, and the slots' use in their pools.
+ * @pools: per kind of timestamps, the driver's pools the events take a
+ *	slot of (a page of slots each, never freed), newest first.
+ */
+struct zex_l0_cb_slots {
+	pthread_mutex_t lock;
+	struct zex_l0_event_pool *pools[ZEX_L0_CB_SLOT_KINDS];
+};
+
 /**
  * struct zex_l0_physical_mem - a physical memory object (zePhysicalMemCreate)
  * @obj: the handle.
@@ -280,6 +303,9 @@ struct zex_l0_counters {
  * @object_size: the buffer object's size (@size, or more when colouring
  *	rounds it up); @size for host memory.
  * @mappings: how many mappings of it exist (l0_virtual.c, under its lock).
+ * @export: the object exported by its handle passed as a pointer to
+ *	zeMemGetIpcHandle() (an allocation outside the table, with one
+ *	reference of the object's); NULL before. Under the driver's ipc_lock.
  */
 struct zex_l0_physical_mem {
 	struct zex_l0_object obj;
@@ -291,6 +317,7 @@ struct zex_l0_physical_mem {
 	uint64_t object_size;
 	uint32_t mappings;
 	uint64_t id;	/* zePhysicalMemGetProperties(): unique in the process */
+	struct zex_alloc *export;
 };
 
 /**
@@ -446,6 +473,7 @@ struct zex_l0_driver {
 	struct zex_l0_deferred_frees deferred;	/* zeMemFreeExt's deferred frees */
 	struct zex_l0_context *default_context;	/* zeDriverGetDefaultContext's, at its first call */
 	struct zex_l0_counters counters;	/* for counter-based events (l0_event_counter.c) */
+	struct zex_l0_cb_slots cb_slots;	/* counter-based events' slots (l0_event.c) */
 	pthread_mutex_t engine_lock;	/* the four below */
 	bool engine_tried;		/* opened once, at the first need */
 	struct zex_compute_engine *engine;	/* the compute engine, or NULL */
@@ -539,6 +567,8 @@ struct zex_l0_fence *zex_l0_fence(ze_fence_handle_t h);
 struct zex_l0_event_pool *zex_l0_event_pool(ze_event_pool_handle_t h);
 struct zex_l0_event *zex_l0_event(ze_event_handle_t h);
 struct zex_l0_physical_mem *zex_l0_physical_mem(ze_physical_mem_handle_t h);
+struct zex_alloc *zex_l0_physical_export_locked(struct zex_l0_driver *drv, const void *ptr,
+						bool create);
 struct zex_l0_module *zex_l0_module(ze_module_handle_t h);
 struct zex_l0_build_log *zex_l0_build_log(ze_module_build_log_handle_t h);
 struct zex_l0_kernel *zex_l0_kernel(ze_kernel_handle_t h);

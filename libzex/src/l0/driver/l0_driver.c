@@ -93,6 +93,7 @@ static void zex_l0_init(void)
 	drv->queues.next_serial = 1;
 	pthread_mutex_init(&drv->deferred.lock, NULL);
 	pthread_mutex_init(&drv->counters.lock, NULL);
+	pthread_mutex_init(&drv->cb_slots.lock, NULL);
 	zex_l0_handles_register(drv);
 	zex_init_result = ZE_RESULT_SUCCESS;
 }
@@ -222,6 +223,8 @@ static const struct {
 	{ ZE_MODULE_PROGRAM_EXP_NAME, ZE_MODULE_PROGRAM_EXP_VERSION_1_0 },
 	/* zeMemFreeExt (l0/free) */
 	{ ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MEMORY_FREE_POLICIES_EXT_VERSION_1_0 },
+	/* zeEventPoolCreate of counter-based events (l0/exec/l0_event.c) */
+	{ ZE_EVENT_POOL_COUNTER_BASED_EXP_NAME, ZE_EVENT_POOL_COUNTER_BASED_EXP_VERSION_1_0 },
 };
 
 #define ZEX_NUM_EXTENSIONS (sizeof(zex_extensions) / sizeof(zex_extensions[0]))

@@ -19,9 +19,13 @@
  * zeEventHostSignal also runs an empty job on the driver's waker queue.
  *
  * A counter-based event (zeEventCounterBasedCreate; its signals and waits:
- * l0_event_counter.c) is one slot of a pool of its
- * own; its state is its last signal's, which the host neither sets nor
- * resets.
+ * l0_event_counter.c) is a slot of one of the driver's pools, a page of 64
+ * slots each, kept per kind of timestamps the events take (none, device,
+ * host) and made as they fill, so that creating one is no system call in
+ * the common case; its state is its last signal's, which the host neither
+ * sets nor resets. So is every event of a pool made with the experimental
+ * ze_event_pool_counter_based_exp_desc_t, which runtimes written before
+ * API 1.15 use instead.
  */
 
 #include <errno.h>
@@ -47,6 +51,8 @@
 /* The descriptors of external counter storage (pNext of the event's). */
 #define STYPE_EXTERNAL_SYNC_ALLOCATION	((ze_structure_type_t)0x0002003B)
 #define STYPE_EXTERNAL_AGGREGATE_STORAGE	((ze_structure_type_t)0x0002003F)
+#define COUNTER_BASED_POOL_FLAGS	(ZE_EVENT_POOL_COUNTER_BASED_EXP_FLAG_IMMEDIATE | \
+					 ZE_EVENT_POOL_COUNTER_BASED_EXP_FLAG_NON_IMMEDIATE)
 
 
 /**
@@ -84,6 +90,9 @@ int zex_l0_event_pool_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t s
 	pool->count = count;
 	pool->slots = mem;
 	pool->opened = opened;
+	pool->counter_based = false;
+	pool->next_cb = NULL;
+	pool->num_used = 0;
 	atomic_init(&pool->refs, 1);
 	atomic_init(&pool->destroyed, false);
 	pthread_mutex_init(&pool->lock, NULL);
@@ -98,6 +107,31 @@ err_bo:
 	return -ENOMEM;
 }
 
+/*
+ * Whether @desc's chain asks for counter-based events (*@counter_based),
+ * and ZE_RESULT_SUCCESS, or why libzex refuses it.
+ */
+static ze_result_t pool_chain(const ze_event_pool_desc_t *desc, bool *counter_based)
+{
+	const ze_base_desc_t *d;
+
+	*counter_based = false;
+	for (d = desc->pNext; d; d = d->pNext) {
+		const ze_event_pool_counter_based_exp_desc_t *cb = (const void *)d;
+
+		if (d->stype != ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC)
+			continue;
+		if (cb->flags & ~(ze_event_pool_counter_based_exp_flags_t)COUNTER_BASED_POOL_FLAGS)
+			return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+					   "zex: unknown counter-based event pool flags");
+		*counter_based = true;
+	}
+	if (*counter_based && (desc->flags & ZE_EVENT_POOL_FLAG_IPC))
+		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+				   "zex: counter-based events are not shared between processes");
+	return ZE_RESULT_SUCCESS;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hContext,
 						      const ze_event_pool_desc_t *desc,
 						      uint32_t numDevices,
@@ -107,6 +141,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	uint64_t size, real_size;
 	uint32_t i, handle;
+	bool counter_based;
+	ze_result_t res;
 
 	if (!ctx)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -121,11 +157,15 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
 		return ZE_RESULT_ERROR_INVALID_ENUMERATION;
 	if (!desc->count)
 		return ZE_RESULT_ERROR_INVALID_SIZE;
+	res = pool_chain(desc, &counter_based);
+	if (res)
+		return res;
 	size = ((uint64_t)desc->count * sizeof(struct zex_l0_event_slot) + 4095) & ~4095ull;
 	if (zex_bo_create(ctx->drv->dev, size, 0, NULL, &handle, &real_size) ||
 	    zex_l0_event_pool_new(ctx->drv, handle, real_size, desc->flags, desc->count, false,
 				  phEventPool))
 		return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+	((struct zex_l0_event_pool *)*phEventPool)->counter_based = counter_based;
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -172,20 +212,24 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventP
 	pthread_mutex_lock(&pool->lock);
 	taken = pool->used[desc->index];
 	pool->used[desc->index] = 1;
+	pool->num_used += !taken;
 	pthread_mutex_unlock(&pool->lock);
 	if (taken)
 		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				   "zex: the pool already has an event at that index");
 	ev = zex_object_pool_get(&zex_l0_events);
 	if (!ev) {
+		pthread_mutex_lock(&pool->lock);
 		pool->used[desc->index] = 0;
+		pool->num_used--;
+		pthread_mutex_unlock(&pool->lock);
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	}
 	atomic_fetch_add(&pool->refs, 1);
 	ev->pool = pool;
 	ev->index = desc->index;
 	ev->slot = &pool->slots[desc->index];
-	ev->counter_based = false;
+	ev->counter_based = pool->counter_based;
 	ev->tracked = NULL;
 	ev->tracked_value = 0;
 	/*
@@ -212,6 +256,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventDestroy(ze_event_handle_t hEvent)
 	zex_object_pool_put(&zex_l0_events, ev);
 	pthread_mutex_lock(&pool->lock);
 	pool->used[index] = 0;
+	pool->num_used--;
 	pthread_mutex_unlock(&pool->lock);
 	event_pool_put(pool);
 	return ZE_RESULT_SUCCESS;
@@ -387,16 +432,61 @@ static ze_result_t check_chain(const ze_event_counter_based_desc_t *desc)
 	return ZE_RESULT_SUCCESS;
 }
 
+/*
+ * A new event in a free slot of the driver's pools of counter-based
+ * events of kind @kind (pool flags @flags), in a new pool when they are
+ * full. The pools are counter-based: so is every event made in them.
+ */
+static ze_result_t cb_event_create(struct zex_l0_driver *drv, uint32_t kind,
+				   ze_event_pool_flags_t flags, ze_event_desc_t *desc,
+				   ze_event_handle_t *out)
+{
+	struct zex_l0_cb_slots *cb = &drv->cb_slots;
+	struct zex_l0_event_pool *pool;
+	ze_event_pool_handle_t h;
+	ze_result_t res;
+	uint64_t size;
+	uint32_t handle;
+
+	pthread_mutex_lock(&cb->lock);
+	for (pool = cb->pools[kind]; pool; pool = pool->next_cb) {
+		desc->index = pool->count;
+		pthread_mutex_lock(&pool->lock);
+		if (pool->num_used < pool->count)
+			for (desc->index = 0; pool->used[desc->index]; desc->index++)
+				;
+		pthread_mutex_unlock(&pool->lock);
+		if (desc->index < pool->count)
+			break;
+	}
+	if (!pool) {
+		if (zex_bo_create(drv->dev, 4096, 0, NULL, &handle, &size) ||
+		    zex_l0_event_pool_new(drv, handle, size, flags,
+					  (uint32_t)(size / sizeof(struct zex_l0_event_slot)), false,
+					  &h)) {
+			pthread_mutex_unlock(&cb->lock);
+			return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+		}
+		pool = (struct zex_l0_event_pool *)h;
+		pool->counter_based = true;
+		pool->next_cb = cb->pools[kind];
+		cb->pools[kind] = pool;
+		desc->index = 0;
+	}
+	/* Under the lock: no other creation takes the slot first. */
+	res = zeEventCreate((ze_event_pool_handle_t)pool, desc, out);
+	pthread_mutex_unlock(&cb->lock);
+	return res;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
 			  const ze_event_counter_based_desc_t *desc, ze_event_handle_t *phEvent)
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
-	ze_event_pool_flags_t pool_flags = 0;
-	ze_event_pool_handle_t pool;
-	struct zex_l0_event *ev;
-	uint64_t size;
-	uint32_t handle;
+	ze_event_pool_flags_t pool_flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
+	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC };
+	uint32_t kind = 0;
 	ze_result_t res;
 
 	if (!ctx || !zex_l0_device(hDevice))
@@ -419,25 +509,16 @@ zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
 	res = check_chain(desc);
 	if (res)
 		return res;
-	if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_HOST_VISIBLE)
-		pool_flags |= ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
-	if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP)
+	/* Every event's memory is the host's too: host-visible or not, one kind. */
+	if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP) {
 		pool_flags |= ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
-	if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP)
+		kind = 1;
+	}
+	if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP) {
 		pool_flags |= ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP;
-	/* Its own pool of one slot, for its timestamps. */
-	if (zex_bo_create(ctx->drv->dev, sizeof(struct zex_l0_event_slot), 0, NULL, &handle,
-			  &size) ||
-	    zex_l0_event_pool_new(ctx->drv, handle, size, pool_flags, 1, false, &pool))
-		return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
-	res = zeEventCreate(pool, &(ze_event_desc_t){ .stype = ZE_STRUCTURE_TYPE_EVENT_DESC,
-						      .signal = desc->signal, .wait = desc->wait },
-			    phEvent);
-	/* The pool's handle goes; the event holds its memory until destroyed. */
-	zeEventPoolDestroy(pool);
-	if (res)
-		return res;
-	ev = zex_l0_event(*phEvent);
-	ev->counter_based = true;
-	return ZE_RESULT_SUCCESS;
+		kind = 2;
+	}
+	ed.signal = desc->signal;
+	ed.wait = desc->wait;
+	return cb_event_create(ctx->drv, kind, pool_flags, &ed, phEvent);
 }

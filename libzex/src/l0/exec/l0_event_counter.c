@@ -28,7 +28,7 @@
  * goes on counting from where it stopped, so that a wait recorded for it
  * stays valid and true.
  *
- * The event itself, its own slot (a pool of one) holding its kernel
+ * The event itself, a slot of one of the driver's pools holding its kernel
  * timestamps, is made in l0_event.c.
  */
 

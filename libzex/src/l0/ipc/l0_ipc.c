@@ -34,7 +34,9 @@
  *
  * A mapping of a physical memory object (zeVirtualMemMap) at the object's
  * first byte exports the object: the handle's size is the object's, and
- * an open maps all of it.
+ * an open maps all of it. So does the object's handle passed as the
+ * pointer (API 1.15), mapped or not: the export is the object's own
+ * (l0_virtual.c), the handle's base the object handle's address.
  *
  * The standard zeMemGetIpcHandle() names the whole allocation with one
  * handle, however many pieces: piece 0's, whose bytes carry the address
@@ -142,6 +144,8 @@ struct zex_alloc *zex_l0_ipc_export_find_locked(struct zex_l0_driver *drv,
 	if (d->pid != (uint32_t)getpid())
 		return NULL;
 	a = zex_alloc_table_find(&drv->allocs, (const void *)(uintptr_t)d->base);
+	if (!a)
+		a = zex_l0_physical_export_locked(drv, (const void *)(uintptr_t)d->base, false);
 	if (a && (a->base != d->base || !a->ipc_fds || a->ipc_id != d->export_id ||
 		  a->num_pieces != d->num_pieces || a->ipc_fds[d->piece] != d->fd)) {
 		zex_alloc_put(a);
@@ -332,11 +336,14 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandle(ze_context_handle_t hConte
 	if (!ptr || !pIpcHandle)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
 	/* Piece 0's handle: of several pieces, it names them all (its table's address). */
-	a = zex_alloc_table_find(&ctx->drv->allocs, ptr);
-	if (!a)
-		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	pthread_mutex_lock(&ctx->drv->ipc_lock);
-	if (!zex_alloc_ipc_exportable(a) || a->num_pieces > ZEX_IPC_MAX_HANDLES)
+	a = zex_alloc_table_find(&ctx->drv->allocs, ptr);
+	/* Or a physical memory object's handle, passed as the pointer. */
+	if (!a)
+		a = zex_l0_physical_export_locked(ctx->drv, ptr, true);
+	if (!a)
+		res = ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	else if (!zex_alloc_ipc_exportable(a) || a->num_pieces > ZEX_IPC_MAX_HANDLES)
 		res = ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	else if (zex_alloc_export_get_locked(ctx->drv, a))
 		res = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;

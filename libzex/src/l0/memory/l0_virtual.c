@@ -26,7 +26,11 @@
  * A mapping the device sees is an allocation table entry, so commands use
  * it in place (mappings side by side in a reservation too) and
  * zeMemGetAllocProperties() knows it. A mapping of device memory from the
- * object's first byte gives IPC handles of the whole object (l0_ipc.c).
+ * object's first byte gives IPC handles of the whole object (l0_ipc.c);
+ * so does the object's handle itself, passed as the pointer: its export is
+ * an allocation of its own, outside the table, named by the handle's
+ * address, which lives until the object is destroyed and its last IPC
+ * handle put.
  *
  * Pages are the host's and the device's: addresses, sizes and offsets are
  * multiples of 4 KiB. zeVirtualMemQueryPageSize() advises 4 KiB, the root
@@ -569,6 +573,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemCreate(ze_context_handle_t hCon
 	p->size = desc->size;
 	p->object_size = object_size;
 	p->mappings = 0;
+	p->export = NULL;
 	p->id = __atomic_add_fetch(&ctx->drv->virt.physical_ids, 1, __ATOMIC_RELAXED);
 	zex_l0_object_publish(&p->obj);
 	*phPhysicalMemory = (ze_physical_mem_handle_t)p;
@@ -580,6 +585,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemDestroy(ze_context_handle_t hCo
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	struct zex_l0_physical_mem *p = zex_l0_physical_mem(hPhysicalMemory);
+	struct zex_alloc *export;
 	bool mapped;
 
 	if (!ctx || !p)
@@ -590,12 +596,77 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemDestroy(ze_context_handle_t hCo
 	if (mapped)
 		return zex_l0_fail(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE,
 				   "the physical memory is still mapped (zeVirtualMemUnmap first)");
+	/* Its export outlives it while IPC handles of it are out. */
+	pthread_mutex_lock(&p->drv->ipc_lock);
+	export = p->export;
+	p->export = NULL;
+	pthread_mutex_unlock(&p->drv->ipc_lock);
+	zex_alloc_put(export);
 	if (p->memfd >= 0)
 		close(p->memfd);
 	else
 		zex_bo_close(p->drv->dev, p->handle);
 	zex_object_pool_put(&zex_l0_physical_mems, p);
 	return ZE_RESULT_SUCCESS;
+}
+
+static void physical_export_release(struct zex_alloc *a)
+{
+	zex_alloc_export_release(a);
+	free(a);
+}
+
+/**
+ * zex_l0_physical_export_locked - the export of a physical memory object
+ *	whose handle is passed as a pointer (zeMemGetIpcHandle())
+ * @drv: the driver.
+ * @ptr: what the application passed, or a handle's base: the object's
+ *	handle, if it is one (not dereferenced otherwise).
+ * @create: give the object its export allocation when it has none.
+ *
+ * The allocation is the whole object: its buffer object's pieces, or its
+ * memfd for host memory; its base is the handle's address, which no
+ * allocation of the table can have. Under drv->ipc_lock.
+ *
+ * Return: the allocation, with a reference for the caller; NULL when @ptr
+ * is not a live physical memory object of @drv (or, with @create, out of
+ * memory).
+ */
+struct zex_alloc *zex_l0_physical_export_locked(struct zex_l0_driver *drv, const void *ptr,
+						bool create)
+{
+	struct zex_l0_physical_mem *p = zex_object_pool_find(&zex_l0_physical_mems, ptr);
+	bool interleaved = false;
+	struct zex_alloc *a;
+
+	if (!p || p->drv != drv)
+		return NULL;
+	if (!p->export && create) {
+		a = calloc(1, sizeof(*a));
+		if (!a)
+			return NULL;
+		a->num_pieces = 1;
+		if (p->device && zex_bo_layout(drv->dev, p->handle, &a->num_pieces, &interleaved,
+					       &a->granularity)) {
+			free(a);
+			return NULL;
+		}
+		a->kind = p->device ? ZEX_ALLOC_VIRTUAL_DEVICE : ZEX_ALLOC_HOST;
+		a->handle = p->handle;
+		a->memfd = p->memfd;
+		a->interleaved = interleaved;
+		a->base = (uintptr_t)p;
+		a->size = p->object_size;
+		a->object_size = p->object_size;
+		a->device = p->device;
+		a->owner = drv;
+		a->release = physical_export_release;
+		atomic_init(&a->refs, 1);
+		p->export = a;
+	}
+	if (p->export)
+		atomic_fetch_add(&p->export->refs, 1);
+	return p->export;
 }
 
 /* 1.15: the size asked at creation, and an id no other object of the process has had. */
