@@ -585,8 +585,11 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemDestroy(ze_context_handle_t hCo
 {
 	struct zex_l0_context *ctx = zex_l0_context(hContext);
 	struct zex_l0_physical_mem *p = zex_l0_physical_mem(hPhysicalMemory);
+	struct zex_l0_driver *drv;
 	struct zex_alloc *export;
+	uint32_t handle;
 	bool mapped;
+	int memfd;
 
 	if (!ctx || !p)
 		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -596,17 +599,23 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemDestroy(ze_context_handle_t hCo
 	if (mapped)
 		return zex_l0_fail(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE,
 				   "the physical memory is still mapped (zeVirtualMemUnmap first)");
-	/* Its export outlives it while IPC handles of it are out. */
-	pthread_mutex_lock(&p->drv->ipc_lock);
+	drv = p->drv;
+	handle = p->handle;
+	memfd = p->memfd;
+	/*
+	 * Gone for IPC gets before its memory is: no get makes it an export
+	 * now. Its export outlives it while IPC handles of it are out.
+	 */
+	pthread_mutex_lock(&drv->ipc_lock);
 	export = p->export;
 	p->export = NULL;
-	pthread_mutex_unlock(&p->drv->ipc_lock);
-	zex_alloc_put(export);
-	if (p->memfd >= 0)
-		close(p->memfd);
-	else
-		zex_bo_close(p->drv->dev, p->handle);
 	zex_object_pool_put(&zex_l0_physical_mems, p);
+	pthread_mutex_unlock(&drv->ipc_lock);
+	zex_alloc_put(export);
+	if (memfd >= 0)
+		close(memfd);
+	else
+		zex_bo_close(drv->dev, handle);
 	return ZE_RESULT_SUCCESS;
 }
 
