@@ -247,9 +247,10 @@ TEST_F(loader, driver_version_properties_and_extensions)
 	};
 	ze_driver_properties_t props = { .stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES,
 					 .pNext = &ddi };
-	ze_driver_extension_properties_t ext[10];
+	ze_driver_extension_properties_t ext[12];
 	bool ddi_ext = false, ipc_ext = false, memmap_ext = false, ro_ext = false;
 	bool offset_ext = false, ts_ext = false, free_ext = false, cb_pool_ext = false;
+	bool luid_ext = false, mem_ext = false;
 	ze_api_version_t version = 0;
 	uint32_t n = 0, i, lib = 0, spec;
 
@@ -264,10 +265,10 @@ TEST_F(loader, driver_version_properties_and_extensions)
 	EXPECT_NE(0, props.driverVersion);
 
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetExtensionProperties(self->drv, &n, NULL));
-	ASSERT_EQ(10, n);
-	n = 10;
+	ASSERT_EQ(12, n);
+	n = 12;
 	ASSERT_EQ(ZE_RESULT_SUCCESS, zeDriverGetExtensionProperties(self->drv, &n, ext));
-	ASSERT_EQ(10, n);
+	ASSERT_EQ(12, n);
 	for (i = 0; i < n; i++) {
 		ddi_ext |= !strcmp(ext[i].name, ZE_DRIVER_DDI_HANDLES_EXT_NAME);
 		ipc_ext |= !strcmp(ext[i].name, ZEX_MEM_IPC_HANDLES_NAME);
@@ -277,12 +278,16 @@ TEST_F(loader, driver_version_properties_and_extensions)
 		ts_ext |= !strcmp(ext[i].name, ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_NAME);
 		free_ext |= !strcmp(ext[i].name, ZE_MEMORY_FREE_POLICIES_EXT_NAME);
 		cb_pool_ext |= !strcmp(ext[i].name, ZE_EVENT_POOL_COUNTER_BASED_EXP_NAME);
+		luid_ext |= !strcmp(ext[i].name, ZE_DEVICE_LUID_EXT_NAME);
+		mem_ext |= !strcmp(ext[i].name, ZE_DEVICE_MEMORY_PROPERTIES_EXT_NAME);
 		EXPECT_EQ(ZE_MAKE_VERSION(1, 0), ext[i].version);
 	}
 	EXPECT_TRUE(offset_ext);
 	EXPECT_TRUE(ts_ext);
 	EXPECT_TRUE(free_ext);
 	EXPECT_TRUE(cb_pool_ext);
+	EXPECT_TRUE(luid_ext);
+	EXPECT_TRUE(mem_ext);
 	EXPECT_TRUE(ddi_ext);
 	EXPECT_TRUE(ipc_ext);
 	EXPECT_TRUE(memmap_ext);
@@ -352,6 +357,48 @@ TEST_F(loader, topology_matches_the_module_parameters)
 		/* Tiles have no sub-devices. */
 		EXPECT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetSubDevices(self->tiles[i], &sub, NULL));
 		EXPECT_EQ(0, sub);
+	}
+}
+
+/*
+ * ZE_extension_device_luid and ZE_extension_device_memory_properties: each
+ * device (the root and every tile) has a LUID of its own, not zero, on one
+ * node; its memory is DDR of the device's size, with no design bandwidth
+ * known (0, unit unknown).
+ */
+TEST_F(loader, each_device_says_its_luid_and_memory_type)
+{
+	uint8_t seen[DRM_ZEX_MAX_TILES + 1][8], zero[8] = { 0 };
+	uint32_t i, j;
+
+	for (i = 0; i <= self->num_tiles; i++) {
+		ze_device_handle_t d = i ? self->tiles[i - 1] : self->root;
+		ze_device_luid_ext_properties_t luid = {
+			.stype = ZE_STRUCTURE_TYPE_DEVICE_LUID_EXT_PROPERTIES };
+		ze_device_properties_t dp = { .stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+					      .pNext = &luid };
+		ze_device_memory_ext_properties_t mx = {
+			.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_EXT_PROPERTIES,
+			.type = ZE_DEVICE_MEMORY_EXT_TYPE_FORCE_UINT32, .physicalSize = ~0ull,
+			.readBandwidth = ~0u, .writeBandwidth = ~0u,
+			.bandwidthUnit = ZE_BANDWIDTH_UNIT_FORCE_UINT32 };
+		ze_device_memory_properties_t mp = {
+			.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES, .pNext = &mx };
+		uint32_t n = 1;
+
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetProperties(d, &dp));
+		EXPECT_NE(0, memcmp(luid.luid.id, zero, sizeof(zero))) TH_LOG("device %u", i);
+		EXPECT_EQ(1, luid.nodeMask);
+		memcpy(seen[i], luid.luid.id, sizeof(seen[i]));
+		for (j = 0; j < i; j++)
+			EXPECT_NE(0, memcmp(seen[j], seen[i], sizeof(seen[i])))
+				TH_LOG("devices %u and %u", j, i);
+		ASSERT_EQ(ZE_RESULT_SUCCESS, zeDeviceGetMemoryProperties(d, &n, &mp));
+		EXPECT_EQ(ZE_DEVICE_MEMORY_EXT_TYPE_DDR, mx.type);
+		EXPECT_EQ(mp.totalSize, mx.physicalSize);
+		EXPECT_EQ(0, mx.readBandwidth);
+		EXPECT_EQ(0, mx.writeBandwidth);
+		EXPECT_EQ(ZE_BANDWIDTH_UNIT_UNKNOWN, mx.bandwidthUnit);
 	}
 }
 

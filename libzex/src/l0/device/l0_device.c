@@ -154,6 +154,17 @@ zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *pDevic
 	return zex_l0_device_properties(dev, pDeviceProperties);
 }
 
+/*
+ * ZE_extension_device_luid: an identifier of the device unique on the host
+ * (its UUID's first eight bytes: vendor, device, then the tile, 0xff the
+ * root; no other device of the host has them), one node.
+ */
+static void device_luid(const ze_device_properties_t *p, ze_device_luid_ext_properties_t *luid)
+{
+	memcpy(luid->luid.id, p->uuid.id, sizeof(luid->luid.id));
+	luid->nodeMask = 1;
+}
+
 /**
  * zex_l0_device_properties - zeDeviceGetProperties() of a device, seen or not
  * @dev: the root device or a tile, whether or not the process sees it
@@ -210,6 +221,8 @@ ze_result_t zex_l0_device_properties(const struct zex_l0_device *dev, ze_device_
 			((ze_event_query_kernel_timestamps_ext_properties_t *)ext)->flags =
 				ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_KERNEL |
 				ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_SYNCHRONIZED;
+		else if (ext->stype == ZE_STRUCTURE_TYPE_DEVICE_LUID_EXT_PROPERTIES)
+			device_luid(p, (ze_device_luid_ext_properties_t *)ext);
 	memset(p->name, 0, sizeof(p->name));
 	if (dev->tile >= 0)
 		snprintf(p->name, sizeof(p->name), "zex emulated GPU tile %d", dev->tile);
@@ -224,6 +237,7 @@ zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pCount,
 			    ze_device_memory_properties_t *pMemProperties)
 {
 	struct zex_l0_device *dev = zex_l0_device(hDevice);
+	ze_base_properties_t *ext;
 	uint32_t e;
 
 	if (!dev)
@@ -244,6 +258,21 @@ zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pCount,
 	pMemProperties->maxClockRate = 1000;
 	pMemProperties->maxBusWidth = 64;
 	pMemProperties->totalSize = device_memory(dev);
+	/*
+	 * ZE_extension_device_memory_properties: the memory is the host's own
+	 * (DDR, of a generation libzex cannot see); its design bandwidth is
+	 * not known (0, unit unknown).
+	 */
+	for (ext = pMemProperties->pNext; ext; ext = ext->pNext)
+		if (ext->stype == ZE_STRUCTURE_TYPE_DEVICE_MEMORY_EXT_PROPERTIES) {
+			ze_device_memory_ext_properties_t *m = (void *)ext;
+
+			m->type = ZE_DEVICE_MEMORY_EXT_TYPE_DDR;
+			m->physicalSize = pMemProperties->totalSize;
+			m->readBandwidth = 0;
+			m->writeBandwidth = 0;
+			m->bandwidthUnit = ZE_BANDWIDTH_UNIT_UNKNOWN;
+		}
 	memset(pMemProperties->name, 0, sizeof(pMemProperties->name));
 	if (e == ZEX_DEVICE_ROOT)
 		snprintf(pMemProperties->name, sizeof(pMemProperties->name),
