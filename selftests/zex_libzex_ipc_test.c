@@ -14,7 +14,8 @@
  * (opened in another process as UCX does, refused once put and for a
  * user who may not ptrace the exporter),
  * host memory shared with another process through its memfd, a dma-buf
- * imported as device, host and physical memory,
+ * imported as device, host and physical memory, host memory allocated
+ * for a dma-buf export (mapped, imported back, opened in another process),
  * zexMemPutIpcHandles, the debug keys (each in a fresh process, since
  * zeInit reads them once), result codes for bad arguments, and 16 threads
  * allocating, exporting, opening and freeing at once.
@@ -489,6 +490,137 @@ TEST(dma_bufs_import_as_device_host_and_physical_memory)
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeVirtualMemFree(l.ctx, v, K64));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zePhysicalMemDestroy(l.ctx, phys));
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(l.ctx));
+}
+
+/* In a child: open host memory's IPC handle from @sock, check and write it. */
+static int host_child(int sock, size_t size, int seed)
+{
+	ze_memory_allocation_properties_t mp = {
+		.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES,
+	};
+	ze_ipc_mem_handle_t got;
+	struct l0 l;
+	int ok;
+	void *q;
+
+	if (read(sock, &got, sizeof(got)) != sizeof(got) || l0_open(&l))
+		return 10;
+	if (zeMemOpenIpcHandle(l.ctx, l.root, got, 0, &q))
+		return 11;
+	ok = zex_same(q, size, seed);
+	ok &= zeMemGetAllocProperties(l.ctx, q, &mp, NULL) == ZE_RESULT_SUCCESS &&
+	      mp.type == ZE_MEMORY_TYPE_HOST;
+	((uint8_t *)q)[1] = 0xc1;
+	ok &= zeMemCloseIpcHandle(l.ctx, q) == ZE_RESULT_SUCCESS;
+	ok &= write(sock, "d", 1) == 1;
+	return ok ? 0 : 12;
+}
+
+/*
+ * Host memory allocated with an export descriptor asking for a dma-buf:
+ * its dma-buf (the export-fd property) maps on the host and imports back
+ * as host memory over the same bytes, the device writes it, and its IPC
+ * handle opens in another process as host memory. Another export type,
+ * read-only memory and the application's own memory are refused.
+ */
+TEST(host_memory_allocated_for_export_is_a_dma_buf)
+{
+	ze_external_memory_export_desc_t xd = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_DESC,
+		.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF,
+	};
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC,
+					.pNext = &xd };
+	ze_external_memory_export_fd_t ex = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD,
+		.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF, .fd = -1,
+	};
+	ze_memory_allocation_properties_t props = {
+		.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, .pNext = &ex,
+	};
+	ze_external_memory_import_fd_t im = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD,
+		.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF,
+	};
+	ze_host_mem_alloc_desc_t id = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC,
+					.pNext = &im };
+	ze_command_queue_desc_t qd = {
+		.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+		.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+	};
+	ze_external_memmap_sysmem_ext_desc_t mm = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMMAP_SYSMEM_EXT_DESC,
+		.pNext = &xd, .size = K64,
+	};
+	ze_command_list_handle_t list;
+	ze_ipc_mem_handle_t ih;
+	uint8_t *p, *h, *m, five = 5;
+	int sv[2], status;
+	struct l0 l;
+	pid_t pid;
+	char c;
+	void *q;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(sv[0]);
+		_exit(host_child(sv[1], K64, 4));
+	}
+	close(sv[1]);
+	ASSERT_EQ(0, l0_open(&l));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(l.ctx, &hd, K64 - 100, 0, (void **)&p));
+	zex_fill(p, K64, 3);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetAllocProperties(l.ctx, p, &props, NULL));
+	EXPECT_EQ(ZE_MEMORY_TYPE_HOST, props.type);
+	ASSERT_LE(0, ex.fd);
+	/* The dma-buf maps on the host over the same pages. */
+	m = mmap(NULL, K64, PROT_READ | PROT_WRITE, MAP_SHARED, ex.fd, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	EXPECT_TRUE(zex_same(m, K64, 3));
+	m[5] = 0x55;
+	EXPECT_EQ(0x55, p[5]);
+	/* And imports back as host memory. */
+	im.fd = (uint32_t)ex.fd;
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemAllocHost(l.ctx, &id, K64, 0, (void **)&h));
+	EXPECT_NE(p, h);
+	EXPECT_EQ(0x55, h[5]);
+	/* The device writes it. */
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeCommandListCreateImmediate(l.ctx, l.root, &qd, &list));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListAppendMemoryFill(list, p + 4096, &five, 1, 4096,
+								   NULL, 0, NULL));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeCommandListDestroy(list));
+	EXPECT_EQ(5, h[4096]);
+	EXPECT_EQ(5, m[2 * 4096 - 1]);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, h));
+	munmap(m, K64);
+	/* Its IPC handle opens in another process as host memory. */
+	zex_fill(p, K64, 4);
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeMemGetIpcHandle(l.ctx, p, &ih));
+	ASSERT_EQ(sizeof(ih), write(sv[0], &ih, sizeof(ih)));
+	ASSERT_EQ(1, read(sv[0], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0xc1, p[1]);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemPutIpcHandle(l.ctx, ih));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeMemFree(l.ctx, p));
+	close(sv[0]);
+	/* Refused: another type, read-only memory, the application's memory. */
+	xd.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+		  zeMemAllocHost(l.ctx, &hd, K64, 0, &q));
+	xd.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
+	hd.flags = ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY;
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeMemAllocHost(l.ctx, &hd, K64, 0, &q));
+	hd.flags = 0;
+	mm.pSystemMemory = mmap(NULL, K64, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				-1, 0);
+	ASSERT_NE(MAP_FAILED, mm.pSystemMemory);
+	hd.pNext = &mm;
+	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeMemAllocHost(l.ctx, &hd, K64, 0, &q));
+	munmap(mm.pSystemMemory, K64);
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(l.ctx));
 }
 

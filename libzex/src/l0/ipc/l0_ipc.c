@@ -30,7 +30,9 @@
  *
  * Host memory libzex allocated is a memfd: its handle carries the memfd
  * (memory type HOST) and an open maps the same pages shared and imports
- * them for the device.
+ * them for the device. Host memory allocated for a dma-buf export is a
+ * buffer object: its handle (memory type HOST) carries the dma-buf, which
+ * an open imports and maps.
  *
  * A mapping of a physical memory object (zeVirtualMemMap) at the object's
  * first byte exports the object: the handle's size is the object's, and
@@ -231,10 +233,15 @@ zexMemPutIpcHandles(ze_context_handle_t hContext, uint32_t numIpcHandles,
 	return ZE_RESULT_SUCCESS;
 }
 
-/* Host memory: one handle carrying the exporter's memfd, mapped here. */
+/*
+ * Host memory: one handle carrying the exporter's memfd, or the dma-buf
+ * of host memory that is a buffer object; mapped here.
+ */
 static ze_result_t open_host(struct zex_l0_context *ctx, struct zex_l0_device *dev,
 			     const struct zex_ipc_handle_data *d, void **pptr)
 {
+	uint32_t handle;
+	uint64_t size;
 	bool owned;
 	int fd, ret;
 
@@ -245,11 +252,20 @@ static ze_result_t open_host(struct zex_l0_context *ctx, struct zex_l0_device *d
 		return zex_l0_fail(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS, ZEX_IPC_PTRACE_REFUSED);
 	if (fd < 0)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	ret = zex_l0_host_map_fd(ctx->drv, fd, d->size, dev, pptr);
-	/* The mapping holds the pages; an fd taken here is closed. */
+	/* A dma-buf imports (the kernel refuses a memfd with -EINVAL). */
+	ret = zex_bo_import(ctx->drv->dev, &fd, 1, false, 0, &handle, &size);
+	if (!ret && size < d->size) {
+		zex_bo_close(ctx->drv->dev, handle);
+		ret = -EXDEV;
+	}
+	if (!ret)
+		ret = zex_l0_map_new(ctx->drv, handle, size, 0, ZEX_ALLOC_IPC_HOST, dev, pptr);
+	else if (ret == -EINVAL)
+		ret = zex_l0_host_map_fd(ctx->drv, fd, d->size, dev, pptr);
+	/* The import or mapping holds the pages; an fd taken here is closed. */
 	if (owned)
 		close(fd);
-	if (ret == -EINVAL)
+	if (ret == -EINVAL || ret == -EXDEV)
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	return ret ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
 }

@@ -8,8 +8,9 @@
  *
  * The first IPC get (or export-fd property query) of a device allocation
  * (or of a mapping of a physical object from its first byte) exports it,
- * one dma-buf fd per piece; host memory libzex allocated exports a
- * duplicate of its memfd instead (IPC handles only: it is no dma-buf). The
+ * one dma-buf fd per piece, as does host memory that is a buffer object;
+ * host memory libzex allocated as a memfd exports a duplicate of the
+ * memfd instead (IPC handles only: it is no dma-buf). The
  * fds stay on the allocation with a count of their holders and an export
  * id that names this export in handles; an export of several pieces also
  * keeps their table (ipc/ipc_pieces.c), whose address every handle
@@ -31,23 +32,25 @@
 static _Atomic uint64_t zex_next_export_id;
 
 /**
- * zex_alloc_exportable - whether @a is device memory that exports as a whole
+ * zex_alloc_exportable - whether @a is a buffer object that exports as a whole
  *
- * A device allocation, or a mapping of a physical memory object from the
- * object's first byte: its export is the whole object (an open maps all
- * of it, as the specification says of handles of physical memory).
+ * A device allocation, host memory that is a buffer object (allocated for
+ * a dma-buf export, or a dma-buf imported as host memory), or a mapping
+ * of a physical memory object from the object's first byte: its export
+ * is the whole object (an open maps all of it, as the specification says
+ * of handles of physical memory).
  */
 bool zex_alloc_exportable(const struct zex_alloc *a)
 {
-	return a->kind == ZEX_ALLOC_DEVICE ||
+	return a->kind == ZEX_ALLOC_DEVICE || (a->kind == ZEX_ALLOC_HOST && a->memfd < 0) ||
 	       (a->kind == ZEX_ALLOC_VIRTUAL_DEVICE && !a->object_offset);
 }
 
 /**
  * zex_alloc_ipc_exportable - whether IPC handles can name @a
  *
- * Exportable device memory (its dma-bufs), or host memory libzex
- * allocated (its memfd; not a dma-buf imported as host memory).
+ * Exportable buffer objects (their dma-bufs), or host memory libzex
+ * allocated as a memfd (the memfd).
  */
 bool zex_alloc_ipc_exportable(const struct zex_alloc *a)
 {
@@ -125,12 +128,12 @@ int zex_alloc_export_get_locked(struct zex_l0_driver *drv, struct zex_alloc *a)
 }
 
 /**
- * zex_alloc_export_fd - the dma-buf fd of a one-piece device allocation
+ * zex_alloc_export_fd - the dma-buf fd of a one-piece buffer object
  *
  * For ze_external_memory_export_fd_t: the allocation's one exported fd,
  * held until zeMemFree() (the export holds a reference of its own, taken
- * once). Return: 0, -EINVAL for memory that is not one piece of device
- * memory, -ENOMEM.
+ * once). Return: 0, -EINVAL for memory that is not a buffer object of
+ * one piece, -ENOMEM.
  */
 int zex_alloc_export_fd(struct zex_l0_driver *drv, struct zex_alloc *a, int *fd)
 {

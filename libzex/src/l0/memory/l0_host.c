@@ -15,8 +15,11 @@
  * memory is imported and returned unchanged (ZE_MEMORY_TYPE_HOST_IMPORTED;
  * the application keeps ownership, zeMemFree only unmaps it from the
  * device). With ze_external_memory_import_fd_t it is the zex dma-buf
- * named there, mapped whole (l0_mem.c). Otherwise libzex allocates the
- * memory itself: a memfd's
+ * named there, mapped whole (l0_mem.c). With ze_external_memory_export_desc_t
+ * asking for a dma-buf it is a buffer object of one piece in tile 0's
+ * memory (zex's objects live in tile memory), mapped and bound like
+ * device memory, so that the export-fd property and IPC hand out its
+ * dma-buf. Otherwise libzex allocates the memory itself: a memfd's
  * pages (shmem, charged to the caller's memory cgroup), mapped shared, so
  * that an IPC handle of a host allocation can carry the memfd to another
  * process (l0_ipc.c), which maps the same pages.
@@ -92,6 +95,50 @@ static const ze_external_memmap_sysmem_ext_desc_t *find_memmap(const void *pNext
 	return NULL;
 }
 
+/*
+ * ze_external_memory_export_desc_t in a host allocation's chain: whether
+ * it asks for a dma-buf. Another type is UNSUPPORTED_ENUMERATION.
+ */
+static ze_result_t export_wanted(const void *pNext, bool *dma_buf)
+{
+	const ze_base_desc_t *d;
+
+	*dma_buf = false;
+	for (d = pNext; d; d = d->pNext) {
+		const ze_external_memory_export_desc_t *e = (const void *)d;
+
+		if (d->stype != ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_DESC)
+			continue;
+		if (e->flags & ~(ze_external_memory_type_flags_t)ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF)
+			return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+					   "libzex exports host memory as a dma-buf only");
+		*dma_buf = e->flags != 0;
+	}
+	return ZE_RESULT_SUCCESS;
+}
+
+/*
+ * Host memory to be exported as a dma-buf: a buffer object of one piece,
+ * mapped and bound at one address like device memory. zex's objects live
+ * in tile memory, so it is tile 0's.
+ */
+static ze_result_t host_alloc_dma_buf(struct zex_l0_driver *drv, size_t size, size_t alignment,
+				      bool read_only, void **pptr)
+{
+	uint64_t real_size;
+	uint32_t handle;
+	int ret;
+
+	if (read_only)
+		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+				   "read-only host memory is not exported as a dma-buf");
+	ret = zex_bo_create(drv->dev, size, 0, NULL, &handle, &real_size);
+	if (ret)
+		return zex_l0_bo_create_result(ret);
+	ret = zex_l0_map_new(drv, handle, real_size, alignment, ZEX_ALLOC_HOST, NULL, pptr);
+	return ret ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
+}
+
 static ze_result_t import_result(int ret)
 {
 	switch (ret) {
@@ -118,7 +165,7 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 	const ze_external_memmap_sysmem_ext_desc_t *map;
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	struct zex_alloc *a;
-	bool read_only;
+	bool read_only, dma_buf = false;
 	int ret, memfd = -1;
 	void *mem;
 
@@ -141,8 +188,16 @@ static ze_result_t host_alloc(struct zex_l0_context *ctx,
 
 		if (res != ZE_RESULT_NOT_READY)
 			return res;
+		res = export_wanted(host_desc->pNext, &dma_buf);
+		if (res)
+			return res;
 	}
 	map = kind == ZEX_ALLOC_HOST ? find_memmap(host_desc->pNext) : NULL;
+	if (map && dma_buf)
+		return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+				   "the application's own memory is not exported as a dma-buf");
+	if (dma_buf)
+		return host_alloc_dma_buf(ctx->drv, size, alignment, read_only, pptr);
 	if (map) {
 		if (!map->pSystemMemory)
 			return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -286,7 +341,8 @@ zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t 
 
 /*
  * ze_external_memory_export_fd_t chained on the properties: the dma-buf fd
- * of a one-piece device allocation, owned by libzex until zeMemFree() (the
+ * of a one-piece buffer object (device memory, or host memory allocated
+ * for a dma-buf export), owned by libzex until zeMemFree() (the
  * same fd as the allocation's IPC handle).
  */
 static ze_result_t export_fd(struct zex_l0_context *ctx, struct zex_alloc *a,
@@ -302,11 +358,11 @@ static ze_result_t export_fd(struct zex_l0_context *ctx, struct zex_alloc *a,
 			continue;
 		if (e->flags != ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF)
 			return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
-					   "libzex exports device memory as a dma-buf only");
+					   "libzex exports memory as a dma-buf only");
 		ret = zex_alloc_export_fd(ctx->drv, a, &fd);
 		if (ret == -EINVAL)
 			return zex_l0_fail(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-					   "only one-piece device memory has one dma-buf fd");
+					   "only a buffer object of one piece has one dma-buf fd");
 		if (ret)
 			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 		e->fd = fd;
