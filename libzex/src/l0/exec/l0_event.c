@@ -62,14 +62,15 @@
  * @size: its size, at least @count slots.
  * @flags: the pool's creation flags.
  * @count: its events.
- * @opened: the memory is another process's pool (zeEventPoolOpenIpcHandle).
+ * @how: %ZEX_L0_POOL_OPENED, %ZEX_L0_POOL_COUNTER_BASED, or 0.
  * @out: the new handle.
  *
- * Maps and binds the memory on tile 0 as an events allocation.
+ * Maps and binds the memory on tile 0 as an events allocation; the pool
+ * is whole before its handle is published.
  * Return: 0 or -ENOMEM.
  */
 int zex_l0_event_pool_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
-			  ze_event_pool_flags_t flags, uint32_t count, bool opened,
+			  ze_event_pool_flags_t flags, uint32_t count, unsigned int how,
 			  ze_event_pool_handle_t *out)
 {
 	struct zex_l0_event_pool *pool = zex_object_pool_get(&zex_l0_event_pools);
@@ -89,8 +90,8 @@ int zex_l0_event_pool_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t s
 	pool->flags = flags;
 	pool->count = count;
 	pool->slots = mem;
-	pool->opened = opened;
-	pool->counter_based = false;
+	pool->opened = how & ZEX_L0_POOL_OPENED;
+	pool->counter_based = how & ZEX_L0_POOL_COUNTER_BASED;
 	pool->next_cb = NULL;
 	pool->num_used = 0;
 	atomic_init(&pool->refs, 1);
@@ -162,10 +163,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
 		return res;
 	size = ((uint64_t)desc->count * sizeof(struct zex_l0_event_slot) + 4095) & ~4095ull;
 	if (zex_bo_create(ctx->drv->dev, size, 0, NULL, &handle, &real_size) ||
-	    zex_l0_event_pool_new(ctx->drv, handle, real_size, desc->flags, desc->count, false,
-				  phEventPool))
+	    zex_l0_event_pool_new(ctx->drv, handle, real_size, desc->flags, desc->count,
+				  counter_based ? ZEX_L0_POOL_COUNTER_BASED : 0, phEventPool))
 		return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
-	((struct zex_l0_event_pool *)*phEventPool)->counter_based = counter_based;
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -462,13 +462,12 @@ static ze_result_t cb_event_create(struct zex_l0_driver *drv, uint32_t kind,
 	if (!pool) {
 		if (zex_bo_create(drv->dev, 4096, 0, NULL, &handle, &size) ||
 		    zex_l0_event_pool_new(drv, handle, size, flags,
-					  (uint32_t)(size / sizeof(struct zex_l0_event_slot)), false,
-					  &h)) {
+					  (uint32_t)(size / sizeof(struct zex_l0_event_slot)),
+					  ZEX_L0_POOL_COUNTER_BASED, &h)) {
 			pthread_mutex_unlock(&cb->lock);
 			return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
 		}
 		pool = (struct zex_l0_event_pool *)h;
-		pool->counter_based = true;
 		pool->next_cb = cb->pools[kind];
 		cb->pools[kind] = pool;
 		desc->index = 0;

@@ -110,7 +110,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolOpenIpcHandle(ze_context_handle_t
 		zex_bo_close(ctx->drv->dev, handle);
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	}
-	if (zex_l0_event_pool_new(ctx->drv, handle, size, d.flags, d.count, true, phEventPool))
+	if (zex_l0_event_pool_new(ctx->drv, handle, size, d.flags, d.count,
+				  ZEX_L0_POOL_OPENED, phEventPool))
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	return ZE_RESULT_SUCCESS;
 }

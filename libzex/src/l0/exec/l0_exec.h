@@ -158,8 +158,12 @@ bool zex_l0_counter_wait_cmd(struct zex_l0_event *ev, struct drm_zex_command *wa
 ze_result_t zex_l0_counter_host_wait(struct zex_l0_event *ev, uint64_t timeout);
 void zex_l0_counter_give_back(struct zex_l0_cmdqueue *q);
 
+/* What zex_l0_event_pool_new() makes, besides the pool's flags. */
+#define ZEX_L0_POOL_OPENED		0x1u	/* another process's (zeEventPoolOpenIpcHandle) */
+#define ZEX_L0_POOL_COUNTER_BASED	0x2u	/* every event of it counter-based */
+
 int zex_l0_event_pool_new(struct zex_l0_driver *drv, uint32_t handle, uint64_t size,
-			  ze_event_pool_flags_t flags, uint32_t count, bool opened,
+			  ze_event_pool_flags_t flags, uint32_t count, unsigned int how,
 			  ze_event_pool_handle_t *out);
 
 #endif /* ZEX_L0_EXEC_H */
