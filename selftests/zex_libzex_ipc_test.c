@@ -16,6 +16,7 @@
  * host memory shared with another process through its memfd, a dma-buf
  * imported as device, host and physical memory, host memory allocated
  * for a dma-buf export (mapped, imported back, opened in another process),
+ * an event pool's handle copied as bytes opened in another process,
  * zexMemPutIpcHandles, the debug keys (each in a fresh process, since
  * zeInit reads them once), result codes for bad arguments, and 16 threads
  * allocating, exporting, opening and freeing at once.
@@ -622,6 +623,76 @@ TEST(host_memory_allocated_for_export_is_a_dma_buf)
 	EXPECT_EQ(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, zeMemAllocHost(l.ctx, &hd, K64, 0, &q));
 	munmap(mm.pSystemMemory, K64);
 	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(l.ctx));
+}
+
+/*
+ * An event pool's IPC handle copied as bytes (no fd passed): another
+ * process opens the pool through the exporter and its device signals an
+ * event the exporter's host waits for.
+ */
+TEST(an_event_pool_handle_copied_as_bytes_opens_in_another_process)
+{
+	ze_event_pool_desc_t pd = { .stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+				    .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_IPC,
+				    .count = 2 };
+	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC, .index = 1,
+			       .signal = ZE_EVENT_SCOPE_FLAG_HOST };
+	ze_ipc_event_pool_handle_t h;
+	ze_event_pool_handle_t pool;
+	ze_event_handle_t ev;
+	int sv[2], status;
+	struct l0 l;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		ze_command_queue_desc_t qd = {
+			.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+			.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+		};
+		ze_command_list_handle_t list;
+		ze_event_pool_handle_t opened;
+		ze_event_handle_t theirs;
+		int ok;
+
+		close(sv[0]);
+		if (read(sv[1], &h, sizeof(h)) != sizeof(h) || l0_open(&l))
+			_exit(10);
+		if (zeEventPoolOpenIpcHandle(l.ctx, h, &opened) ||
+		    zeEventCreate(opened, &ed, &theirs)) {
+			ok = write(sv[1], "f", 1);
+			_exit(11);
+		}
+		ok = zeCommandListCreateImmediate(l.ctx, l.root, &qd, &list) ==
+		     ZE_RESULT_SUCCESS &&
+		     zeCommandListAppendSignalEvent(list, theirs) == ZE_RESULT_SUCCESS &&
+		     zeCommandListDestroy(list) == ZE_RESULT_SUCCESS;
+		ok &= zeEventDestroy(theirs) == ZE_RESULT_SUCCESS;
+		ok &= zeEventPoolCloseIpcHandle(opened) == ZE_RESULT_SUCCESS;
+		ok &= write(sv[1], "d", 1) == 1;
+		_exit(ok ? 0 : 12);
+	}
+	close(sv[1]);
+	ASSERT_EQ(0, l0_open(&l));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolCreate(l.ctx, &pd, 0, NULL, &pool));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventCreate(pool, &ed, &ev));
+	ASSERT_EQ(ZE_RESULT_SUCCESS, zeEventPoolGetIpcHandle(pool, &h));
+	/* Bytes only: the child takes the dma-buf from this process. */
+	ASSERT_EQ(sizeof(h), write(sv[0], &h, sizeof(h)));
+	/* The child's list is synchronous: its signal landed before its reply. */
+	ASSERT_EQ(1, read(sv[0], &c, 1));
+	EXPECT_EQ('d', c);
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventHostSynchronize(ev, 0));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventPoolPutIpcHandle(l.ctx, h));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventDestroy(ev));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeEventPoolDestroy(pool));
+	EXPECT_EQ(ZE_RESULT_SUCCESS, zeContextDestroy(l.ctx));
+	close(sv[0]);
 }
 
 TEST(single_handle_ipc)
