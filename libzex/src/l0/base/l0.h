@@ -579,6 +579,9 @@ int zex_l0_host_map_fd(struct zex_l0_driver *drv, int fd, uint64_t size,
 		       struct zex_l0_device *device, void **pptr);
 ze_result_t zex_l0_import_fd(struct zex_l0_driver *drv, const void *pNext, uint32_t *handle,
 			     uint64_t *size);
+ze_result_t zex_l0_map_imported(struct zex_l0_driver *drv, uint32_t handle, uint64_t real_size,
+				uint64_t size, uint64_t alignment, enum zex_alloc_kind kind,
+				struct zex_l0_device *device, void **pptr);
 ze_result_t zex_l0_map_import(struct zex_l0_driver *drv, const void *pNext, uint64_t size,
 			      uint64_t alignment, enum zex_alloc_kind kind,
 			      struct zex_l0_device *device, void **pptr);

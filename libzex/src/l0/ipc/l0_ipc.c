@@ -240,6 +240,7 @@ zexMemPutIpcHandles(ze_context_handle_t hContext, uint32_t numIpcHandles,
 static ze_result_t open_host(struct zex_l0_context *ctx, struct zex_l0_device *dev,
 			     const struct zex_ipc_handle_data *d, void **pptr)
 {
+	ze_result_t res;
 	uint32_t handle;
 	uint64_t size;
 	bool owned;
@@ -254,20 +255,19 @@ static ze_result_t open_host(struct zex_l0_context *ctx, struct zex_l0_device *d
 		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	/* A dma-buf imports (the kernel refuses a memfd with -EINVAL). */
 	ret = zex_bo_import(ctx->drv->dev, &fd, 1, false, 0, &handle, &size);
-	if (!ret && size < d->size) {
-		zex_bo_close(ctx->drv->dev, handle);
-		ret = -EXDEV;
+	if (!ret) {
+		res = zex_l0_map_imported(ctx->drv, handle, size, d->size, 0, ZEX_ALLOC_IPC_HOST,
+					  dev, pptr);
+	} else {
+		if (ret == -EINVAL)
+			ret = zex_l0_host_map_fd(ctx->drv, fd, d->size, dev, pptr);
+		res = ret == -EINVAL || ret == -EXDEV ? ZE_RESULT_ERROR_INVALID_ARGUMENT :
+			ret ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
 	}
-	if (!ret)
-		ret = zex_l0_map_new(ctx->drv, handle, size, 0, ZEX_ALLOC_IPC_HOST, dev, pptr);
-	else if (ret == -EINVAL)
-		ret = zex_l0_host_map_fd(ctx->drv, fd, d->size, dev, pptr);
 	/* The import or mapping holds the pages; an fd taken here is closed. */
 	if (owned)
 		close(fd);
-	if (ret == -EINVAL || ret == -EXDEV)
-		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	return ret ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
+	return res;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL

@@ -173,6 +173,32 @@ ze_result_t zex_l0_import_fd(struct zex_l0_driver *drv, const void *pNext, uint3
 }
 
 /**
+ * zex_l0_map_imported - map a buffer object imported from a dma-buf, whole
+ * @drv: the driver.
+ * @handle: the object; taken over (closed on failure).
+ * @real_size: its size.
+ * @size: what the caller asked for, which must fit in it.
+ * @alignment: of the address.
+ * @kind: the allocation's kind.
+ * @device: the device it is for, or NULL.
+ * @pptr: receives the address.
+ *
+ * Return: the result; a dma-buf smaller than @size is INVALID_ARGUMENT.
+ */
+ze_result_t zex_l0_map_imported(struct zex_l0_driver *drv, uint32_t handle, uint64_t real_size,
+				uint64_t size, uint64_t alignment, enum zex_alloc_kind kind,
+				struct zex_l0_device *device, void **pptr)
+{
+	if (size > real_size) {
+		zex_bo_close(drv->dev, handle);
+		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				   "the dma-buf is smaller than the allocation");
+	}
+	return zex_l0_map_new(drv, handle, real_size, alignment, kind, device, pptr) ?
+		       ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
+}
+
+/**
  * zex_l0_map_import - map the dma-buf @pNext imports, or say there is none
  *
  * Return: ZE_RESULT_NOT_READY when nothing is imported; else the result,
@@ -190,13 +216,7 @@ ze_result_t zex_l0_map_import(struct zex_l0_driver *drv, const void *pNext, uint
 	res = zex_l0_import_fd(drv, pNext, &handle, &real_size);
 	if (res)
 		return res;
-	if (size > real_size) {
-		zex_bo_close(drv->dev, handle);
-		return zex_l0_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				   "the dma-buf is smaller than the allocation");
-	}
-	return zex_l0_map_new(drv, handle, real_size, alignment, kind, device, pptr) ?
-		       ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY : ZE_RESULT_SUCCESS;
+	return zex_l0_map_imported(drv, handle, real_size, size, alignment, kind, device, pptr);
 }
 
 /** zex_l0_bo_create_result - the result code of zex_l0_device_bo_create()'s -errno */
